@@ -1,0 +1,163 @@
+//! Agents and the provider catalogue.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use chrono::Utc;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use super::error::{ApiError, ApiResult};
+use super::extract::JsonBody;
+use super::AppState;
+use crate::model::{new_id, Agent, DEFAULT_MAX_STEPS, MAX_MAX_STEPS};
+use crate::{provider, tools};
+
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/agents", get(list).post(create)).route("/agents/{id}", get(show).put(update).delete(remove))
+}
+
+/// The fields a client may set on an agent. On `PUT`, absent fields keep their value.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AgentFields {
+    name: Option<String>,
+    provider: Option<String>,
+    model: Option<String>,
+    options: Option<Map<String, Value>>,
+    instructions: Option<String>,
+    tools: Option<Vec<String>>,
+    output_schema: Option<Value>,
+    max_steps: Option<u32>,
+}
+
+impl AgentFields {
+    fn apply(self, agent: &mut Agent) {
+        let provider_changed = self.provider.as_ref().is_some_and(|p| *p != agent.provider);
+        if let Some(v) = self.name {
+            agent.name = v;
+        }
+        if let Some(v) = self.provider {
+            agent.provider = v;
+        }
+        match self.model {
+            Some(v) => agent.model = v,
+            None if provider_changed => agent.model = String::new(),
+            None => {}
+        }
+        if let Some(v) = self.options {
+            agent.options = v;
+        }
+        if self.instructions.is_some() {
+            agent.instructions = self.instructions;
+        }
+        if let Some(v) = self.tools {
+            agent.tools = v;
+        }
+        if self.output_schema.is_some() {
+            agent.output_schema = self.output_schema;
+        }
+        if let Some(v) = self.max_steps {
+            agent.max_steps = v;
+        }
+    }
+}
+
+fn validate(agent: &mut Agent) -> ApiResult<()> {
+    let bad = |m: String| Err(ApiError::BadRequest(m));
+    if agent.name.trim().is_empty() {
+        return bad("name is required".into());
+    }
+    if !provider::is_known(&agent.provider) {
+        let known: Vec<_> = provider::catalog().iter().map(|p| p.id).collect();
+        return bad(format!("unknown provider {:?} (known: {})", agent.provider, known.join(", ")));
+    }
+    if agent.model.is_empty() && agent.provider == "scripted" {
+        agent.model = "echo".into();
+    }
+    if agent.model.is_empty() {
+        return bad("model is required".into());
+    }
+    provider::validate_options(&agent.provider, &agent.options).map_err(ApiError::BadRequest)?;
+    if let Some(unknown) = agent.tools.iter().find(|t| !tools::is_known(t)) {
+        return bad(format!("unknown tool {unknown:?} (known: {})", tools::NAMES.join(", ")));
+    }
+    if let Some(schema) = &agent.output_schema {
+        provider::schema::check(schema).map_err(ApiError::BadRequest)?;
+    }
+    if agent.max_steps == 0 || agent.max_steps > MAX_MAX_STEPS {
+        return bad(format!("max_steps must be between 1 and {MAX_MAX_STEPS}"));
+    }
+    Ok(())
+}
+
+async fn create(
+    State(state): State<AppState>,
+    JsonBody(fields): JsonBody<AgentFields>,
+) -> ApiResult<(StatusCode, Json<Agent>)> {
+    // A missing field is the body's shape (422); an empty one is a refused value (400).
+    if fields.name.is_none() {
+        return Err(ApiError::Unprocessable("missing field `name`".into()));
+    }
+    let now = Utc::now();
+    let mut agent = Agent {
+        id: new_id(),
+        name: String::new(),
+        provider: "scripted".into(),
+        model: String::new(),
+        options: Map::new(),
+        instructions: None,
+        tools: Vec::new(),
+        output_schema: None,
+        max_steps: DEFAULT_MAX_STEPS,
+        created_at: now,
+        updated_at: now,
+    };
+    fields.apply(&mut agent);
+    validate(&mut agent)?;
+    state.store.insert_agent(&agent).await?;
+    Ok((StatusCode::CREATED, Json(agent)))
+}
+
+async fn list(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+    Ok(Json(json!({"agents": state.store.list_agents().await?})))
+}
+
+async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Agent>> {
+    let agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
+    Ok(Json(agent))
+}
+
+async fn update(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(fields): JsonBody<AgentFields>,
+) -> ApiResult<Json<Agent>> {
+    let mut agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
+    fields.apply(&mut agent);
+    validate(&mut agent)?;
+    agent.updated_at = Utc::now();
+    state.store.update_agent(&agent).await?;
+    Ok(Json(agent))
+}
+
+async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<StatusCode> {
+    state.store.delete_agent(&id).await.map_err(|e| match e {
+        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("agent {id}")),
+        other => other.into(),
+    })?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+pub async fn list_providers() -> Json<Value> {
+    Json(json!({"providers": provider::catalog()}))
+}
+
+pub async fn get_provider(Path(id): Path<String>) -> ApiResult<Json<provider::ProviderInfo>> {
+    provider::catalog()
+        .into_iter()
+        .find(|p| p.id == id)
+        .map(Json)
+        .ok_or_else(|| ApiError::NotFound(format!("provider {id}")))
+}

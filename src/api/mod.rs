@@ -1,0 +1,77 @@
+//! The HTTP API. It only enqueues work and reads state: no handler executes
+//! a run.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::json;
+use tokio::sync::Notify;
+
+use crate::hub::Hub;
+use crate::store::Store;
+
+mod agents;
+mod auth;
+pub mod error;
+mod extract;
+mod runs;
+mod sessions;
+mod sse;
+
+/// Settings the API needs.
+#[derive(Debug, Clone)]
+pub struct ApiConfig {
+    /// Where sessions without a `work_dir` get one (`<data_dir>/sessions/<id>`).
+    pub data_dir: PathBuf,
+    /// Attempts a run gets before a crashing run is failed.
+    pub max_attempts: u32,
+    /// The largest request body accepted.
+    pub max_body_bytes: usize,
+}
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Arc<dyn Store>,
+    pub hub: Arc<Hub>,
+    pub config: Arc<ApiConfig>,
+    /// Wakes the workers of this process when a run is enqueued.
+    pub wake: Arc<Notify>,
+}
+
+/// Builds the router.
+pub fn router(state: AppState) -> Router {
+    let max_body = state.config.max_body_bytes;
+    Router::new()
+        .route("/health", get(health))
+        .merge(agents::routes())
+        .merge(sessions::routes())
+        .merge(runs::routes())
+        .merge(auth::routes())
+        .route("/provider", get(agents::list_providers))
+        .route("/provider/{id}", get(agents::get_provider))
+        .route("/sessions/{id}/message", post(runs::submit_message))
+        .route("/sessions/{id}/message/stream", post(runs::submit_message_stream))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(max_body))
+        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+async fn health() -> Json<serde_json::Value> {
+    Json(json!({"status": "ok"}))
+}
+
+async fn not_found() -> impl IntoResponse {
+    (StatusCode::NOT_FOUND, Json(json!({"error": "no such route"})))
+}
+
+async fn method_not_allowed() -> impl IntoResponse {
+    (StatusCode::METHOD_NOT_ALLOWED, Json(json!({"error": "method not allowed on this route"})))
+}

@@ -1,0 +1,240 @@
+//! Runs: submitting messages, reading runs, tailing their events, cancelling.
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use super::error::{ApiError, ApiResult};
+use super::extract::{JsonBody, QueryParams};
+use super::{sse, AppState};
+use crate::model::{new_id, Run, RunInput, RunKind, RunStatus};
+use crate::store::{Enqueued, IdempotencyKey, NewRun, RunFilter};
+
+/// The largest message accepted, in bytes.
+const MAX_MESSAGE_BYTES: usize = 256 * 1024;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/runs", get(list))
+        .route("/runs/{id}", get(show))
+        .route("/runs/{id}/events", get(events))
+        .route("/runs/{id}/cancel", post(cancel))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MessageBody {
+    agent_id: Option<String>,
+    message: String,
+}
+
+#[derive(Debug, Deserialize, Default)]
+pub struct WaitQuery {
+    #[serde(default)]
+    wait: bool,
+}
+
+/// Writes the run (and nothing else happens here: a worker picks it up).
+async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: MessageBody) -> ApiResult<Enqueued> {
+    if body.message.trim().is_empty() {
+        return Err(ApiError::BadRequest("message must not be empty".into()));
+    }
+    if body.message.len() > MAX_MESSAGE_BYTES {
+        return Err(ApiError::BadRequest(format!("message is longer than {MAX_MESSAGE_BYTES} bytes")));
+    }
+    let session = state
+        .store
+        .get_session(session_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("session {session_id}")))?;
+    let agent_id =
+        body.agent_id.clone().or(session.agent_id.clone()).ok_or_else(|| {
+            ApiError::Unprocessable("agent_id is required: the session has no agent of its own".into())
+        })?;
+    let agent =
+        state.store.get_agent(&agent_id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
+    let key = idempotency_key(headers, &format!("message:{session_id}"), &[&agent_id, &body.message])?;
+    let run = NewRun {
+        id: new_id(),
+        kind: RunKind::Message,
+        session_id: Some(session_id.to_string()),
+        agent,
+        input: RunInput { message: body.message, instructions: None, data: None },
+        work_dir: session.work_dir,
+        max_attempts: state.config.max_attempts,
+    };
+    let enqueued = state.store.enqueue_run(run, key).await.map_err(|e| match e {
+        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("session {session_id}")),
+        crate::store::StoreError::Conflict(m) => ApiError::Unprocessable(m),
+        other => other.into(),
+    })?;
+    state.wake.notify_waiters();
+    state.hub.nudge();
+    Ok(enqueued)
+}
+
+/// Reads the `Idempotency-Key` header, hashing what identifies the request.
+fn idempotency_key(headers: &HeaderMap, scope: &str, parts: &[&str]) -> ApiResult<Option<IdempotencyKey>> {
+    let Some(value) = headers.get("idempotency-key") else { return Ok(None) };
+    let key = value.to_str().map_err(|_| ApiError::BadRequest("Idempotency-Key must be visible ASCII".into()))?;
+    if key.is_empty() || key.len() > 255 {
+        return Err(ApiError::BadRequest("Idempotency-Key must be 1 to 255 characters".into()));
+    }
+    let mut hash = Sha256::new();
+    for part in parts {
+        hash.update((part.len() as u64).to_le_bytes());
+        hash.update(part.as_bytes());
+    }
+    let request_hash = format!("{:x}", hash.finalize());
+    Ok(Some(IdempotencyKey { scope: scope.to_string(), key: key.to_string(), request_hash }))
+}
+
+pub async fn submit_message(
+    State(state): State<AppState>,
+    Path(session_id): Path<String>,
+    QueryParams(query): QueryParams<WaitQuery>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<MessageBody>,
+) -> ApiResult<Response> {
+    let enqueued = enqueue(&state, &session_id, &headers, body).await?;
+    let run = enqueued.run;
+    if query.wait {
+        let finished = wait_for(&state, &run.id).await?;
+        return Ok((StatusCode::OK, Json(result_of(&finished))).into_response());
+    }
+    let location = format!("/runs/{}", run.id);
+    let mut answer = (
+        StatusCode::ACCEPTED,
+        [(header::LOCATION, location)],
+        Json(json!({
+            "run_id": run.id, "status": run.status, "session_id": run.session_id,
+            "agent_id": run.agent_id, "created_at": run.created_at,
+        })),
+    )
+        .into_response();
+    if !enqueued.created {
+        answer.headers_mut().insert("idempotent-replayed", "true".parse().expect("static header"));
+    }
+    Ok(answer)
+}
+
+pub async fn submit_message_stream(
+    State(state): State<AppState>,
+    Path(session_id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<MessageBody>,
+) -> ApiResult<Response> {
+    let enqueued = enqueue(&state, &session_id, &headers, body).await?;
+    Ok(sse::stream(&state, &enqueued.run.id, 0))
+}
+
+/// Follows the run's events until `done`, then reads the finished run.
+async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<Run> {
+    let mut events = state.hub.tail(run_id, 0);
+    while let Some(event) = events.recv().await {
+        if event?.is_terminal() {
+            break;
+        }
+    }
+    state.store.get_run(run_id).await?.ok_or_else(|| ApiError::NotFound(format!("run {run_id}")))
+}
+
+/// The answer of `?wait=true`.
+fn result_of(run: &Run) -> Value {
+    let mut body = json!({
+        "run_id": run.id, "status": run.status, "response": run.response,
+        "tool_calls": run.tool_calls, "usage": run.usage, "steps": run.steps,
+    });
+    if let Some(error) = &run.error {
+        body["error"] = json!(error);
+    }
+    body
+}
+
+async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Run>> {
+    let run = state.store.get_run(&id).await?.ok_or_else(|| ApiError::NotFound(format!("run {id}")))?;
+    Ok(Json(run))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    session_id: Option<String>,
+    status: Option<String>,
+    limit: Option<u32>,
+    after: Option<String>,
+}
+
+async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<Value>> {
+    let status = match q.status.as_deref() {
+        None => None,
+        Some(s) => Some(RunStatus::parse(s).ok_or_else(|| ApiError::BadRequest(format!("unknown status {s:?}")))?),
+    };
+    let limit = q.limit.unwrap_or(50);
+    if limit == 0 || limit > 500 {
+        return Err(ApiError::BadRequest("limit must be between 1 and 500".into()));
+    }
+    let filter = RunFilter { session_id: q.session_id, status, after: q.after, limit };
+    let runs = state.store.list_runs(&filter).await?;
+    let next = if runs.len() as u32 == limit { runs.last().map(|r| r.id.clone()) } else { None };
+    Ok(Json(json!({"runs": runs, "next_after": next})))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EventsQuery {
+    after: Option<u64>,
+}
+
+async fn events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    QueryParams(q): QueryParams<EventsQuery>,
+) -> ApiResult<Response> {
+    if state.store.get_run(&id).await?.is_none() {
+        return Err(ApiError::NotFound(format!("run {id}")));
+    }
+    let last_event_id = match headers.get("last-event-id") {
+        None => None,
+        Some(v) => Some(
+            v.to_str()
+                .ok()
+                .and_then(|s| s.trim().parse::<u64>().ok())
+                .ok_or_else(|| ApiError::BadRequest("Last-Event-ID must be an event seq number".into()))?,
+        ),
+    };
+    let after = last_event_id.or(q.after).unwrap_or(0);
+    let wants_sse =
+        headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("text/event-stream"));
+    if wants_sse {
+        return Ok(sse::stream(&state, &id, after));
+    }
+    let mut all = Vec::new();
+    let mut last = after;
+    loop {
+        let page = state.store.read_events(&id, last, 1000).await?;
+        let full = page.len() == 1000;
+        last = page.last().map(|e| e.seq).unwrap_or(last);
+        all.extend(page.iter().map(|e| e.to_json()));
+        if !full {
+            break;
+        }
+    }
+    Ok(Json(Value::Array(all)).into_response())
+}
+
+async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<(StatusCode, Json<Run>)> {
+    let run = state.store.cancel_run(&id).await.map_err(|e| match e {
+        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("run {id}")),
+        other => other.into(),
+    })?;
+    state.hub.nudge();
+    state.wake.notify_waiters();
+    Ok((StatusCode::ACCEPTED, Json(run)))
+}

@@ -1,0 +1,130 @@
+//! Sessions: conversations with a working directory and an ordered history.
+
+use std::path::Path as FsPath;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use chrono::Utc;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::error::{ApiError, ApiResult};
+use super::extract::JsonBody;
+use super::AppState;
+use crate::model::{new_id, Session};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/sessions", get(list).post(create))
+        .route("/sessions/{id}", get(show).put(update).delete(remove))
+}
+
+/// The fields a client may set on a session. On `PUT`, absent fields keep their value.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SessionFields {
+    agent_id: Option<String>,
+    title: Option<String>,
+    work_dir: Option<String>,
+    metadata: Option<Value>,
+}
+
+async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()> {
+    if let Some(agent_id) = &fields.agent_id {
+        if state.store.get_agent(agent_id).await?.is_none() {
+            return Err(ApiError::NotFound(format!("agent {agent_id}")));
+        }
+    }
+    if let Some(dir) = &fields.work_dir {
+        if !FsPath::new(dir).is_absolute() {
+            return Err(ApiError::BadRequest("work_dir must be an absolute path".into()));
+        }
+    }
+    if fields.metadata.as_ref().is_some_and(|m| !m.is_object()) {
+        return Err(ApiError::BadRequest("metadata must be a JSON object".into()));
+    }
+    Ok(())
+}
+
+async fn create(
+    State(state): State<AppState>,
+    JsonBody(fields): JsonBody<SessionFields>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    check_fields(&state, &fields).await?;
+    let id = new_id();
+    let work_dir = match fields.work_dir {
+        Some(dir) => dir,
+        None => state.config.data_dir.join("sessions").join(&id).to_string_lossy().into_owned(),
+    };
+    tokio::fs::create_dir_all(&work_dir)
+        .await
+        .map_err(|e| ApiError::BadRequest(format!("cannot create work_dir {work_dir}: {e}")))?;
+    let now = Utc::now();
+    let session = Session {
+        id,
+        agent_id: fields.agent_id,
+        title: fields.title,
+        work_dir,
+        metadata: fields.metadata.unwrap_or_else(|| json!({})),
+        created_at: now,
+        updated_at: now,
+    };
+    state.store.insert_session(&session).await?;
+    Ok((StatusCode::CREATED, Json(with_history(&session, Vec::new()))))
+}
+
+fn with_history(session: &Session, messages: Vec<crate::model::Message>) -> Value {
+    let mut body = serde_json::to_value(session).unwrap_or_default();
+    body["messages"] = json!(messages);
+    body
+}
+
+async fn list(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+    Ok(Json(json!({"sessions": state.store.list_sessions().await?})))
+}
+
+async fn find(state: &AppState, id: &str) -> ApiResult<Session> {
+    state.store.get_session(id).await?.ok_or_else(|| ApiError::NotFound(format!("session {id}")))
+}
+
+async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    let session = find(&state, &id).await?;
+    let history = state.store.session_history(&id).await?;
+    Ok(Json(with_history(&session, history)))
+}
+
+async fn update(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(fields): JsonBody<SessionFields>,
+) -> ApiResult<Json<Value>> {
+    let mut session = find(&state, &id).await?;
+    check_fields(&state, &fields).await?;
+    if fields.agent_id.is_some() {
+        session.agent_id = fields.agent_id;
+    }
+    if fields.title.is_some() {
+        session.title = fields.title;
+    }
+    if let Some(dir) = fields.work_dir {
+        session.work_dir = dir;
+    }
+    if let Some(metadata) = fields.metadata {
+        session.metadata = metadata;
+    }
+    session.updated_at = Utc::now();
+    state.store.update_session(&session).await?;
+    let history = state.store.session_history(&id).await?;
+    Ok(Json(with_history(&session, history)))
+}
+
+async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<StatusCode> {
+    state.store.delete_session(&id).await.map_err(|e| match e {
+        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("session {id}")),
+        other => other.into(),
+    })?;
+    state.hub.nudge();
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,81 @@
+//! The server application: the API, its event hub and embedded workers.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::serve::ListenerExt;
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::api::{self, ApiConfig, AppState};
+use crate::hub::Hub;
+use crate::store::Store;
+use crate::worker::{self, WorkerConfig};
+
+/// Everything `wingman serve` runs.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    pub api: ApiConfig,
+    /// Embedded workers (0 for an API-only server).
+    pub workers: u32,
+    pub worker: WorkerConfig,
+    /// How often the event hub looks for events written by other processes.
+    pub event_poll: Duration,
+}
+
+/// A bound, ready-to-run server.
+pub struct Application {
+    listener: TcpListener,
+    store: Arc<dyn Store>,
+    config: ServerConfig,
+}
+
+impl Application {
+    /// Binds the listener (port 0 picks a free port).
+    pub async fn build(store: Arc<dyn Store>, addr: SocketAddr, config: ServerConfig) -> anyhow::Result<Application> {
+        let listener = TcpListener::bind(addr).await?;
+        Ok(Application { listener, store, config })
+    }
+
+    /// The port the server listens on.
+    pub fn port(&self) -> u16 {
+        self.listener.local_addr().map(|a| a.port()).unwrap_or(0)
+    }
+
+    /// Serves until `shutdown` fires, then stops accepting, drains the
+    /// embedded workers (handing back unfinished runs) and returns.
+    pub async fn run_until_stopped(self, shutdown: CancellationToken) -> anyhow::Result<()> {
+        let hub = Hub::spawn(self.store.clone(), self.config.event_poll, shutdown.clone());
+        let wake = Arc::new(Notify::new());
+        let mut workers = JoinSet::new();
+        for i in 0..self.config.workers {
+            let mut config = self.config.worker.clone();
+            config.name = format!("{}-{i}", config.name);
+            workers.spawn(worker::run(self.store.clone(), config, wake.clone(), shutdown.clone()));
+        }
+        let state = AppState { store: self.store.clone(), hub, config: Arc::new(self.config.api.clone()), wake };
+        tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
+        // Open SSE tails end when their client goes; they do not hold shutdown up.
+        // Small SSE frames must leave at once: without TCP_NODELAY, Nagle's
+        // algorithm and the client's delayed ACK hold each one back ~40 ms.
+        let listener = self.listener.tap_io(|tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::warn!(error = %e, "could not set TCP_NODELAY");
+            }
+        });
+        let serve =
+            axum::serve(listener, api::router(state)).with_graceful_shutdown(shutdown.clone().cancelled_owned());
+        let server = tokio::spawn(async move { serve.await });
+        shutdown.cancelled().await;
+        while let Some(done) = workers.join_next().await {
+            if let Ok(Err(e)) = done {
+                tracing::error!(error = %e, "embedded worker failed");
+            }
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(2), server).await;
+        Ok(())
+    }
+}

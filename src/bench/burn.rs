@@ -1,0 +1,112 @@
+//! (a) Burn-down of pre-enqueued one-step scripted runs by worker processes.
+
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use clap::Args;
+use serde_json::json;
+
+use super::Setup;
+use crate::model::{new_id, Agent, RunInput, RunKind, RunStatus, Session};
+use crate::store::NewRun;
+
+#[derive(Debug, Args)]
+pub struct BurnArgs {
+    /// Runs to enqueue before the workers start.
+    #[arg(long, default_value_t = 20_000)]
+    runs: u32,
+    /// Sessions the runs are spread over (runs of one session execute in order).
+    #[arg(long, default_value_t = 2_000)]
+    sessions: u32,
+    /// Separate worker processes.
+    #[arg(long, default_value_t = 1)]
+    workers: u32,
+    /// Runs each worker executes at once.
+    #[arg(long, default_value_t = 64)]
+    concurrency: u32,
+}
+
+pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
+    let store = setup.store().await?;
+    let now = Utc::now();
+    let agent = Agent {
+        id: new_id(),
+        name: "bench".into(),
+        provider: "scripted".into(),
+        model: "echo".into(),
+        options: Default::default(),
+        instructions: None,
+        tools: vec![],
+        output_schema: None,
+        max_steps: 5,
+        created_at: now,
+        updated_at: now,
+    };
+    store.insert_agent(&agent).await?;
+    let work = super::work_dir(&setup.db).to_string_lossy().into_owned();
+    let mut sessions = Vec::new();
+    for _ in 0..args.sessions.max(1) {
+        let session = Session {
+            id: new_id(),
+            agent_id: Some(agent.id.clone()),
+            title: None,
+            work_dir: work.clone(),
+            metadata: json!({}),
+            created_at: now,
+            updated_at: now,
+        };
+        store.insert_session(&session).await?;
+        sessions.push(session.id);
+    }
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..args.runs {
+        let (store, agent) = (store.clone(), agent.clone());
+        let session = sessions[i as usize % sessions.len()].clone();
+        tasks.spawn(async move {
+            let run = NewRun {
+                id: new_id(),
+                kind: RunKind::Message,
+                session_id: Some(session),
+                agent,
+                input: RunInput { message: format!("message {i}"), instructions: None, data: None },
+                work_dir: String::new(),
+                max_attempts: 3,
+            };
+            store.enqueue_run(run, None).await
+        });
+    }
+    while let Some(done) = tasks.join_next().await {
+        done??;
+    }
+    println!(
+        "enqueued {} runs over {} sessions in {:.2} s",
+        args.runs,
+        sessions.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let concurrency = args.concurrency.to_string();
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for _ in 0..args.workers {
+        workers.push(setup.spawn(&["worker"], &[("WINGMAN_CONCURRENCY", &concurrency)])?);
+    }
+    loop {
+        let done = store.count_runs(RunStatus::Succeeded).await?;
+        if done >= args.runs as u64 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let elapsed = started.elapsed();
+    super::stop_all(&mut workers);
+    println!(
+        "burn-down: {} one-step runs, {} worker process(es) x concurrency {}: {:.2} s, {:.0} runs/s",
+        args.runs,
+        args.workers,
+        args.concurrency,
+        elapsed.as_secs_f64(),
+        args.runs as f64 / elapsed.as_secs_f64()
+    );
+    Ok(())
+}

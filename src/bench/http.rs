@@ -1,0 +1,123 @@
+//! (b) Enqueue rate over HTTP and (c) submit → `run_started` on an SSE tail.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::Args;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+
+use super::{ms, percentile, Setup};
+use crate::cli::sse::Parser;
+
+#[derive(Debug, Args)]
+pub struct EnqueueArgs {
+    /// Messages to submit.
+    #[arg(long, default_value_t = 10_000)]
+    messages: u32,
+    /// Concurrent HTTP clients.
+    #[arg(long, default_value_t = 32)]
+    clients: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct PickupArgs {
+    /// Submissions, one at a time.
+    #[arg(long, default_value_t = 200)]
+    submissions: u32,
+}
+
+async fn post(http: &reqwest::Client, url: &str, body: Value) -> anyhow::Result<Value> {
+    let response = http.post(url).json(&body).send().await?;
+    let status = response.status();
+    let body: Value = response.json().await?;
+    anyhow::ensure!(status.is_success(), "{url}: {status} {body}");
+    Ok(body)
+}
+
+async fn agent_and_sessions(http: &reqwest::Client, base: &str, sessions: u32) -> anyhow::Result<Vec<String>> {
+    let agent = post(http, &format!("{base}/agents"), json!({"name": "bench"})).await?;
+    let mut ids = Vec::new();
+    for _ in 0..sessions {
+        let session = post(http, &format!("{base}/sessions"), json!({"agent_id": agent["id"]})).await?;
+        ids.push(session["id"].as_str().context("session id")?.to_string());
+    }
+    Ok(ids)
+}
+
+pub async fn enqueue(setup: &Setup, args: EnqueueArgs) -> anyhow::Result<()> {
+    let mut server = setup.spawn(&["serve", "--addr", "127.0.0.1:0", "--workers", "0"], &[])?;
+    let base = super::server_url(&mut server)?;
+    let http = reqwest::Client::new();
+    let sessions = agent_and_sessions(&http, &base, args.clients).await?;
+    let per_client = args.messages / args.clients.max(1);
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for session in sessions {
+        let (http, url) = (http.clone(), format!("{base}/sessions/{session}/message"));
+        tasks.spawn(async move {
+            let mut latencies = Vec::new();
+            for i in 0..per_client {
+                let t = Instant::now();
+                post(&http, &url, json!({"message": format!("m{i}")})).await?;
+                latencies.push(t.elapsed());
+            }
+            anyhow::Ok(latencies)
+        });
+    }
+    let mut latencies = Vec::new();
+    while let Some(done) = tasks.join_next().await {
+        latencies.extend(done??);
+    }
+    let elapsed = started.elapsed();
+    latencies.sort();
+    super::stop_all(&mut [server]);
+    println!(
+        "enqueue over HTTP: {} messages, {} clients: {:.0} runs/s (latency p50 {}, p99 {})",
+        latencies.len(),
+        args.clients,
+        latencies.len() as f64 / elapsed.as_secs_f64(),
+        ms(percentile(&latencies, 50.0)),
+        ms(percentile(&latencies, 99.0))
+    );
+    Ok(())
+}
+
+pub async fn pickup(setup: &Setup, args: PickupArgs) -> anyhow::Result<()> {
+    let mut server = setup.spawn(&["serve", "--addr", "127.0.0.1:0", "--workers", "0"], &[])?;
+    let base = super::server_url(&mut server)?;
+    let worker = setup.spawn(&["worker"], &[])?;
+    let http = reqwest::Client::new();
+    let sessions = agent_and_sessions(&http, &base, 1).await?;
+    let url = format!("{base}/sessions/{}/message/stream", sessions[0]);
+    let mut latencies = Vec::new();
+    for i in 0..args.submissions {
+        let started = Instant::now();
+        let response = http.post(&url).json(&json!({"message": format!("m{i}")})).send().await?;
+        anyhow::ensure!(response.status().is_success(), "stream submit failed: {}", response.status());
+        let mut stream = response.bytes_stream();
+        let mut parser = Parser::default();
+        let mut seen = None;
+        'read: while let Some(chunk) = stream.next().await {
+            for frame in parser.push(&chunk?) {
+                if frame.event.as_deref() == Some("run_started") && seen.is_none() {
+                    seen = Some(started.elapsed());
+                }
+                if frame.event.as_deref() == Some("done") {
+                    break 'read;
+                }
+            }
+        }
+        latencies.push(seen.context("no run_started event")?);
+    }
+    latencies.sort();
+    super::stop_all(&mut [server, worker]);
+    println!(
+        "submit -> run_started on SSE, worker in another process: {} submissions: p50 {}, p99 {}, max {}",
+        latencies.len(),
+        ms(percentile(&latencies, 50.0)),
+        ms(percentile(&latencies, 99.0)),
+        ms(*latencies.last().unwrap_or(&Duration::ZERO))
+    );
+    Ok(())
+}

@@ -1,0 +1,149 @@
+//! `wingman bench`: throughput and latency figures, measured with real
+//! processes (a server and separate workers on a temporary database).
+//! docs/benchmarks.md records each figure with the command that produced it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+
+mod burn;
+mod http;
+mod steps;
+
+/// Benchmark arguments.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    which: Which,
+    /// Keep the database here instead of a temporary directory.
+    #[arg(long, global = true)]
+    dir: Option<PathBuf>,
+    /// `full` (the durable default) or `normal`.
+    #[arg(long, global = true, default_value = "full", value_parser = ["full", "normal"])]
+    synchronous: String,
+}
+
+#[derive(Debug, Subcommand)]
+enum Which {
+    /// (a) Burn-down: pre-enqueue one-step scripted runs, then time worker processes draining them.
+    Burndown(burn::BurnArgs),
+    /// (b) Enqueue rate over HTTP against an API-only server.
+    Enqueue(http::EnqueueArgs),
+    /// (c) Submit → `run_started` seen on an SSE tail, with the worker in a separate process.
+    Pickup(http::PickupArgs),
+    /// (d) Per-step cost of an 11-step scripted tool loop, one run at a time and many in flight.
+    Steps(steps::StepsArgs),
+}
+
+/// Runs a benchmark and prints its figures.
+pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
+    let temp;
+    let dir = match &args.dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)?;
+            dir.clone()
+        }
+        None => {
+            temp = TempDir::new()?;
+            temp.0.clone()
+        }
+    };
+    let setup = Setup { db: dir.join("bench.db").to_string_lossy().into_owned(), synchronous: args.synchronous };
+    println!("database: {} (synchronous={})", setup.db, setup.synchronous);
+    match args.which {
+        Which::Burndown(a) => burn::run(&setup, a).await,
+        Which::Enqueue(a) => http::enqueue(&setup, a).await,
+        Which::Pickup(a) => http::pickup(&setup, a).await,
+        Which::Steps(a) => steps::run(&setup, a).await,
+    }
+}
+
+/// Where a benchmark keeps its database.
+pub struct Setup {
+    pub db: String,
+    pub synchronous: String,
+}
+
+impl Setup {
+    /// Opens the store in this process.
+    pub async fn store(&self) -> anyhow::Result<std::sync::Arc<dyn crate::store::Store>> {
+        let options = crate::store::StoreOptions { synchronous_full: self.synchronous == "full" };
+        crate::store::open(&self.db, &options).await
+    }
+
+    /// Starts this binary with `args` against the benchmark database.
+    pub fn spawn(&self, args: &[&str], extra_env: &[(&str, &str)]) -> anyhow::Result<Child> {
+        let exe = std::env::current_exe().context("locating the wingman binary")?;
+        let child = Command::new(exe)
+            .args(args)
+            .env("WINGMAN_DATABASE_URL", &self.db)
+            .env("WINGMAN_SYNCHRONOUS", &self.synchronous)
+            .env("WINGMAN_LOG", "warn")
+            .envs(extra_env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()?;
+        Ok(child)
+    }
+}
+
+/// A temporary directory removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> std::io::Result<TempDir> {
+        let path = std::env::temp_dir().join(format!("wingman-bench-{}", crate::model::new_id()));
+        std::fs::create_dir_all(&path)?;
+        Ok(TempDir(path))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Stops child processes with SIGTERM and waits for them.
+pub fn stop_all(children: &mut [Child]) {
+    for child in children.iter() {
+        // SAFETY: kill(2) on our own child's pid has no memory-safety requirements.
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGTERM);
+        }
+    }
+    for child in children.iter_mut() {
+        let _ = child.wait();
+    }
+}
+
+/// The p-th percentile of sorted durations.
+pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[rank.min(sorted.len() - 1)]
+}
+
+/// Formats a duration in milliseconds with two decimals.
+pub fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// Reads the server's first line to learn its address.
+pub fn server_url(child: &mut Child) -> anyhow::Result<String> {
+    use std::io::BufRead;
+    let stdout = child.stdout.take().context("server stdout")?;
+    let mut line = String::new();
+    std::io::BufReader::new(stdout).read_line(&mut line)?;
+    Ok(line.trim().rsplit(' ').next().unwrap_or_default().to_string())
+}
+
+/// A work directory for benchmark sessions.
+pub fn work_dir(db: &str) -> PathBuf {
+    Path::new(db).parent().map(|p| p.join("work")).unwrap_or_else(|| PathBuf::from("work"))
+}

@@ -1,0 +1,138 @@
+//! (d) Per-step cost of an 11-step scripted tool loop: every inference and
+//! every tool result is a durable checkpoint.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use clap::Args;
+use serde_json::{json, Value};
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use super::Setup;
+use crate::model::{new_id, Agent, RunInput, RunKind, RunStatus, Session};
+use crate::store::{NewRun, Store};
+use crate::worker::WorkerConfig;
+
+#[derive(Debug, Args)]
+pub struct StepsArgs {
+    /// Runs measured one at a time.
+    #[arg(long, default_value_t = 20)]
+    sequential: u32,
+    /// Runs in flight at once for the concurrent figure.
+    #[arg(long, default_value_t = 16)]
+    in_flight: u32,
+    /// Runs per in-flight slot.
+    #[arg(long, default_value_t = 10)]
+    rounds: u32,
+    /// The tool each of the ten tool steps calls (a cheap one measures the loop, not the tool).
+    #[arg(long, default_value = "bash")]
+    tool: String,
+}
+
+/// 10 tool steps then a final answer: 11 inferences and 10 tool results.
+fn script(tool: &str) -> Value {
+    let input = match tool {
+        "bash" => json!({"command": "true"}),
+        "read" => json!({"path": "note.txt"}),
+        _ => json!({}),
+    };
+    let mut turns: Vec<Value> = (0..10).map(|_| json!({"tool_calls": [{"name": tool, "input": input}]})).collect();
+    turns.push(json!({"text": "done"}));
+    Value::Array(turns)
+}
+
+pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
+    let store = setup.store().await?;
+    let work = super::work_dir(&setup.db);
+    std::fs::create_dir_all(&work)?;
+    std::fs::write(work.join("note.txt"), "a small file\n")?;
+    let now = Utc::now();
+    let agent = Agent {
+        id: new_id(),
+        name: "steps".into(),
+        provider: "scripted".into(),
+        model: "echo".into(),
+        options: json!({"script": script(&args.tool)}).as_object().cloned().unwrap_or_default(),
+        instructions: None,
+        tools: vec![args.tool.clone()],
+        output_schema: None,
+        max_steps: 20,
+        created_at: now,
+        updated_at: now,
+    };
+    store.insert_agent(&agent).await?;
+    let shutdown = CancellationToken::new();
+    let wake = Arc::new(Notify::new());
+    let config = WorkerConfig { concurrency: args.in_flight.max(1), ..WorkerConfig::default() };
+    let worker = tokio::spawn(crate::worker::run(store.clone(), config, wake.clone(), shutdown.clone()));
+    let work = work.to_string_lossy().into_owned();
+
+    let one = measure(&store, &agent, &work, 1, args.sequential, &wake).await?;
+    report("one run at a time", args.sequential, one);
+    let many = measure(&store, &agent, &work, args.in_flight, args.rounds, &wake).await?;
+    report(&format!("{} in flight", args.in_flight), args.in_flight * args.rounds, many);
+    shutdown.cancel();
+    let _ = worker.await;
+    Ok(())
+}
+
+fn report(label: &str, runs: u32, elapsed: Duration) {
+    let steps = runs as f64 * 21.0;
+    println!(
+        "steps ({label}): {runs} runs x 21 durable steps in {:.2} s: {:.0} us per step, {:.0} steps/s",
+        elapsed.as_secs_f64(),
+        elapsed.as_secs_f64() * 1e6 / steps,
+        steps / elapsed.as_secs_f64()
+    );
+}
+
+/// Runs `lanes` sessions in parallel, each executing `per_lane` runs in turn.
+async fn measure(
+    store: &Arc<dyn Store>,
+    agent: &Agent,
+    work: &str,
+    lanes: u32,
+    per_lane: u32,
+    wake: &Arc<Notify>,
+) -> anyhow::Result<Duration> {
+    let now = Utc::now();
+    let mut sessions = Vec::new();
+    for _ in 0..lanes {
+        let session = Session {
+            id: new_id(),
+            agent_id: None,
+            title: None,
+            work_dir: work.to_string(),
+            metadata: json!({}),
+            created_at: now,
+            updated_at: now,
+        };
+        store.insert_session(&session).await?;
+        sessions.push(session.id);
+    }
+    let before = store.count_runs(RunStatus::Succeeded).await?;
+    let started = Instant::now();
+    for i in 0..per_lane {
+        for session in &sessions {
+            let run = NewRun {
+                id: new_id(),
+                kind: RunKind::Message,
+                session_id: Some(session.clone()),
+                agent: agent.clone(),
+                input: RunInput { message: format!("go {i}"), instructions: None, data: None },
+                work_dir: work.to_string(),
+                max_attempts: 3,
+            };
+            store.enqueue_run(run, None).await?;
+        }
+    }
+    wake.notify_waiters();
+    let target = before + (lanes * per_lane) as u64;
+    while store.count_runs(RunStatus::Succeeded).await? < target {
+        anyhow::ensure!(store.count_runs(RunStatus::Failed).await? == 0, "a benchmark run failed");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    Ok(started.elapsed())
+}

@@ -1,0 +1,340 @@
+//! Checkpoints and what a run's checkpoints add up to.
+//!
+//! A checkpoint is one durable unit of a run's progress: an inference result,
+//! a tool result, or a failed provider attempt. Everything else about a run —
+//! the next step to take, its final response, its usage, what it leaves in the
+//! session history — is computed from its checkpoints by the pure functions
+//! here, so the worker, the API's cancel and the rescue of crashed runs all
+//! agree on it.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::model::{Content, Message, Role, RunInput, RunStatus, ToolCall, Usage};
+
+/// One checkpointed unit of a run, numbered by the inference step it belongs to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub step: u32,
+    pub body: CheckpointBody,
+}
+
+/// What a checkpoint records.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CheckpointBody {
+    /// The model's answer for a step: text and/or tool calls.
+    Inference { message: Message, usage: Usage, stop_reason: String },
+    /// The result of one tool call requested at this step.
+    ToolResult { call_id: String, name: String, output: String, is_error: bool },
+    /// A provider attempt for this step that failed; kept so retries are counted durably.
+    ProviderError { attempt: u32, message: String },
+}
+
+impl Checkpoint {
+    /// The stored kind of the checkpoint.
+    pub fn kind(&self) -> &'static str {
+        match self.body {
+            CheckpointBody::Inference { .. } => "inference",
+            CheckpointBody::ToolResult { .. } => "tool_result",
+            CheckpointBody::ProviderError { .. } => "provider_error",
+        }
+    }
+
+    /// The key that makes the checkpoint unique within its step and kind.
+    pub fn call_id(&self) -> String {
+        match &self.body {
+            CheckpointBody::ToolResult { call_id, .. } => call_id.clone(),
+            CheckpointBody::ProviderError { attempt, .. } => attempt.to_string(),
+            CheckpointBody::Inference { .. } => String::new(),
+        }
+    }
+}
+
+/// The tool calls requested by an assistant message.
+pub fn tool_calls_of(message: &Message) -> Vec<ToolCall> {
+    message
+        .content
+        .iter()
+        .filter_map(|c| match c {
+            Content::ToolUse { id, name, input } => {
+                Some(ToolCall { id: id.clone(), name: name.clone(), input: input.clone() })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The next thing a run must do, given its checkpoints.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NextAction {
+    /// Ask the provider for step `step`.
+    Infer { step: u32 },
+    /// Run the tool calls of `step` that have no result yet, in order.
+    RunTools { step: u32, calls: Vec<ToolCall> },
+    /// The model answered without tool calls: the run succeeded.
+    Succeed,
+    /// The run used up its `max_steps` while the model still asked for tools.
+    StepLimit { max_steps: u32 },
+}
+
+/// Computes the next action of a run from its checkpoints.
+pub fn next_action(checkpoints: &[Checkpoint], max_steps: u32) -> NextAction {
+    let Some((step, message)) = last_inference(checkpoints) else {
+        return NextAction::Infer { step: 1 };
+    };
+    let calls = tool_calls_of(message);
+    if calls.is_empty() {
+        return NextAction::Succeed;
+    }
+    let pending: Vec<ToolCall> =
+        calls.into_iter().filter(|c| find_result(checkpoints, step, &c.id).is_none()).collect();
+    if !pending.is_empty() {
+        return NextAction::RunTools { step, calls: pending };
+    }
+    if step >= max_steps {
+        return NextAction::StepLimit { max_steps };
+    }
+    NextAction::Infer { step: step + 1 }
+}
+
+/// How many provider calls for this run ended durably (answers and failures).
+/// The scripted provider uses it to pick its next turn deterministically.
+pub fn inference_calls(checkpoints: &[Checkpoint]) -> u32 {
+    checkpoints
+        .iter()
+        .filter(|c| matches!(c.body, CheckpointBody::Inference { .. } | CheckpointBody::ProviderError { .. }))
+        .count() as u32
+}
+
+/// How many provider failures were recorded for `step`.
+pub fn provider_failures(checkpoints: &[Checkpoint], step: u32) -> u32 {
+    checkpoints.iter().filter(|c| c.step == step && matches!(c.body, CheckpointBody::ProviderError { .. })).count()
+        as u32
+}
+
+fn last_inference(checkpoints: &[Checkpoint]) -> Option<(u32, &Message)> {
+    checkpoints
+        .iter()
+        .filter_map(|c| match &c.body {
+            CheckpointBody::Inference { message, .. } => Some((c.step, message)),
+            _ => None,
+        })
+        .max_by_key(|(step, _)| *step)
+}
+
+fn find_result<'a>(checkpoints: &'a [Checkpoint], step: u32, call_id: &str) -> Option<(&'a str, bool)> {
+    checkpoints.iter().find_map(|c| match &c.body {
+        CheckpointBody::ToolResult { call_id: id, output, is_error, .. } if c.step == step && id == call_id => {
+            Some((output.as_str(), *is_error))
+        }
+        _ => None,
+    })
+}
+
+/// The conversation a run has produced so far, after the session's history:
+/// the user's message, then each step's assistant message and tool results.
+/// Tool calls that have no result are left open, so this is only for a run in
+/// progress; see [`summarize`] for the closed form written to the history.
+pub fn conversation(input: &RunInput, checkpoints: &[Checkpoint]) -> Vec<Message> {
+    build_conversation(input, checkpoints, None)
+}
+
+fn build_conversation(input: &RunInput, checkpoints: &[Checkpoint], close_with: Option<&str>) -> Vec<Message> {
+    let mut steps: Vec<(u32, &Message)> = checkpoints
+        .iter()
+        .filter_map(|c| match &c.body {
+            CheckpointBody::Inference { message, .. } => Some((c.step, message)),
+            _ => None,
+        })
+        .collect();
+    steps.sort_by_key(|(s, _)| *s);
+    let mut messages = vec![Message::user_text(input.message.clone())];
+    for (step, message) in steps {
+        messages.push(message.clone());
+        let mut results = Vec::new();
+        for call in tool_calls_of(message) {
+            match (find_result(checkpoints, step, &call.id), close_with) {
+                (Some((output, is_error)), _) => results.push(Content::ToolResult {
+                    tool_use_id: call.id.clone(),
+                    content: output.to_string(),
+                    is_error,
+                }),
+                (None, Some(reason)) => results.push(Content::ToolResult {
+                    tool_use_id: call.id.clone(),
+                    content: reason.to_string(),
+                    is_error: true,
+                }),
+                (None, None) => {}
+            }
+        }
+        if !results.is_empty() {
+            messages.push(Message { role: Role::Tool, content: results });
+        }
+    }
+    messages
+}
+
+/// What a finished run amounts to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSummary {
+    pub response: Option<String>,
+    pub usage: Usage,
+    pub steps: u32,
+    pub tool_calls: Vec<Value>,
+    /// Messages appended to the session history when the run ends.
+    pub history: Vec<Message>,
+}
+
+/// Summarises a run that ends with `status`.
+///
+/// The history rule: a run that never got an answer from the provider leaves
+/// nothing in the session history. Otherwise it leaves the user's message and
+/// every checkpointed step; a tool call without a result (the run failed or was
+/// cancelled before it ran) gets an error result saying so, so the history is
+/// always valid for the next provider request.
+pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus) -> RunSummary {
+    let mut usages = Vec::new();
+    let mut steps = 0;
+    let mut response = None;
+    let mut tool_calls = Vec::new();
+    let mut inferences: Vec<&Checkpoint> =
+        checkpoints.iter().filter(|c| matches!(c.body, CheckpointBody::Inference { .. })).collect();
+    inferences.sort_by_key(|c| c.step);
+    for cp in &inferences {
+        let CheckpointBody::Inference { message, usage: u, .. } = &cp.body else { continue };
+        usages.push(*u);
+        steps += 1;
+        response = Some(message.text());
+        for call in tool_calls_of(message) {
+            let result = find_result(checkpoints, cp.step, &call.id);
+            tool_calls.push(json!({
+                "step": cp.step,
+                "call_id": call.id,
+                "name": call.name,
+                "input": call.input,
+                "output": result.map(|(o, _)| o),
+                "is_error": result.map(|(_, e)| e),
+            }));
+        }
+    }
+    let history = if inferences.is_empty() {
+        Vec::new()
+    } else {
+        let reason = format!("tool call not run: the run {}", status.as_str());
+        build_conversation(input, checkpoints, Some(&reason))
+    };
+    RunSummary { response, usage: Usage::sum(&usages), steps, tool_calls, history }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input() -> RunInput {
+        RunInput { message: "hi".into(), instructions: None, data: None }
+    }
+
+    fn inference(step: u32, text: &str, calls: &[&str]) -> Checkpoint {
+        let mut content = vec![Content::Text { text: text.into() }];
+        for id in calls {
+            content.push(Content::ToolUse { id: (*id).into(), name: "bash".into(), input: json!({"command": "true"}) });
+        }
+        Checkpoint {
+            step,
+            body: CheckpointBody::Inference {
+                message: Message { role: Role::Assistant, content },
+                usage: Usage { input_tokens: 2, output_tokens: 3, ..Default::default() },
+                stop_reason: if calls.is_empty() { "end_turn".into() } else { "tool_use".into() },
+            },
+        }
+    }
+
+    fn result(step: u32, id: &str) -> Checkpoint {
+        Checkpoint {
+            step,
+            body: CheckpointBody::ToolResult {
+                call_id: id.into(),
+                name: "bash".into(),
+                output: "ok".into(),
+                is_error: false,
+            },
+        }
+    }
+
+    #[test]
+    fn a_fresh_run_starts_with_inference() {
+        assert_eq!(next_action(&[], 5), NextAction::Infer { step: 1 });
+    }
+
+    #[test]
+    fn pending_tool_calls_come_before_the_next_inference() {
+        let cps = vec![inference(1, "", &["a", "b"]), result(1, "a")];
+        match next_action(&cps, 5) {
+            NextAction::RunTools { step: 1, calls } => {
+                assert_eq!(calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["b"])
+            }
+            other => panic!("{other:?}"),
+        }
+        let cps = vec![inference(1, "", &["a", "b"]), result(1, "a"), result(1, "b")];
+        assert_eq!(next_action(&cps, 5), NextAction::Infer { step: 2 });
+    }
+
+    #[test]
+    fn an_answer_without_tool_calls_succeeds() {
+        let cps = vec![inference(1, "", &["a"]), result(1, "a"), inference(2, "done", &[])];
+        assert_eq!(next_action(&cps, 5), NextAction::Succeed);
+    }
+
+    #[test]
+    fn the_step_limit_stops_a_runaway_loop() {
+        let cps = vec![inference(1, "", &["a"]), result(1, "a"), inference(2, "", &["b"]), result(2, "b")];
+        assert_eq!(next_action(&cps, 2), NextAction::StepLimit { max_steps: 2 });
+    }
+
+    #[test]
+    fn provider_failures_count_as_calls_but_not_as_steps() {
+        let failure = Checkpoint { step: 1, body: CheckpointBody::ProviderError { attempt: 1, message: "429".into() } };
+        let cps = vec![failure];
+        assert_eq!(next_action(&cps, 5), NextAction::Infer { step: 1 });
+        assert_eq!(inference_calls(&cps), 1);
+        assert_eq!(provider_failures(&cps, 1), 1);
+        assert_eq!(summarize(&input(), &cps, RunStatus::Failed).steps, 0);
+    }
+
+    #[test]
+    fn a_run_that_never_got_an_answer_leaves_no_history() {
+        assert!(summarize(&input(), &[], RunStatus::Cancelled).history.is_empty());
+    }
+
+    #[test]
+    fn an_interrupted_run_closes_its_open_tool_calls() {
+        let cps = vec![inference(1, "working", &["a", "b"]), result(1, "a")];
+        let summary = summarize(&input(), &cps, RunStatus::Cancelled);
+        let last = summary.history.last().unwrap();
+        assert_eq!(last.role, Role::Tool);
+        assert_eq!(last.content.len(), 2, "every tool_use has its tool_result");
+        match &last.content[1] {
+            Content::ToolResult { tool_use_id, is_error, content } => {
+                assert_eq!(tool_use_id, "b");
+                assert!(is_error);
+                assert!(content.contains("cancelled"));
+            }
+            other => panic!("{other:?}"),
+        }
+        // The in-progress conversation leaves them open: they are still to run.
+        let open = conversation(&input(), &cps);
+        assert_eq!(open.last().unwrap().content.len(), 1);
+    }
+
+    #[test]
+    fn summary_adds_usage_and_lists_tool_calls() {
+        let cps = vec![inference(1, "", &["a"]), result(1, "a"), inference(2, "final", &[])];
+        let summary = summarize(&input(), &cps, RunStatus::Succeeded);
+        assert_eq!(summary.usage, Usage { input_tokens: 4, output_tokens: 6, ..Default::default() });
+        assert_eq!(summary.steps, 2);
+        assert_eq!(summary.response.as_deref(), Some("final"));
+        assert_eq!(summary.tool_calls[0]["output"], "ok");
+        assert_eq!(summary.history.len(), 4, "user, assistant, tool, assistant");
+    }
+}

@@ -1,0 +1,153 @@
+//! The command line: server, worker, migrations and client commands.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use tokio_util::sync::CancellationToken;
+
+use crate::api::ApiConfig;
+use crate::app::{Application, ServerConfig};
+use crate::config::{DatabaseArgs, WorkerArgs};
+use crate::store;
+
+mod client;
+pub mod sse;
+
+/// Wingman: a durable job-queue orchestrator for LLM agents.
+#[derive(Debug, Parser)]
+#[command(name = "wingman", version)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the HTTP API with embedded workers.
+    Serve(ServeArgs),
+    /// Run a worker process that executes runs from the database.
+    Worker(WorkerProcessArgs),
+    /// Create or upgrade the database schema, then exit.
+    Migrate {
+        #[command(flatten)]
+        db: DatabaseArgs,
+    },
+    /// Measure throughput and latency (see docs/benchmarks.md).
+    Bench(crate::bench::BenchArgs),
+    #[command(flatten)]
+    Client(client::ClientCommand),
+}
+
+#[derive(Debug, clap::Args)]
+struct ServeArgs {
+    /// The address to listen on.
+    #[arg(long, env = "WINGMAN_ADDR", default_value = "127.0.0.1:2323")]
+    addr: SocketAddr,
+    /// Embedded workers; 0 for an API-only server.
+    #[arg(long, env = "WINGMAN_WORKERS", default_value_t = 2)]
+    workers: u32,
+    /// Attempts a run gets before a run that keeps crashing its workers is failed.
+    #[arg(long, env = "WINGMAN_MAX_ATTEMPTS", default_value_t = 3)]
+    max_attempts: u32,
+    /// The largest request body, in bytes.
+    #[arg(long, env = "WINGMAN_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
+    max_body_bytes: usize,
+    /// How often the event hub looks for events written by other processes, in milliseconds.
+    #[arg(long, env = "WINGMAN_EVENT_POLL_MS", default_value_t = 2)]
+    event_poll_ms: u64,
+    #[command(flatten)]
+    db: DatabaseArgs,
+    #[command(flatten)]
+    worker: WorkerArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct WorkerProcessArgs {
+    #[command(flatten)]
+    db: DatabaseArgs,
+    #[command(flatten)]
+    worker: WorkerArgs,
+    /// A name for this worker in logs.
+    #[arg(long, env = "WINGMAN_WORKER_NAME")]
+    name: Option<String>,
+}
+
+/// Runs the command line.
+pub async fn main(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Serve(args) => serve(args).await,
+        Command::Worker(args) => run_worker(args).await,
+        Command::Migrate { db } => {
+            store::open(&db.database_url, &db.store_options()).await?;
+            println!("database at {} is up to date", db.database_url);
+            Ok(())
+        }
+        Command::Bench(args) => crate::bench::run(args).await,
+        Command::Client(command) => client::run(command).await,
+    }
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let store = store::open(&args.db.database_url, &args.db.store_options()).await?;
+    let config = ServerConfig {
+        api: ApiConfig {
+            data_dir: args.db.data_dir(),
+            max_attempts: args.max_attempts.max(1),
+            max_body_bytes: args.max_body_bytes,
+        },
+        workers: args.workers,
+        worker: with_pricing(args.worker.worker_config(format!("serve-{}", std::process::id())), &args.worker)?,
+        event_poll: Duration::from_millis(args.event_poll_ms.max(1)),
+    };
+    let app = Application::build(store, args.addr, config).await?;
+    println!("wingman listening on http://{}:{}", args.addr.ip(), app.port());
+    app.run_until_stopped(shutdown_signal()).await
+}
+
+/// Runs a standalone worker process until SIGTERM or SIGINT.
+pub async fn run_worker(args: WorkerProcessArgs) -> anyhow::Result<()> {
+    let store = store::open(&args.db.database_url, &args.db.store_options()).await?;
+    let name = args.name.unwrap_or_else(|| format!("worker-{}", std::process::id()));
+    let config = with_pricing(args.worker.worker_config(name), &args.worker)?;
+    let wake = std::sync::Arc::new(tokio::sync::Notify::new());
+    crate::worker::run(store, config, wake, shutdown_signal()).await
+}
+
+/// Loads the price table the worker records costs with.
+fn with_pricing(
+    mut config: crate::worker::WorkerConfig,
+    args: &WorkerArgs,
+) -> anyhow::Result<crate::worker::WorkerConfig> {
+    config.engine.pricing = std::sync::Arc::new(args.pricing()?);
+    Ok(config)
+}
+
+/// A token cancelled by the first SIGTERM or SIGINT; a second one exits at once.
+pub fn shutdown_signal() -> CancellationToken {
+    let token = CancellationToken::new();
+    let fire = token.clone();
+    tokio::spawn(async move {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+            return;
+        };
+        tokio::select! { _ = term.recv() => {}, _ = int.recv() => {} }
+        tracing::info!("shutting down (send the signal again to stop at once)");
+        fire.cancel();
+        tokio::select! { _ = term.recv() => {}, _ = int.recv() => {} }
+        std::process::exit(130);
+    });
+    token
+}
+
+/// Parses the arguments of a standalone worker binary (`wingman-worker`).
+pub fn parse_worker_args() -> WorkerProcessArgs {
+    #[derive(Parser)]
+    #[command(name = "wingman-worker", version, about = "A Wingman worker process")]
+    struct WorkerCli {
+        #[command(flatten)]
+        args: WorkerProcessArgs,
+    }
+    WorkerCli::parse().args
+}

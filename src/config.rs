@@ -1,0 +1,102 @@
+//! Settings, from flags and `WINGMAN_*` environment variables.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::engine::LoopConfig;
+use crate::store::StoreOptions;
+use crate::worker::WorkerConfig;
+
+/// The default database: `~/.local/share/wingman/wingman.db`.
+pub fn default_database_url() -> String {
+    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    home.join(".local/share/wingman/wingman.db").to_string_lossy().into_owned()
+}
+
+/// Where the database lives and how it is written.
+#[derive(Debug, Clone, Args)]
+pub struct DatabaseArgs {
+    /// A SQLite file path or `sqlite:` URL.
+    #[arg(long, env = "WINGMAN_DATABASE_URL", default_value_t = default_database_url())]
+    pub database_url: String,
+    /// `full` survives power loss (the default); `normal` is faster but may
+    /// lose the last acknowledged writes if the machine loses power.
+    #[arg(long, env = "WINGMAN_SYNCHRONOUS", default_value = "full", value_parser = ["full", "normal"])]
+    pub synchronous: String,
+}
+
+impl DatabaseArgs {
+    /// The store settings these flags describe.
+    pub fn store_options(&self) -> StoreOptions {
+        StoreOptions { synchronous_full: self.synchronous == "full" }
+    }
+
+    /// The data directory: beside the database file.
+    pub fn data_dir(&self) -> PathBuf {
+        let path = self.database_url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+        let path = path.split('?').next().unwrap_or(path);
+        PathBuf::from(path).parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
+    }
+}
+
+/// How workers claim and hold runs.
+#[derive(Debug, Clone, Args)]
+pub struct WorkerArgs {
+    /// Runs executed at once by each worker.
+    #[arg(long, env = "WINGMAN_CONCURRENCY", default_value_t = 16)]
+    pub concurrency: u32,
+    /// How long a worker's lease lasts without a heartbeat, in milliseconds.
+    /// A dead worker's runs resume on another worker after about this long.
+    #[arg(long, env = "WINGMAN_LEASE_MS", default_value_t = 3000)]
+    pub lease_ms: u64,
+    /// How often a worker looks for work when nothing woke it, in milliseconds.
+    #[arg(long, env = "WINGMAN_POLL_MS", default_value_t = 5)]
+    pub poll_ms: u64,
+    /// How long in-flight steps may take to finish at shutdown, in milliseconds.
+    #[arg(long, env = "WINGMAN_GRACE_MS", default_value_t = 10_000)]
+    pub grace_ms: u64,
+    /// Retries of a transient provider failure within one step.
+    #[arg(long, env = "WINGMAN_PROVIDER_RETRIES", default_value_t = 4)]
+    pub provider_retries: u32,
+    /// The first provider retry delay in milliseconds (doubles each retry, with jitter).
+    #[arg(long, env = "WINGMAN_RETRY_BASE_MS", default_value_t = 500)]
+    pub retry_base_ms: u64,
+    /// A JSON file of model prices laid over the shipped ones (docs/providers.md).
+    #[arg(long, env = "WINGMAN_PRICING_FILE")]
+    pub pricing_file: Option<PathBuf>,
+    /// Lets the webfetch tool reach loopback, private, link-local and
+    /// unique-local addresses. Only for deployments that trust their agents.
+    #[arg(long, env = "WINGMAN_ALLOW_PRIVATE_NETWORK", value_parser = clap::builder::BoolishValueParser::new())]
+    pub allow_private_network: bool,
+}
+
+impl WorkerArgs {
+    /// The price table: the shipped defaults, with the pricing file over them.
+    pub fn pricing(&self) -> anyhow::Result<crate::provider::pricing::Pricing> {
+        match &self.pricing_file {
+            Some(path) => crate::provider::pricing::Pricing::load(path),
+            None => Ok(crate::provider::pricing::Pricing::defaults()),
+        }
+    }
+
+    /// The worker settings these flags describe.
+    pub fn worker_config(&self, name: String) -> WorkerConfig {
+        let lease = Duration::from_millis(self.lease_ms.max(100));
+        WorkerConfig {
+            name,
+            concurrency: self.concurrency.max(1),
+            lease,
+            heartbeat: lease / 3,
+            poll: Duration::from_millis(self.poll_ms.max(1)),
+            grace: Duration::from_millis(self.grace_ms),
+            engine: LoopConfig {
+                provider_retries: self.provider_retries,
+                retry_base: Duration::from_millis(self.retry_base_ms),
+                allow_private_network: self.allow_private_network,
+                ..LoopConfig::default()
+            },
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Inference steps: building the request, streaming the answer into
+//! coalesced `text_delta` events, checkpointing it, and provider failures.
+
+use serde_json::json;
+use tokio::sync::mpsc;
+
+use super::{retry_delay, Execution, RunExit};
+use crate::checkpoint::{self, next_action, Checkpoint, CheckpointBody, NextAction};
+use crate::model::{Content, Message, NewEvent, Role, RunStatus};
+use crate::provider::{self, InferenceRequest, InferenceResponse, ProviderError};
+use crate::store::{Commit, Finish, StoreError};
+use crate::tools;
+
+impl Execution {
+    fn request(&self) -> InferenceRequest {
+        let agent = &self.ctx.agent;
+        let mut messages = self.ctx.history.clone();
+        messages.extend(checkpoint::conversation(&self.ctx.run.input, &self.ctx.checkpoints));
+        let system = match (&agent.instructions, &self.ctx.run.input.instructions) {
+            (Some(a), Some(b)) => Some(format!("{a}\n\n{b}")),
+            (a, b) => a.clone().or_else(|| b.clone()),
+        };
+        InferenceRequest {
+            model: agent.model.clone(),
+            options: agent.options.clone(),
+            system,
+            messages,
+            tools: agent.tools.iter().filter_map(|t| tools::spec(t)).collect(),
+            output_schema: agent.output_schema.clone(),
+            call_index: checkpoint::inference_calls(&self.ctx.checkpoints),
+        }
+    }
+
+    /// One inference step. Returns an exit if the run ends or stops here.
+    pub(super) async fn infer(&mut self, step: u32) -> Result<Option<RunExit>, StoreError> {
+        self.pending.push(NewEvent::new("step_started", json!({"step": step})));
+        // Built per step, so a key stored or removed meanwhile applies now.
+        let provider = match provider::for_agent(self.store.as_ref(), &self.ctx.agent).await {
+            Ok(p) => p,
+            Err(e) => return self.provider_failed(step, e).await,
+        };
+        let request = self.request();
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let call = provider.infer(&request, &tx);
+        tokio::pin!(call);
+        let mut text = String::new();
+        let mut flush =
+            tokio::time::interval_at(tokio::time::Instant::now() + self.config.delta_flush, self.config.delta_flush);
+        let abort = self.signals.abort.clone();
+        let result = loop {
+            tokio::select! {
+                result = &mut call => break result,
+                Some(delta) = rx.recv() => text.push_str(&delta),
+                _ = flush.tick(), if !text.is_empty() => {
+                    let delta = NewEvent::new("text_delta", json!({"step": step, "text": std::mem::take(&mut text)}));
+                    self.write(Commit { events: vec![delta], ..Default::default() }).await?;
+                }
+                _ = abort.cancelled() => return Ok(Some(RunExit::Abandoned)),
+            }
+        };
+        while let Ok(delta) = rx.try_recv() {
+            text.push_str(&delta);
+        }
+        match result {
+            Ok(response) => self.record_inference(step, text, response).await,
+            Err(error) => self.provider_failed(step, error).await,
+        }
+    }
+
+    async fn record_inference(
+        &mut self,
+        step: u32,
+        unflushed: String,
+        mut response: InferenceResponse,
+    ) -> Result<Option<RunExit>, StoreError> {
+        let agent = &self.ctx.agent;
+        response.usage.cost_usd =
+            self.config.pricing.cost(&agent.provider, &agent.model, &agent.options, &response.usage);
+        let mut events = Vec::new();
+        if !unflushed.is_empty() {
+            events.push(NewEvent::new("text_delta", json!({"step": step, "text": unflushed})));
+        }
+        let mut content = Vec::new();
+        if !response.text.is_empty() {
+            content.push(Content::Text { text: response.text.clone() });
+        }
+        for call in &response.tool_calls {
+            events.push(NewEvent::new(
+                "tool_call",
+                json!({"step": step, "call_id": call.id, "name": call.name, "input": call.input}),
+            ));
+            content.push(Content::ToolUse { id: call.id.clone(), name: call.name.clone(), input: call.input.clone() });
+        }
+        events.push(NewEvent::new(
+            "step_completed",
+            json!({"step": step, "usage": response.usage, "stop_reason": response.stop_reason}),
+        ));
+        let cp = Checkpoint {
+            step,
+            body: CheckpointBody::Inference {
+                message: Message { role: Role::Assistant, content },
+                usage: response.usage,
+                stop_reason: response.stop_reason,
+            },
+        };
+        // When this answer ends the run, end it in the same write.
+        let mut after = self.ctx.checkpoints.clone();
+        after.push(cp.clone());
+        let finish = match next_action(&after, self.ctx.agent.max_steps) {
+            NextAction::Succeed => Some(self.final_answer(&response.text)),
+            _ => None,
+        };
+        let ends = finish.is_some();
+        self.write(Commit { checkpoints: vec![cp], events, finish }).await?;
+        Ok(ends.then_some(RunExit::Finished))
+    }
+
+    /// How a run whose last answer ends it finishes: it succeeds, unless the
+    /// agent asked for structured output and the answer does not fit.
+    fn final_answer(&self, answer: &str) -> Finish {
+        let Some(schema) = &self.ctx.agent.output_schema else {
+            return Finish { status: RunStatus::Succeeded, error: None, summary: None };
+        };
+        match provider::schema::validate_answer(schema, answer) {
+            Ok(_) => Finish { status: RunStatus::Succeeded, error: None, summary: None },
+            Err(e) => {
+                Finish { status: RunStatus::Failed, error: Some(format!("structured output: {e}")), summary: None }
+            }
+        }
+    }
+
+    async fn provider_failed(&mut self, step: u32, error: ProviderError) -> Result<Option<RunExit>, StoreError> {
+        let failures = checkpoint::provider_failures(&self.ctx.checkpoints, step);
+        let status = error.status.map(|s| format!(" ({s})")).unwrap_or_default();
+        if !error.transient || failures >= self.config.provider_retries {
+            let why = if error.transient { format!(" after {} retries", failures) } else { String::new() };
+            let message = format!("provider error{status}{why}: {}", error.message);
+            return self.finish(RunStatus::Failed, Some(message)).await.map(Some);
+        }
+        let delay = retry_delay(&self.config, failures, error.retry_after);
+        let cp = Checkpoint {
+            step,
+            body: CheckpointBody::ProviderError { attempt: failures + 1, message: error.message.clone() },
+        };
+        let event = NewEvent::new(
+            "step_restarted",
+            json!({"step": step, "attempt": self.attempt, "retry": failures + 1,
+                   "delay_ms": delay.as_millis() as u64, "status": error.status,
+                   "reason": format!("provider error{status}: {}", error.message)}),
+        );
+        self.write(Commit { checkpoints: vec![cp], events: vec![event], ..Default::default() }).await?;
+        tokio::select! {
+            _ = tokio::time::sleep(delay) => Ok(None),
+            _ = self.signals.stop.cancelled() => Ok(None),
+            _ = self.signals.abort.cancelled() => Ok(Some(RunExit::Abandoned)),
+        }
+    }
+}

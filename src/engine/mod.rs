@@ -1,0 +1,266 @@
+//! Executing one claimed run: the agent loop as a step machine.
+//!
+//! Each turn of the loop asks [`next_action`] what the checkpoints call for,
+//! does it, and commits the result with its events in one fenced write. A
+//! crash anywhere loses at most the step in flight: the next worker loads the
+//! same checkpoints and computes the same next action.
+//!
+//! Events that announce work (`run_resumed`, `step_started`, …) are not
+//! written on their own: they ride along with the next write of the run, so a
+//! one-step run costs one transaction after its claim (which wrote
+//! `run_started`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use crate::checkpoint::{self, next_action, NextAction};
+use crate::model::{NewEvent, RunStatus};
+use crate::provider::pricing::Pricing;
+use crate::store::{Claim, Commit, Finish, Lease, RunContext, Store, StoreError};
+
+mod infer;
+mod tools;
+
+/// Settings of the agent loop.
+#[derive(Debug, Clone)]
+pub struct LoopConfig {
+    /// How often streamed text is written as `text_delta` events while a step runs.
+    pub delta_flush: Duration,
+    /// Retries of a transient provider failure before the run fails.
+    pub provider_retries: u32,
+    /// The first retry delay; it doubles each retry, with jitter.
+    pub retry_base: Duration,
+    /// The longest retry delay, also the cap on a provider's `retry-after`.
+    pub retry_cap: Duration,
+    /// Prices used to record the cost of each inference.
+    pub pricing: Arc<Pricing>,
+    /// Lets webfetch reach private and local network addresses.
+    pub allow_private_network: bool,
+}
+
+impl Default for LoopConfig {
+    fn default() -> Self {
+        LoopConfig {
+            delta_flush: Duration::from_millis(200),
+            provider_retries: 4,
+            retry_base: Duration::from_millis(500),
+            retry_cap: Duration::from_secs(30),
+            pricing: Arc::new(Pricing::defaults()),
+            allow_private_network: false,
+        }
+    }
+}
+
+/// How the worker tells a run to stop.
+#[derive(Debug, Clone, Default)]
+pub struct RunSignals {
+    /// Stop at the next step boundary and hand the run back (graceful shutdown).
+    pub stop: CancellationToken,
+    /// Stop now, writing nothing more: the run was cancelled, taken over, or
+    /// the shutdown grace period ran out. Running tools are killed.
+    pub abort: CancellationToken,
+}
+
+/// How an execution ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunExit {
+    /// The run reached a terminal state.
+    Finished,
+    /// The run was handed back to the queue at a step boundary.
+    HandedBack,
+    /// The worker stopped writing for the run: aborted, or its lease is gone.
+    Abandoned,
+}
+
+/// Executes a claimed run until it ends, is handed back or is abandoned.
+pub async fn execute(store: Arc<dyn Store>, config: LoopConfig, claim: Claim, signals: RunSignals) -> RunExit {
+    let run_id = claim.lease.run_id.clone();
+    match Execution::start(store, config, claim, signals).await {
+        Ok(Some(mut execution)) => match execution.drive().await {
+            Ok(exit) => exit,
+            Err(e) => {
+                tracing::warn!(run_id, error = %e, "giving the run up");
+                RunExit::Abandoned
+            }
+        },
+        Ok(None) => RunExit::Abandoned,
+        Err(e) => {
+            tracing::warn!(run_id, error = %e, "could not load the run");
+            RunExit::Abandoned
+        }
+    }
+}
+
+struct Execution {
+    store: Arc<dyn Store>,
+    config: LoopConfig,
+    lease: Lease,
+    attempt: u32,
+    ctx: RunContext,
+    signals: RunSignals,
+    /// Events waiting to ride along with the next write.
+    pending: Vec<NewEvent>,
+}
+
+impl Execution {
+    async fn start(
+        store: Arc<dyn Store>,
+        config: LoopConfig,
+        claim: Claim,
+        signals: RunSignals,
+    ) -> Result<Option<Execution>, StoreError> {
+        let ctx = store.load_run(&claim.lease.run_id).await?;
+        if ctx.run.status != RunStatus::Running {
+            return Ok(None);
+        }
+        let mut pending = Vec::new();
+        if ctx.resumed {
+            let from_step = match next_action(&ctx.checkpoints, ctx.agent.max_steps) {
+                NextAction::Infer { step } | NextAction::RunTools { step, .. } => step,
+                _ => ctx.run.steps,
+            };
+            pending.push(NewEvent::new("run_resumed", json!({"attempt": claim.attempt, "from_step": from_step})));
+            if let Some(step) = ctx.open_step {
+                pending.push(NewEvent::new(
+                    "step_restarted",
+                    json!({"step": step, "attempt": claim.attempt,
+                           "reason": "the worker executing this step stopped; its partial output is void"}),
+                ));
+            }
+        }
+        Ok(Some(Execution { store, config, lease: claim.lease, attempt: claim.attempt, ctx, signals, pending }))
+    }
+
+    async fn drive(&mut self) -> Result<RunExit, StoreError> {
+        let mut first = true;
+        loop {
+            if self.signals.abort.is_cancelled() {
+                return Ok(RunExit::Abandoned);
+            }
+            if self.signals.stop.is_cancelled() {
+                self.store.release_run(&self.lease).await?;
+                return Ok(RunExit::HandedBack);
+            }
+            let action = next_action(&self.ctx.checkpoints, self.ctx.agent.max_steps);
+            match action {
+                NextAction::Succeed => return self.finish(RunStatus::Succeeded, None).await,
+                NextAction::StepLimit { max_steps } => {
+                    let error = format!("max_steps reached: the agent asked for tools after {max_steps} steps");
+                    return self.finish(RunStatus::Failed, Some(error)).await;
+                }
+                NextAction::Infer { step } => {
+                    if let Some(exit) = self.infer(step).await? {
+                        return Ok(exit);
+                    }
+                }
+                NextAction::RunTools { step, calls } => {
+                    if first && self.ctx.resumed {
+                        self.pending.push(NewEvent::new(
+                            "step_restarted",
+                            json!({"step": step, "attempt": self.attempt, "call_id": calls[0].id,
+                                   "reason": "resumed: this tool call may have started before the worker stopped"}),
+                        ));
+                        // Say so durably before running it again: if this attempt
+                        // also stops before its first write, the log must still
+                        // show that the call may have run once more.
+                        self.write(Commit::default()).await?;
+                    }
+                    if let Some(exit) = self.run_tools(step, calls).await? {
+                        return Ok(exit);
+                    }
+                }
+            }
+            first = false;
+        }
+    }
+
+    /// Writes the pending events plus `commit`, fenced by the lease.
+    async fn write(&mut self, mut commit: Commit) -> Result<(), StoreError> {
+        let mut events = std::mem::take(&mut self.pending);
+        events.append(&mut commit.events);
+        commit.events = events;
+        let checkpoints = commit.checkpoints.clone();
+        if let Some(finish) = &mut commit.finish {
+            // Under the lease this worker holds every checkpoint of the run,
+            // so it can say what the run amounts to; the store need not reload.
+            let mut all = self.ctx.checkpoints.clone();
+            all.extend(checkpoints.iter().cloned());
+            finish.summary = Some(checkpoint::summarize(&self.ctx.run.input, &all, finish.status));
+        }
+        let mut tries = 0;
+        loop {
+            match self.store.commit(&self.lease, commit.clone()).await {
+                Ok(()) => break,
+                Err(StoreError::Backend(e)) if tries < 5 => {
+                    tries += 1;
+                    tracing::warn!(run_id = %self.lease.run_id, error = %e, "commit failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(50 * tries)).await;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        self.ctx.checkpoints.extend(checkpoints);
+        if let Some(finish) = &commit.finish {
+            match &finish.error {
+                Some(error) => {
+                    tracing::info!(run_id = %self.lease.run_id, status = finish.status.as_str(), error, "run ended")
+                }
+                None => tracing::info!(run_id = %self.lease.run_id, status = finish.status.as_str(), "run ended"),
+            }
+        }
+        Ok(())
+    }
+
+    async fn finish(&mut self, status: RunStatus, error: Option<String>) -> Result<RunExit, StoreError> {
+        self.write(Commit { finish: Some(Finish { status, error, summary: None }), ..Default::default() }).await?;
+        Ok(RunExit::Finished)
+    }
+}
+
+/// Exponential backoff with full jitter, or the provider's `retry-after`, capped.
+pub fn retry_delay(config: &LoopConfig, failures: u32, retry_after: Option<Duration>) -> Duration {
+    if let Some(after) = retry_after {
+        return after.min(config.retry_cap);
+    }
+    let ceiling = config.retry_base.saturating_mul(1u32 << failures.min(16)).min(config.retry_cap);
+    let half = ceiling / 2;
+    half + ceiling.mul_f64(fastrand::f64() * 0.5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tools::batches;
+    use super::*;
+    use crate::model::ToolCall;
+
+    #[test]
+    fn retry_delays_grow_and_stay_capped() {
+        let config = LoopConfig {
+            retry_base: Duration::from_millis(100),
+            retry_cap: Duration::from_secs(1),
+            ..Default::default()
+        };
+        for failures in 0..10 {
+            let ceiling = Duration::from_millis(100 * (1 << failures)).min(Duration::from_secs(1));
+            let d = retry_delay(&config, failures, None);
+            assert!(d >= ceiling / 2 && d <= ceiling, "{failures}: {d:?}");
+        }
+        assert_eq!(
+            retry_delay(&config, 0, Some(Duration::from_secs(17))),
+            Duration::from_secs(1),
+            "retry-after is capped"
+        );
+        assert_eq!(retry_delay(&config, 0, Some(Duration::from_millis(300))), Duration::from_millis(300));
+    }
+
+    #[test]
+    fn read_only_calls_are_batched_and_others_run_alone() {
+        let call = |name: &str| ToolCall { id: name.into(), name: name.into(), input: serde_json::json!({}) };
+        let calls = [call("read"), call("grep"), call("bash"), call("glob"), call("write")];
+        let shape: Vec<usize> = batches(&calls).iter().map(Vec::len).collect();
+        assert_eq!(shape, [2, 1, 1, 1]);
+    }
+}

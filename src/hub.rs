@@ -1,0 +1,183 @@
+//! The event hub: one pump per server process that follows the global event
+//! cursor and fans new events out to the subscribers of each run, and the
+//! tail that turns a subscription into an exact, gap-free stream.
+//!
+//! **Invariant:** a tail yields a run's events in `seq` order, each exactly
+//! once, whatever the pump delivers: the stored log is the source of truth,
+//! and the live feed is only a prompt to read it (or a shortcut when its next
+//! event is exactly the one expected).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{broadcast, mpsc, Notify};
+use tokio_util::sync::CancellationToken;
+
+use crate::model::Event;
+use crate::store::{Store, StoreError};
+
+/// The largest page read from the log at once.
+const PAGE: u32 = 500;
+
+/// Fans events out to subscribers.
+pub struct Hub {
+    store: Arc<dyn Store>,
+    subscribers: Mutex<HashMap<String, broadcast::Sender<Event>>>,
+    wake: Notify,
+}
+
+impl Hub {
+    /// Starts the pump, polling every `poll` (and at once when [`Hub::nudge`]d).
+    pub fn spawn(store: Arc<dyn Store>, poll: Duration, shutdown: CancellationToken) -> Arc<Hub> {
+        let hub = Arc::new(Hub { store, subscribers: Mutex::new(HashMap::new()), wake: Notify::new() });
+        tokio::spawn(pump(hub.clone(), poll, shutdown));
+        hub
+    }
+
+    /// Wakes the pump: something in this process just wrote events.
+    pub fn nudge(&self) {
+        self.wake.notify_one();
+    }
+
+    fn subscribe(&self, run_id: &str) -> broadcast::Receiver<Event> {
+        let mut subs = self.subscribers.lock().expect("hub lock");
+        subs.entry(run_id.to_string()).or_insert_with(|| broadcast::channel(1024).0).subscribe()
+    }
+
+    fn has_subscribers(&self) -> bool {
+        let mut subs = self.subscribers.lock().expect("hub lock");
+        subs.retain(|_, tx| tx.receiver_count() > 0);
+        !subs.is_empty()
+    }
+
+    fn deliver(&self, event: Event) {
+        let subs = self.subscribers.lock().expect("hub lock");
+        if let Some(tx) = subs.get(&event.run_id) {
+            let _ = tx.send(event);
+        }
+    }
+
+    /// Streams the run's events after `after` until its terminal event, then
+    /// closes. Dropping the receiver ends the tail.
+    pub fn tail(self: &Arc<Hub>, run_id: &str, after: u64) -> mpsc::Receiver<Result<Event, StoreError>> {
+        let (tx, rx) = mpsc::channel(256);
+        let hub = self.clone();
+        let run_id = run_id.to_string();
+        tokio::spawn(async move {
+            if let Err(e) = hub.follow(&run_id, after, &tx).await {
+                let _ = tx.send(Err(e)).await;
+            }
+        });
+        rx
+    }
+
+    async fn follow(
+        &self,
+        run_id: &str,
+        after: u64,
+        tx: &mpsc::Sender<Result<Event, StoreError>>,
+    ) -> Result<(), StoreError> {
+        // Subscribe before reading, so nothing committed in between is missed.
+        let mut live = self.subscribe(run_id);
+        let mut last = after;
+        if self.catch_up(run_id, &mut last, tx).await? {
+            return Ok(());
+        }
+        loop {
+            let next = tokio::select! {
+                received = live.recv() => received,
+                _ = tokio::time::sleep(Duration::from_secs(1)) => Err(broadcast::error::RecvError::Lagged(0)),
+                _ = tx.closed() => return Ok(()),
+            };
+            match next {
+                Ok(event) if event.seq <= last => {}
+                Ok(event) if event.seq == last + 1 => {
+                    last = event.seq;
+                    let done = event.is_terminal();
+                    if tx.send(Ok(event)).await.is_err() || done {
+                        return Ok(());
+                    }
+                }
+                // A gap, a lagged receiver or a quiet second: read the log.
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    if self.catch_up(run_id, &mut last, tx).await? {
+                        return Ok(());
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => return Ok(()),
+            }
+        }
+    }
+
+    /// Sends every stored event after `last`. True when the terminal event was sent
+    /// (or the client went away).
+    async fn catch_up(
+        &self,
+        run_id: &str,
+        last: &mut u64,
+        tx: &mpsc::Sender<Result<Event, StoreError>>,
+    ) -> Result<bool, StoreError> {
+        loop {
+            let page = self.store.read_events(run_id, *last, PAGE).await?;
+            let full = page.len() as u32 == PAGE;
+            for event in page {
+                *last = event.seq;
+                let done = event.is_terminal();
+                if tx.send(Ok(event)).await.is_err() || done {
+                    return Ok(true);
+                }
+            }
+            if !full {
+                return Ok(false);
+            }
+        }
+    }
+}
+
+async fn pump(hub: Arc<Hub>, poll: Duration, shutdown: CancellationToken) {
+    let mut cursor = hub.store.event_cursor().await.unwrap_or(0);
+    let mut changes = hub.store.changes();
+    let mut tick = tokio::time::interval(poll);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = hub.wake.notified() => {}
+            _ = crate::store::changed(&mut changes) => {}
+            _ = tick.tick() => {}
+        }
+        // Read the cursor before looking for subscribers: an event committed
+        // after this read is delivered next time; one committed before it is
+        // in the log that a new subscriber reads after subscribing.
+        let newest = match hub.store.event_cursor().await {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!(error = %e, "event pump could not read the cursor");
+                continue;
+            }
+        };
+        if !hub.has_subscribers() {
+            cursor = newest;
+            continue;
+        }
+        loop {
+            match hub.store.events_since(cursor, 1000).await {
+                Ok(events) => {
+                    let more = events.len() == 1000;
+                    for (position, event) in events {
+                        cursor = position;
+                        hub.deliver(event);
+                    }
+                    if !more {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "event pump could not read events");
+                    break;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! Wingman: a durable job-queue orchestrator for LLM agents.
+//!
+//! Every session message becomes a persisted run. Workers claim runs with
+//! fenced leases, execute the agent loop step by step, and checkpoint every
+//! step, so a run resumes where it stopped after any crash. The HTTP API only
+//! enqueues work and tails results. See `docs/architecture.md`.
+
+pub mod api;
+pub mod app;
+pub mod bench;
+pub mod checkpoint;
+pub mod cli;
+pub mod config;
+pub mod engine;
+pub mod hub;
+pub mod model;
+pub mod provider;
+pub mod store;
+pub mod telemetry;
+pub mod tools;
+pub mod worker;

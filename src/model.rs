@@ -1,0 +1,291 @@
+//! Domain types shared by the store, the API, the worker and the agent loop.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The default cap on inference steps for an agent that does not set one.
+pub const DEFAULT_MAX_STEPS: u32 = 50;
+/// The largest `max_steps` an agent may ask for: a loop is never unbounded.
+pub const MAX_MAX_STEPS: u32 = 1000;
+
+/// Returns a fresh ULID as a string; every Wingman ID is one.
+pub fn new_id() -> String {
+    ulid::Ulid::new().to_string()
+}
+
+/// An agent: a provider, a model, instructions and tools.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Agent {
+    pub id: String,
+    pub name: String,
+    pub provider: String,
+    pub model: String,
+    #[serde(default)]
+    pub options: Map<String, Value>,
+    #[serde(default)]
+    pub instructions: Option<String>,
+    #[serde(default)]
+    pub tools: Vec<String>,
+    #[serde(default)]
+    pub output_schema: Option<Value>,
+    pub max_steps: u32,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A session: a conversation with its own working directory.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Session {
+    pub id: String,
+    pub agent_id: Option<String>,
+    pub title: Option<String>,
+    pub work_dir: String,
+    pub metadata: Value,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The role of a message in a session's history.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+    /// Results of tool calls requested by the preceding assistant message.
+    Tool,
+}
+
+/// One block of message content.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Content {
+    Text { text: String },
+    ToolUse { id: String, name: String, input: Value },
+    ToolResult { tool_use_id: String, content: String, is_error: bool },
+}
+
+/// A message of a conversation, in the provider-neutral form Wingman stores.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Message {
+    pub role: Role,
+    pub content: Vec<Content>,
+}
+
+impl Message {
+    /// A user message holding one text block.
+    pub fn user_text(text: impl Into<String>) -> Self {
+        Message { role: Role::User, content: vec![Content::Text { text: text.into() }] }
+    }
+
+    /// The concatenated text blocks of the message.
+    pub fn text(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(|c| match c {
+                Content::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Token counts and cost of one inference or of a whole run.
+///
+/// `input_tokens` counts the input tokens that were neither read from nor
+/// written to a prompt cache; the cache counts are separate, so a price per
+/// kind of token applies to each count as it is. Fields that are zero or
+/// unknown are left out of the JSON, and read back as zero or unknown.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Input tokens read from the provider's prompt cache.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_read_input_tokens: u64,
+    /// Input tokens written to the provider's prompt cache.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_creation_input_tokens: u64,
+    /// The cost in US dollars; absent when the model has no known price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Usage {
+    /// Adds another usage's token counts to this one. The cost stays known
+    /// only while both are known: a sum with an unknown part is unknown.
+    pub fn add(&mut self, other: Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+        self.cache_read_input_tokens += other.cache_read_input_tokens;
+        self.cache_creation_input_tokens += other.cache_creation_input_tokens;
+        self.cost_usd = match (self.cost_usd, other.cost_usd) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        };
+    }
+
+    /// The total of several usages, e.g. the steps of a run. Its cost is
+    /// known when every part's cost is known (and there is at least one part).
+    pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Usage>) -> Usage {
+        let mut parts = parts.into_iter();
+        let Some(first) = parts.next() else { return Usage::default() };
+        let mut total = *first;
+        for part in parts {
+            total.add(*part);
+        }
+        total
+    }
+}
+
+/// A tool call requested by the model.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    pub input: Value,
+}
+
+/// The life-cycle state of a run.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    Queued,
+    Running,
+    Waiting,
+    Succeeded,
+    Failed,
+    Cancelled,
+}
+
+impl RunStatus {
+    /// The status as stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Queued => "queued",
+            RunStatus::Running => "running",
+            RunStatus::Waiting => "waiting",
+            RunStatus::Succeeded => "succeeded",
+            RunStatus::Failed => "failed",
+            RunStatus::Cancelled => "cancelled",
+        }
+    }
+
+    /// Parses a stored or requested status.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "queued" => RunStatus::Queued,
+            "running" => RunStatus::Running,
+            "waiting" => RunStatus::Waiting,
+            "succeeded" => RunStatus::Succeeded,
+            "failed" => RunStatus::Failed,
+            "cancelled" => RunStatus::Cancelled,
+            _ => return None,
+        })
+    }
+
+    /// True once the run can no longer change.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, RunStatus::Succeeded | RunStatus::Failed | RunStatus::Cancelled)
+    }
+}
+
+/// What a run does: answer a session message, or one task of a fleet run.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RunKind {
+    Message,
+    FleetTask,
+}
+
+impl RunKind {
+    /// The kind as stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunKind::Message => "message",
+            RunKind::FleetTask => "fleet_task",
+        }
+    }
+}
+
+/// What the submitter asked the run to do.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RunInput {
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+/// A run as stored: the job row.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Run {
+    pub id: String,
+    pub kind: RunKind,
+    pub status: RunStatus,
+    pub attempt: u32,
+    pub session_id: Option<String>,
+    pub agent_id: String,
+    pub fleet_run_id: Option<String>,
+    pub task_index: Option<u32>,
+    pub input: RunInput,
+    pub response: Option<String>,
+    pub usage: Usage,
+    pub steps: u32,
+    pub tool_calls: Vec<Value>,
+    pub error: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub finished_at: Option<DateTime<Utc>>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A stored event of a run's log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub run_id: String,
+    pub seq: u64,
+    pub kind: String,
+    pub data: Map<String, Value>,
+    pub at: DateTime<Utc>,
+}
+
+impl Event {
+    /// The JSON clients see: the data plus `run_id`, `seq`, `type` and `at`.
+    pub fn to_json(&self) -> Value {
+        let mut obj = self.data.clone();
+        obj.insert("run_id".into(), Value::String(self.run_id.clone()));
+        obj.insert("seq".into(), Value::from(self.seq));
+        obj.insert("type".into(), Value::String(self.kind.clone()));
+        obj.insert("at".into(), Value::String(self.at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)));
+        Value::Object(obj)
+    }
+
+    /// True for the run's single terminal event.
+    pub fn is_terminal(&self) -> bool {
+        self.kind == "done"
+    }
+}
+
+/// An event about to be written: its sequence number is assigned by the store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewEvent {
+    pub kind: &'static str,
+    pub data: Map<String, Value>,
+}
+
+impl NewEvent {
+    /// Builds an event from a type and a JSON object of fields.
+    pub fn new(kind: &'static str, data: Value) -> Self {
+        let data = match data {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        NewEvent { kind, data }
+    }
+}

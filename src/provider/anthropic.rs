@@ -1,0 +1,186 @@
+//! Anthropic's Messages API: `POST {base_url}/v1/messages` with `x-api-key`
+//! and `anthropic-version: 2023-06-01`, streamed as Server-Sent Events.
+//!
+//! The agent's instructions become the `system` prompt; `max_tokens` defaults
+//! to 4096. Tool results (Wingman's `tool` role) go back as a `user` turn of
+//! `tool_result` blocks, and consecutive turns of one role are merged, as the
+//! API wants roles to alternate. An `output_schema` is sent as
+//! `output_config.format` (structured outputs), unless `structured_output` is
+//! `prompt`.
+
+use async_trait::async_trait;
+use serde_json::{json, Map, Value};
+use tokio::sync::mpsc;
+
+use super::auth::ApiKey;
+use super::options::{self, Kind, OptionSpec};
+use super::{http, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
+use crate::model::{Content, Message, Role};
+
+mod stream;
+
+pub use stream::{parse_message, StreamState};
+
+/// Where requests go unless `options.base_url` says otherwise.
+pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+/// The API version every request names.
+pub const API_VERSION: &str = "2023-06-01";
+/// `max_tokens` when the agent does not set it: the API requires one.
+pub const DEFAULT_MAX_TOKENS: u64 = 4096;
+
+/// Options of this provider beyond the common ones.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec { name: "top_k", kind: Kind::Count },
+    OptionSpec { name: "stop_sequences", kind: Kind::Strings },
+    OptionSpec { name: "metadata", kind: Kind::Object },
+    OptionSpec { name: "tool_choice", kind: Kind::Object },
+    OptionSpec { name: "service_tier", kind: Kind::Str },
+];
+
+/// Its entry in the provider catalogue.
+pub fn info() -> ProviderInfo {
+    ProviderInfo {
+        id: "anthropic",
+        name: "Anthropic Messages API",
+        auth: "api_key",
+        env: Some("ANTHROPIC_API_KEY"),
+        default_base_url: Some(DEFAULT_BASE_URL),
+        models: vec!["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1"],
+        options: options::names(OPTIONS),
+    }
+}
+
+/// The Anthropic provider, holding the key for one step.
+#[derive(Debug)]
+pub struct Anthropic {
+    key: Option<ApiKey>,
+}
+
+impl Anthropic {
+    /// A provider that sends `key` (a call without one fails at once).
+    pub fn new(key: Option<ApiKey>) -> Self {
+        Anthropic { key }
+    }
+}
+
+#[async_trait]
+impl Provider for Anthropic {
+    async fn infer(
+        &self,
+        request: &InferenceRequest,
+        deltas: &mpsc::UnboundedSender<String>,
+    ) -> Result<InferenceResponse, ProviderError> {
+        let key = self.key.as_ref().ok_or_else(|| {
+            ProviderError::fatal("no API key for anthropic: store one with PUT /provider/auth or set ANTHROPIC_API_KEY")
+        })?;
+        let streaming = options::streaming(&request.options);
+        let idle = http::timeout(&request.options);
+        let builder = http::client()
+            .post(http::endpoint(&request.options, DEFAULT_BASE_URL, "/v1/messages"))
+            .header("x-api-key", http::secret_header("", key)?)
+            .header("anthropic-version", API_VERSION)
+            .json(&request_body(request, streaming));
+        let mut response = http::send(builder, idle, Some(key), http::error_message).await?;
+        if !streaming {
+            return parse_message(&http::json_body(response, idle).await?, deltas);
+        }
+        let mut state = StreamState::default();
+        super::sse::read_stream(&mut response, idle, &mut state, deltas).await?;
+        state.finish()
+    }
+}
+
+/// The request body for `request`.
+pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
+    let opts = &request.options;
+    let native = options::native_output(opts);
+    let mut body = Map::new();
+    body.insert("model".into(), json!(request.model));
+    let max_tokens = opts.get("max_tokens").and_then(Value::as_u64).unwrap_or(DEFAULT_MAX_TOKENS);
+    body.insert("max_tokens".into(), json!(max_tokens));
+    if let Some(system) = super::system_prompt(request, native).filter(|s| !s.is_empty()) {
+        body.insert("system".into(), json!(system));
+    }
+    body.insert("messages".into(), Value::Array(messages(&request.messages)));
+    if !request.tools.is_empty() {
+        let tools = request.tools.iter().map(|t| {
+            let mut tool = json!({"name": t.name, "input_schema": t.input_schema});
+            if !t.description.is_empty() {
+                tool["description"] = json!(t.description);
+            }
+            tool
+        });
+        body.insert("tools".into(), Value::Array(tools.collect()));
+    }
+    if streaming {
+        body.insert("stream".into(), json!(true));
+    }
+    options::copy(
+        opts,
+        &mut body,
+        &[
+            ("temperature", "temperature"),
+            ("top_p", "top_p"),
+            ("top_k", "top_k"),
+            ("stop_sequences", "stop_sequences"),
+            ("metadata", "metadata"),
+            ("tool_choice", "tool_choice"),
+            ("service_tier", "service_tier"),
+        ],
+    );
+    if let (true, Some(schema)) = (native, &request.output_schema) {
+        body.insert("output_config".into(), json!({"format": {"type": "json_schema", "schema": schema}}));
+    }
+    options::merge_extra(opts, &mut body);
+    Value::Object(body)
+}
+
+/// Wingman's messages as Anthropic turns: tool results become `user` turns,
+/// consecutive turns of one role merge, empty ones are left out, and a turn
+/// that is one text block is sent as a plain string.
+pub fn messages(messages: &[Message]) -> Vec<Value> {
+    let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    for message in messages {
+        let role = match message.role {
+            Role::Assistant => "assistant",
+            Role::User | Role::Tool => "user",
+        };
+        let blocks: Vec<Value> = message.content.iter().filter_map(block).collect();
+        if blocks.is_empty() {
+            continue;
+        }
+        match turns.last_mut() {
+            Some((last, content)) if *last == role => content.extend(blocks),
+            _ => turns.push((role, blocks)),
+        }
+    }
+    turns
+        .into_iter()
+        .map(|(role, mut blocks)| {
+            let content = if blocks.len() == 1 && blocks[0]["type"] == "text" {
+                blocks[0]["text"].take()
+            } else {
+                Value::Array(blocks)
+            };
+            json!({"role": role, "content": content})
+        })
+        .collect()
+}
+
+fn block(content: &Content) -> Option<Value> {
+    Some(match content {
+        Content::Text { text } if text.is_empty() => return None,
+        Content::Text { text } => json!({"type": "text", "text": text}),
+        Content::ToolUse { id, name, input } => json!({"type": "tool_use", "id": id, "name": name, "input": input}),
+        Content::ToolResult { tool_use_id, content, is_error } => {
+            let mut block = json!({"type": "tool_result", "tool_use_id": tool_use_id, "content": content});
+            if *is_error {
+                block["is_error"] = json!(true);
+            }
+            block
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,229 @@
+//! Providers: what the agent loop asks for an inference.
+//!
+//! A provider turns the conversation so far into the model's next message.
+//! Text is streamed through a channel as it arrives; the loop coalesces it
+//! into `text_delta` events. Failures say whether a retry may help.
+//!
+//! The HTTP providers (`anthropic`, `openai`, `ollama`) each live in their own
+//! module; what they share is in [`http`] (the client, error classification),
+//! [`sse`] (stream decoding), [`options`] (recognised agent options),
+//! [`auth`] (credentials), [`pricing`] (cost) and [`schema`] (structured
+//! output). docs/providers.md describes them for users.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use tokio::sync::mpsc;
+
+use crate::model::{Agent, Content, Message, ToolCall, Usage};
+use crate::store::Store;
+
+pub mod anthropic;
+pub mod auth;
+#[cfg(test)]
+pub(crate) mod fixtures;
+pub mod http;
+pub mod ollama;
+pub mod openai;
+pub mod options;
+pub mod pricing;
+pub mod schema;
+pub mod scripted;
+pub mod sse;
+
+use auth::ApiKey;
+
+/// A tool the model may call, as described to the provider.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ToolSpec {
+    pub name: String,
+    /// What the tool does; left out of the request when empty.
+    pub description: String,
+    /// A JSON schema of the tool's input object.
+    pub input_schema: Value,
+}
+
+/// One inference request.
+#[derive(Debug, Clone)]
+pub struct InferenceRequest {
+    /// The model, as the agent names it.
+    pub model: String,
+    /// The agent's options, forwarded to the provider.
+    pub options: Map<String, Value>,
+    /// The system prompt: the agent's instructions (and the task's).
+    pub system: Option<String>,
+    /// The conversation so far, in Wingman's provider-neutral form.
+    pub messages: Vec<Message>,
+    /// The tools the model may call.
+    pub tools: Vec<ToolSpec>,
+    /// A JSON schema the final answer must fit.
+    pub output_schema: Option<Value>,
+    /// How many provider calls of this run ended durably before this one
+    /// (answers and recorded failures). Deterministic across crashes.
+    pub call_index: u32,
+}
+
+/// The model's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InferenceResponse {
+    /// The answer's text (all text blocks, concatenated).
+    pub text: String,
+    /// The tools the model asked to call, in order.
+    pub tool_calls: Vec<ToolCall>,
+    /// Tokens used; the engine adds the cost.
+    pub usage: Usage,
+    /// Why the model stopped, in Anthropic's words where one fits:
+    /// `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`.
+    pub stop_reason: String,
+}
+
+/// A failed inference.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct ProviderError {
+    /// True when retrying may succeed (rate limits, overload, server errors, timeouts).
+    pub transient: bool,
+    /// The HTTP status, when there was one.
+    pub status: Option<u16>,
+    /// What went wrong, in the provider's words where it gave some.
+    pub message: String,
+    /// How long the provider asked us to wait before retrying.
+    pub retry_after: Option<Duration>,
+}
+
+impl ProviderError {
+    /// Classifies an HTTP status the way every provider does.
+    pub fn from_status(status: u16, message: impl Into<String>) -> Self {
+        let transient = matches!(status, 408 | 409 | 429 | 500..=599);
+        ProviderError { transient, status: Some(status), message: message.into(), retry_after: None }
+    }
+
+    /// A failure without a status that a retry may cure (a broken stream).
+    pub fn transient(message: impl Into<String>) -> Self {
+        ProviderError { transient: true, status: None, message: message.into(), retry_after: None }
+    }
+
+    /// A failure without a status that no retry will cure (a missing key).
+    pub fn fatal(message: impl Into<String>) -> Self {
+        ProviderError { transient: false, status: None, message: message.into(), retry_after: None }
+    }
+}
+
+/// A model provider.
+#[async_trait]
+pub trait Provider: Send + Sync {
+    /// Runs one inference, sending text deltas on `deltas` as they arrive.
+    async fn infer(
+        &self,
+        request: &InferenceRequest,
+        deltas: &mpsc::UnboundedSender<String>,
+    ) -> Result<InferenceResponse, ProviderError>;
+}
+
+/// What `GET /provider` shows about a provider.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProviderInfo {
+    pub id: &'static str,
+    pub name: &'static str,
+    /// How it authenticates: `api_key`, `api_key_optional` or `none`.
+    pub auth: &'static str,
+    /// The environment variable read when no key is stored.
+    pub env: Option<&'static str>,
+    /// Where requests go when `options.base_url` is not set.
+    pub default_base_url: Option<&'static str>,
+    /// Example models; any model the server knows may be named.
+    pub models: Vec<&'static str>,
+    /// The recognised `options` keys (docs/providers.md explains each).
+    pub options: Vec<&'static str>,
+}
+
+/// The providers this build knows.
+pub fn catalog() -> Vec<ProviderInfo> {
+    vec![anthropic::info(), openai::info(), ollama::info(), scripted::info()]
+}
+
+/// True if `id` names a known provider.
+pub fn is_known(id: &str) -> bool {
+    catalog().iter().any(|p| p.id == id)
+}
+
+/// Checks an agent's options for its provider.
+pub fn validate_options(provider: &str, opts: &Map<String, Value>) -> Result<(), String> {
+    match provider {
+        "scripted" => scripted::validate_options(opts),
+        "anthropic" => options::validate(provider, anthropic::OPTIONS, opts),
+        "openai" => options::validate(provider, openai::OPTIONS, opts),
+        "ollama" => options::validate(provider, ollama::OPTIONS, opts),
+        other => Err(format!("unknown provider {other:?}")),
+    }
+}
+
+/// Builds the provider an agent names, with the key it should use.
+pub fn build(id: &str, key: Option<ApiKey>) -> Result<Arc<dyn Provider>, ProviderError> {
+    match id {
+        "scripted" => Ok(Arc::new(scripted::Scripted)),
+        "anthropic" => Ok(Arc::new(anthropic::Anthropic::new(key))),
+        "openai" => Ok(Arc::new(openai::OpenAi::new(key))),
+        "ollama" => Ok(Arc::new(ollama::Ollama::new(key))),
+        other => Err(ProviderError::fatal(format!("unknown provider {other:?}"))),
+    }
+}
+
+/// Builds the provider for one step of an agent's run, reading its key from
+/// the store (or the environment) at that moment, so a key put or deleted
+/// through the API applies from the next step on.
+pub async fn for_agent(store: &dyn Store, agent: &Agent) -> Result<Arc<dyn Provider>, ProviderError> {
+    let key = match agent.provider.as_str() {
+        "scripted" => None,
+        provider => auth::resolve(store, provider, &agent.options).await?,
+    };
+    build(&agent.provider, key)
+}
+
+/// The system prompt, with the output schema spelled out when the provider's
+/// own structured-output mechanism is not used.
+pub fn system_prompt(request: &InferenceRequest, native_schema: bool) -> Option<String> {
+    let schema = request.output_schema.as_ref().filter(|_| !native_schema);
+    match (request.system.as_deref(), schema) {
+        (system, None) => system.map(str::to_string),
+        (system, Some(schema)) => {
+            let rule = format!(
+                "Your final answer must be a single JSON value, with no other text, that is valid against \
+                 this JSON schema:\n{schema}"
+            );
+            Some(match system {
+                Some(s) if !s.is_empty() => format!("{s}\n\n{rule}"),
+                _ => rule,
+            })
+        }
+    }
+}
+
+/// The name of the tool whose call `call_id` asked for, searching the
+/// conversation backwards (providers that key results by name need it).
+pub fn tool_name_of(messages: &[Message], call_id: &str) -> Option<String> {
+    messages.iter().rev().flat_map(|m| &m.content).find_map(|c| match c {
+        Content::ToolUse { id, name, .. } if id == call_id => Some(name.clone()),
+        _ => None,
+    })
+}
+
+/// A fresh ID for a tool call whose provider gave none.
+pub fn new_call_id() -> String {
+    format!("call_{}", ulid::Ulid::new().to_string().to_lowercase())
+}
+
+/// Parses a tool call's streamed or stringified arguments: empty means `{}`,
+/// and anything but a JSON object is a failure a retry may cure.
+pub fn parse_arguments(name: &str, text: &str) -> Result<Value, ProviderError> {
+    if text.trim().is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(value @ Value::Object(_)) => Ok(value),
+        _ => Err(ProviderError::transient(format!("the model's arguments for {name:?} are not a JSON object"))),
+    }
+}

@@ -1,0 +1,241 @@
+//! The scripted provider: offline, deterministic answers for demos, tests and
+//! benchmarks. It goes through the same loop, checkpoints and events as any.
+//!
+//! `model: "echo"` answers with the user's last message. `options.script` is a
+//! list of turns, one consumed per provider call: `{"text": …}`,
+//! `{"tool_calls": [{"name", "input"}], "text"?: …}` or
+//! `{"error": {"status", "message"}}`. Past the end it answers with empty text.
+//! `options.chunk_delay_ms` streams text word by word with that delay. Usage
+//! counts one token per whitespace-separated word.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::{InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
+use crate::model::{Content, Message, Role, ToolCall, Usage};
+
+/// The scripted provider.
+pub struct Scripted;
+
+/// Its entry in the provider catalogue.
+pub fn info() -> ProviderInfo {
+    ProviderInfo {
+        id: "scripted",
+        name: "Scripted (offline, deterministic)",
+        auth: "none",
+        env: None,
+        default_base_url: None,
+        models: vec!["echo"],
+        options: vec!["script", "chunk_delay_ms"],
+    }
+}
+
+/// Checks the options of an agent that uses the scripted provider.
+pub fn validate_options(options: &serde_json::Map<String, Value>) -> Result<(), String> {
+    if let Some(script) = options.get("script") {
+        let turns = script.as_array().ok_or("options.script must be an array of turns")?;
+        for (i, turn) in turns.iter().enumerate() {
+            validate_turn(turn).map_err(|e| format!("options.script[{i}]: {e}"))?;
+        }
+    }
+    if let Some(delay) = options.get("chunk_delay_ms") {
+        if delay.as_u64().is_none_or(|d| d > 60_000) {
+            return Err("options.chunk_delay_ms must be a number of milliseconds up to 60000".into());
+        }
+    }
+    Ok(())
+}
+
+fn validate_turn(turn: &Value) -> Result<(), String> {
+    let obj = turn.as_object().ok_or("a turn must be an object")?;
+    if let Some(error) = obj.get("error") {
+        let status = error.get("status").and_then(Value::as_u64).ok_or("error.status must be a number")?;
+        if !(400..=599).contains(&status) {
+            return Err("error.status must be an HTTP error status".into());
+        }
+        return Ok(());
+    }
+    if let Some(text) = obj.get("text") {
+        text.as_str().ok_or("text must be a string")?;
+    }
+    if let Some(calls) = obj.get("tool_calls") {
+        for call in calls.as_array().ok_or("tool_calls must be an array")? {
+            call.get("name").and_then(Value::as_str).ok_or("each tool call needs a name")?;
+            if !call.get("input").is_none_or(Value::is_object) {
+                return Err("a tool call's input must be an object".into());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn words(text: &str) -> u64 {
+    text.split_whitespace().count() as u64
+}
+
+fn input_tokens(request: &InferenceRequest) -> u64 {
+    let system = request.system.as_deref().map(words).unwrap_or(0);
+    let messages: u64 = request
+        .messages
+        .iter()
+        .flat_map(|m| &m.content)
+        .map(|c| match c {
+            Content::Text { text } => words(text),
+            Content::ToolUse { input, .. } => words(&input.to_string()),
+            Content::ToolResult { content, .. } => words(content),
+        })
+        .sum();
+    system + messages
+}
+
+fn last_user_text(messages: &[Message]) -> String {
+    messages.iter().rev().find(|m| m.role == Role::User).map(Message::text).unwrap_or_default()
+}
+
+#[async_trait]
+impl Provider for Scripted {
+    async fn infer(
+        &self,
+        request: &InferenceRequest,
+        deltas: &mpsc::UnboundedSender<String>,
+    ) -> Result<InferenceResponse, ProviderError> {
+        let turn = match request.options.get("script").and_then(Value::as_array) {
+            Some(script) => script.get(request.call_index as usize).cloned().unwrap_or(Value::Null),
+            None if request.model == "echo" => serde_json::json!({"text": last_user_text(&request.messages)}),
+            None => Value::Null,
+        };
+        if let Some(error) = turn.get("error") {
+            let status = error.get("status").and_then(Value::as_u64).unwrap_or(500) as u16;
+            let message = error.get("message").and_then(Value::as_str).unwrap_or("scripted provider error");
+            return Err(ProviderError::from_status(status, message));
+        }
+        let text = turn.get("text").and_then(Value::as_str).unwrap_or("").to_string();
+        let delay = request.options.get("chunk_delay_ms").and_then(Value::as_u64).unwrap_or(0);
+        stream_text(&text, delay, deltas).await;
+        let tool_calls: Vec<ToolCall> = turn
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .map(|calls| {
+                calls
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| ToolCall {
+                        // Deterministic, so a repeated inference asks for the same calls.
+                        id: format!("call_{}_{}", request.call_index + 1, i + 1),
+                        name: c.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
+                        input: c.get("input").cloned().unwrap_or_else(|| serde_json::json!({})),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let output_tokens = words(&text) + tool_calls.iter().map(|c| words(&c.input.to_string())).sum::<u64>();
+        let stop_reason = if tool_calls.is_empty() { "end_turn" } else { "tool_use" };
+        Ok(InferenceResponse {
+            text,
+            tool_calls,
+            usage: Usage { input_tokens: input_tokens(request), output_tokens, ..Usage::default() },
+            stop_reason: stop_reason.into(),
+        })
+    }
+}
+
+/// Sends the text in one piece, or word by word with a delay between words.
+async fn stream_text(text: &str, delay_ms: u64, deltas: &mpsc::UnboundedSender<String>) {
+    if text.is_empty() {
+        return;
+    }
+    if delay_ms == 0 {
+        let _ = deltas.send(text.to_string());
+        return;
+    }
+    for chunk in text.split_inclusive(' ') {
+        tokio::time::sleep(Duration::from_millis(delay_ms)).await;
+        let _ = deltas.send(chunk.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn request(options: Value, call_index: u32) -> InferenceRequest {
+        InferenceRequest {
+            model: "echo".into(),
+            options: options.as_object().cloned().unwrap_or_default(),
+            system: None,
+            messages: vec![Message::user_text("say this back")],
+            tools: vec![],
+            output_schema: None,
+            call_index,
+        }
+    }
+
+    async fn infer(options: Value, call_index: u32) -> (Result<InferenceResponse, ProviderError>, Vec<String>) {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let result = Scripted.infer(&request(options, call_index), &tx).await;
+        drop(tx);
+        let mut deltas = Vec::new();
+        while let Some(d) = rx.recv().await {
+            deltas.push(d);
+        }
+        (result, deltas)
+    }
+
+    #[tokio::test]
+    async fn echo_answers_with_the_users_message() {
+        let (result, deltas) = infer(json!({}), 0).await;
+        let response = result.unwrap();
+        assert_eq!(response.text, "say this back");
+        assert_eq!(deltas, ["say this back"]);
+        assert_eq!(response.usage, Usage { input_tokens: 3, output_tokens: 3, ..Default::default() });
+        assert_eq!(response.stop_reason, "end_turn");
+    }
+
+    #[tokio::test]
+    async fn a_script_is_consumed_one_turn_per_call() {
+        let script = json!({"script": [
+            {"tool_calls": [{"name": "bash", "input": {"command": "ls"}}], "text": "looking"},
+            {"error": {"status": 429, "message": "slow down"}},
+            {"error": {"status": 400, "message": "bad"}},
+            {"text": "done"}
+        ]});
+        let first = infer(script.clone(), 0).await.0.unwrap();
+        assert_eq!(first.tool_calls[0].id, "call_1_1");
+        assert_eq!(first.tool_calls[0].input, json!({"command": "ls"}));
+        assert_eq!(first.stop_reason, "tool_use");
+        let transient = infer(script.clone(), 1).await.0.unwrap_err();
+        assert!(transient.transient);
+        assert_eq!(transient.status, Some(429));
+        let fatal = infer(script.clone(), 2).await.0.unwrap_err();
+        assert!(!fatal.transient);
+        assert_eq!(infer(script.clone(), 3).await.0.unwrap().text, "done");
+        let past_end = infer(script, 4).await.0.unwrap();
+        assert_eq!((past_end.text.as_str(), past_end.tool_calls.len()), ("", 0));
+    }
+
+    #[tokio::test]
+    async fn chunk_delay_streams_word_by_word() {
+        let (result, deltas) = infer(json!({"chunk_delay_ms": 1, "script": [{"text": "one two three"}]}), 0).await;
+        assert_eq!(deltas, ["one ", "two ", "three"]);
+        assert_eq!(result.unwrap().text, "one two three");
+    }
+
+    #[test]
+    fn options_are_validated() {
+        let ok = json!({"script": [{"text": "a"}, {"tool_calls": [{"name": "bash", "input": {}}]}, {"error": {"status": 500}}]});
+        assert!(validate_options(ok.as_object().unwrap()).is_ok());
+        for bad in [
+            json!({"script": {}}),
+            json!({"script": [1]}),
+            json!({"script": [{"error": {"status": 200}}]}),
+            json!({"script": [{"tool_calls": [{"input": {}}]}]}),
+            json!({"chunk_delay_ms": -1}),
+        ] {
+            assert!(validate_options(bad.as_object().unwrap()).is_err(), "{bad}");
+        }
+    }
+}

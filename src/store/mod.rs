@@ -1,0 +1,256 @@
+//! Storage: one trait in domain terms, one implementation per backend.
+//!
+//! Nothing outside `store::sqlite` knows which database is behind a [`Store`];
+//! the queue logic (claims, leases, fencing, ordering within a session) lives
+//! in each backend's queries, and the rules those queries share live in
+//! [`crate::checkpoint`].
+//!
+//! **Invariant:** the store reads the clock itself, when a write executes
+//! (inside its transaction), never before: a write that waited for the lock
+//! must not judge a lease by the time it was queued.
+
+use async_trait::async_trait;
+use std::time::Duration;
+
+use crate::checkpoint::{Checkpoint, RunSummary};
+use crate::model::{Agent, Event, Message, NewEvent, Run, RunInput, RunKind, RunStatus, Session};
+use crate::provider::auth::{ApiKey, CredentialInfo};
+
+pub mod sqlite;
+
+/// Errors of the storage layer.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The thing named does not exist (or was deleted).
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// The request conflicts with the stored state.
+    #[error("{0}")]
+    Conflict(String),
+    /// The writer no longer holds the run's lease: nothing was written.
+    #[error("the lease on this run is no longer held")]
+    Fenced,
+    /// The database failed; retrying may help.
+    #[error("database error: {0}")]
+    Backend(String),
+}
+
+/// Shorthand for storage results.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// The lease under which a worker executes a run. Every write for the run is
+/// conditioned on it: if another worker took the run over, or the worker's
+/// own lease lapsed, the write is refused with [`StoreError::Fenced`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    pub run_id: String,
+    pub worker_id: String,
+    pub epoch: u64,
+}
+
+/// A run to enqueue.
+#[derive(Debug, Clone)]
+pub struct NewRun {
+    pub id: String,
+    pub kind: RunKind,
+    pub session_id: Option<String>,
+    pub agent: Agent,
+    pub input: RunInput,
+    pub work_dir: String,
+    pub max_attempts: u32,
+}
+
+/// An `Idempotency-Key` attached to a submission.
+#[derive(Debug, Clone)]
+pub struct IdempotencyKey {
+    /// What the key is scoped to, e.g. `message:<session id>`.
+    pub scope: String,
+    pub key: String,
+    /// A hash of the request body: the same key with another body is refused.
+    pub request_hash: String,
+}
+
+/// The result of an enqueue.
+#[derive(Debug, Clone)]
+pub struct Enqueued {
+    pub run: Run,
+    /// False when an idempotency key matched an earlier submission.
+    pub created: bool,
+}
+
+/// A filter for listing runs.
+#[derive(Debug, Clone, Default)]
+pub struct RunFilter {
+    pub session_id: Option<String>,
+    pub status: Option<RunStatus>,
+    /// Return runs submitted after this run ID (keyset pagination).
+    pub after: Option<String>,
+    pub limit: u32,
+}
+
+/// A run handed to a worker by a claim.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    pub lease: Lease,
+    pub attempt: u32,
+}
+
+/// Everything a worker needs to execute a claimed run.
+#[derive(Debug, Clone)]
+pub struct RunContext {
+    pub run: Run,
+    pub agent: Agent,
+    pub work_dir: String,
+    /// The session's history before this run.
+    pub history: Vec<Message>,
+    pub checkpoints: Vec<Checkpoint>,
+    /// The last step that has a `step_started` event but no `step_completed`.
+    pub open_step: Option<u32>,
+    /// True when an earlier attempt (crashed or handed back) ran before this one.
+    pub resumed: bool,
+}
+
+/// How a run ends, as decided by the worker executing it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finish {
+    pub status: RunStatus,
+    pub error: Option<String>,
+    /// The run's summary, when the writer knows it: a worker holding the
+    /// lease has every checkpoint of the run in hand. Without it, the store
+    /// computes it from the stored checkpoints.
+    pub summary: Option<RunSummary>,
+}
+
+/// One atomic write of a run's progress: checkpoints, their events and,
+/// possibly, the run's end (which appends to the history and writes `done`).
+#[derive(Debug, Clone, Default)]
+pub struct Commit {
+    pub checkpoints: Vec<Checkpoint>,
+    pub events: Vec<NewEvent>,
+    pub finish: Option<Finish>,
+}
+
+/// What the heartbeat learned.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Heartbeat {
+    /// The lease was renewed; these are the runs the worker still holds.
+    Renewed { held_runs: Vec<String> },
+    /// The worker's lease had lapsed: everything it held is void.
+    Lost,
+}
+
+/// The storage of everything Wingman knows.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    // Agents.
+    async fn insert_agent(&self, agent: &Agent) -> StoreResult<()>;
+    async fn get_agent(&self, id: &str) -> StoreResult<Option<Agent>>;
+    async fn list_agents(&self) -> StoreResult<Vec<Agent>>;
+    async fn update_agent(&self, agent: &Agent) -> StoreResult<()>;
+    async fn delete_agent(&self, id: &str) -> StoreResult<()>;
+
+    // Sessions.
+    async fn insert_session(&self, session: &Session) -> StoreResult<()>;
+    async fn get_session(&self, id: &str) -> StoreResult<Option<Session>>;
+    async fn list_sessions(&self) -> StoreResult<Vec<Session>>;
+    async fn update_session(&self, session: &Session) -> StoreResult<()>;
+    /// Deletes a session and its history; its queued and running runs are cancelled.
+    async fn delete_session(&self, id: &str) -> StoreResult<()>;
+    async fn session_history(&self, id: &str) -> StoreResult<Vec<Message>>;
+
+    // Runs.
+    /// Writes a queued run and its `run_queued` event, atomically. The run's
+    /// session must exist. With a key, a repeated submission returns the first run.
+    async fn enqueue_run(&self, run: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued>;
+    async fn get_run(&self, id: &str) -> StoreResult<Option<Run>>;
+    async fn list_runs(&self, filter: &RunFilter) -> StoreResult<Vec<Run>>;
+    /// How many runs have this status.
+    async fn count_runs(&self, status: RunStatus) -> StoreResult<u64>;
+    /// Cancels a queued, waiting or running run: it ends at once with `done`.
+    /// A terminal run is a [`StoreError::Conflict`].
+    async fn cancel_run(&self, id: &str) -> StoreResult<Run>;
+
+    // Events.
+    /// The run's events with `seq > after`, in order, at most `limit`.
+    async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>>;
+    /// The newest position of the global event cursor.
+    async fn event_cursor(&self) -> StoreResult<u64>;
+    /// Events of all runs committed after `cursor`, with their cursor positions.
+    async fn events_since(&self, cursor: u64, limit: u32) -> StoreResult<Vec<(u64, Event)>>;
+
+    // Workers and leases.
+    async fn register_worker(&self, id: &str, name: &str, lease: Duration) -> StoreResult<()>;
+    /// Renews the worker's lease for `lease` from now, unless it already lapsed.
+    async fn heartbeat(&self, id: &str, lease: Duration) -> StoreResult<Heartbeat>;
+    async fn deregister_worker(&self, id: &str) -> StoreResult<()>;
+    /// A receiver whose value changes whenever the database may have changed,
+    /// by any process, if the backend can tell; `None` means poll. Workers and
+    /// the event hub wait on it beside their poll timers.
+    fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        None
+    }
+    /// A cheap read: is there a run a worker could claim now?
+    async fn has_claimable(&self) -> StoreResult<bool>;
+    /// Claims up to `limit` runs: queued ones at the head of their session, and
+    /// running ones whose worker's lease expired. A rescued run that used up
+    /// its attempts is failed instead of claimed. Each claim writes the run's
+    /// `run_started` event in the same transaction.
+    async fn claim_runs(&self, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>>;
+
+    // Execution, fenced by the lease.
+    async fn load_run(&self, run_id: &str) -> StoreResult<RunContext>;
+    async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()>;
+    /// Hands a run back to the queue without charging the attempt (graceful shutdown).
+    async fn release_run(&self, lease: &Lease) -> StoreResult<()>;
+
+    // Provider credentials.
+    /// Stores (or replaces) the key of a credential name.
+    async fn put_credential(&self, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo>;
+    /// The key of a credential name, for a worker building a provider.
+    async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>>;
+    /// Every stored credential, without the keys.
+    async fn list_credentials(&self) -> StoreResult<Vec<CredentialInfo>>;
+    /// Forgets a credential; [`StoreError::NotFound`] if there was none.
+    async fn delete_credential(&self, name: &str) -> StoreResult<()>;
+}
+
+/// Opens the store named by a database URL (`sqlite:` paths for now).
+pub async fn open(url: &str, options: &StoreOptions) -> anyhow::Result<std::sync::Arc<dyn Store>> {
+    if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+        anyhow::bail!("PostgreSQL is not supported yet: use a sqlite: URL or a file path");
+    }
+    let store = sqlite::SqliteStore::open(url, options).await?;
+    Ok(std::sync::Arc::new(store))
+}
+
+/// Settings of a store.
+#[derive(Debug, Clone)]
+pub struct StoreOptions {
+    /// `FULL` (default) survives power loss; `NORMAL` may lose the last commits on power loss.
+    pub synchronous_full: bool,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions { synchronous_full: true }
+    }
+}
+
+/// Waits until `changes` reports a change; forever if there is no receiver
+/// (or its sender is gone), so it can sit in a `select!` beside a timer.
+///
+/// A change is a hint that arrives a little early (SQLite's WAL is written
+/// before the commit becomes visible), so this returns half a millisecond
+/// after it.
+pub async fn changed(changes: &mut Option<tokio::sync::watch::Receiver<u64>>) {
+    match changes {
+        Some(rx) => {
+            if rx.changed().await.is_err() {
+                *changes = None;
+                std::future::pending::<()>().await;
+            }
+            tokio::time::sleep(std::time::Duration::from_micros(500)).await;
+        }
+        None => std::future::pending::<()>().await,
+    }
+}

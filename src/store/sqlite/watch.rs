@@ -1,0 +1,90 @@
+//! Cross-process change notification for a SQLite file, without polling.
+//!
+//! In WAL mode every commit, by any process, writes to the `-wal` file, so
+//! an inotify watch on it (`IN_MODIFY`) learns of every commit at once. Each
+//! notification bumps a counter on a `watch` channel: receivers wake, see
+//! only the newest value, and so coalesce bursts by themselves. Workers and
+//! the event hub still poll as a fallback; this only makes them prompt.
+
+use std::ffi::CString;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use tokio::io::unix::AsyncFd;
+use tokio::sync::watch;
+
+/// Starts watching `wal` and returns a receiver whose value changes after
+/// every commit to the database. `None` (with a log line) if the kernel
+/// refuses the watch: callers then rely on polling alone.
+pub fn spawn(wal: &Path) -> Option<watch::Receiver<u64>> {
+    match watch_file(wal) {
+        Ok(fd) => {
+            let (tx, rx) = watch::channel(0u64);
+            tokio::spawn(forward(fd, tx));
+            Some(rx)
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, file = %wal.display(), "no change notifications; polling only");
+            None
+        }
+    }
+}
+
+fn watch_file(path: &Path) -> io::Result<AsyncFd<OwnedFd>> {
+    let name = CString::new(path.as_os_str().as_bytes()).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    // SAFETY: inotify_init1 takes flags only and returns a new descriptor or -1.
+    let raw = unsafe { libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC) };
+    if raw < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `raw` is a descriptor we just opened and own from here on.
+    let fd = unsafe { OwnedFd::from_raw_fd(raw) };
+    // SAFETY: `fd` is a valid inotify descriptor and `name` a NUL-terminated path.
+    let watch = unsafe { libc::inotify_add_watch(fd.as_raw_fd(), name.as_ptr(), libc::IN_MODIFY) };
+    if watch < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` is owned by the AsyncFd from here on, stays open until it
+    // is dropped, and `OwnedFd::as_raw_fd` always returns that descriptor.
+    let fd = unsafe { AsyncFd::register_with_interest(fd, tokio::io::Interest::READABLE) }?;
+    Ok(fd)
+}
+
+/// Reads inotify events as they come and bumps the counter for each batch.
+async fn forward(fd: AsyncFd<OwnedFd>, tx: watch::Sender<u64>) {
+    let mut buf = [0u8; 4096];
+    loop {
+        let mut ready = match fd.readable().await {
+            Ok(ready) => ready,
+            Err(e) => {
+                tracing::warn!(error = %e, "change notifications stopped; polling only");
+                return;
+            }
+        };
+        let read = ready.try_io(|inner| {
+            // SAFETY: reading into a buffer we own, at most its length.
+            let n = unsafe { libc::read(inner.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
+            if n < 0 {
+                Err(io::Error::last_os_error())
+            } else {
+                Ok(n)
+            }
+        });
+        match read {
+            Ok(Ok(_)) => {
+                tx.send_modify(|n| *n = n.wrapping_add(1));
+                if tx.is_closed() {
+                    return;
+                }
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "change notifications stopped; polling only");
+                return;
+            }
+            // Spurious readiness: wait again.
+            Err(_would_block) => continue,
+        }
+    }
+}

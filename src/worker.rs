@@ -1,0 +1,222 @@
+//! The worker: claims runs, executes them, heartbeats its lease, and shuts
+//! down gracefully.
+//!
+//! One worker holds one lease in the database (its row in `workers`), renewed
+//! by one heartbeat for all its runs. A run is claimable when it is queued at
+//! the head of its session, or running under a worker whose lease expired.
+//! Every write for a run is fenced by the claim's epoch and the worker's lease.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Notify;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use crate::engine::{self, LoopConfig, RunExit, RunSignals};
+use crate::model::new_id;
+use crate::store::{Heartbeat, Lease, Store};
+
+/// Settings of a worker.
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    /// A name for logs and the `workers` table.
+    pub name: String,
+    /// How many runs it executes at once.
+    pub concurrency: u32,
+    /// How long its lease lasts without a heartbeat.
+    pub lease: Duration,
+    /// How often it renews the lease.
+    pub heartbeat: Duration,
+    /// How often it looks for work when nothing woke it.
+    pub poll: Duration,
+    /// How long in-flight steps may take to finish at shutdown.
+    pub grace: Duration,
+    pub engine: LoopConfig,
+}
+
+impl Default for WorkerConfig {
+    fn default() -> Self {
+        WorkerConfig {
+            name: format!("worker-{}", std::process::id()),
+            concurrency: 16,
+            lease: Duration::from_secs(3),
+            heartbeat: Duration::from_secs(1),
+            poll: Duration::from_millis(5),
+            grace: Duration::from_secs(10),
+            engine: LoopConfig::default(),
+        }
+    }
+}
+
+struct InFlight {
+    lease: Lease,
+    signals: RunSignals,
+}
+
+/// A running worker's state.
+struct Worker {
+    store: Arc<dyn Store>,
+    config: WorkerConfig,
+    id: String,
+    in_flight: HashMap<String, InFlight>,
+    tasks: JoinSet<(String, RunExit)>,
+}
+
+/// Runs a worker until `shutdown` fires, then drains it: in-flight steps get
+/// `config.grace` to finish, and every run still held is handed back uncharged.
+/// `wake` lets an in-process API announce new work without waiting for a poll.
+pub async fn run(
+    store: Arc<dyn Store>,
+    config: WorkerConfig,
+    wake: Arc<Notify>,
+    shutdown: CancellationToken,
+) -> anyhow::Result<()> {
+    let mut worker = Worker::register(store, config).await?;
+    let mut changes = worker.store.changes();
+    // An interval, not a sleep per loop: wake-ups must not push the poll back.
+    let mut poll = tokio::time::interval(worker.config.poll);
+    poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut heartbeat = tokio::time::interval(worker.config.heartbeat);
+    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        // Reap everything that finished first, so one claim fills every free slot.
+        while let Some(joined) = worker.tasks.try_join_next() {
+            worker.reap(joined);
+        }
+        worker.claim_while_room().await;
+        // Database changes matter only to a worker with a free slot.
+        let has_room = (worker.in_flight.len() as u32) < worker.config.concurrency;
+        tokio::select! {
+            _ = shutdown.cancelled() => break,
+            _ = wake.notified() => {}
+            _ = crate::store::changed(&mut changes), if has_room => {}
+            _ = poll.tick() => {}
+            _ = heartbeat.tick() => worker.heartbeat().await,
+            Some(joined) = worker.tasks.join_next() => worker.reap(joined),
+        }
+    }
+    worker.drain().await;
+    Ok(())
+}
+
+impl Worker {
+    async fn register(store: Arc<dyn Store>, config: WorkerConfig) -> anyhow::Result<Worker> {
+        let id = new_id();
+        store.register_worker(&id, &config.name, config.lease).await?;
+        tracing::info!(worker_id = %id, name = %config.name, concurrency = config.concurrency, "worker started");
+        Ok(Worker { store, config, id, in_flight: HashMap::new(), tasks: JoinSet::new() })
+    }
+
+    /// Claims as many runs as there is room for, as long as there are some.
+    async fn claim_while_room(&mut self) {
+        loop {
+            let room = self.config.concurrency.saturating_sub(self.in_flight.len() as u32);
+            if room == 0 {
+                return;
+            }
+            match self.store.has_claimable().await {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not look for work");
+                    return;
+                }
+            }
+            let claims = match self.store.claim_runs(&self.id, room).await {
+                Ok(claims) => claims,
+                Err(e) => {
+                    tracing::warn!(error = %e, "claim failed");
+                    return;
+                }
+            };
+            let claimed = claims.len() as u32;
+            for claim in claims {
+                let signals = RunSignals::default();
+                let run_id = claim.lease.run_id.clone();
+                tracing::debug!(run_id, attempt = claim.attempt, "claimed");
+                self.in_flight
+                    .insert(run_id.clone(), InFlight { lease: claim.lease.clone(), signals: signals.clone() });
+                let (store, engine) = (self.store.clone(), self.config.engine.clone());
+                self.tasks.spawn(async move { (run_id, engine::execute(store, engine, claim, signals).await) });
+            }
+            if claimed < room {
+                return;
+            }
+        }
+    }
+
+    fn reap(&mut self, joined: Result<(String, RunExit), tokio::task::JoinError>) {
+        match joined {
+            Ok((run_id, exit)) => {
+                tracing::debug!(run_id, ?exit, "run left the worker");
+                self.in_flight.remove(&run_id);
+            }
+            Err(e) => {
+                // A panicking run must not take the worker down; its lease
+                // lapses with the next heartbeat that no longer lists it.
+                tracing::error!(error = %e, "a run task failed");
+                self.in_flight.retain(|_, f| !f.signals.abort.is_cancelled());
+            }
+        }
+    }
+
+    /// Renews the lease; aborts runs the worker no longer holds (cancelled or
+    /// taken over), and everything if the lease itself had lapsed.
+    async fn heartbeat(&mut self) {
+        match self.store.heartbeat(&self.id, self.config.lease).await {
+            Ok(Heartbeat::Renewed { held_runs }) => {
+                for (run_id, flight) in &self.in_flight {
+                    if !held_runs.contains(run_id) {
+                        tracing::info!(run_id, "run no longer held (cancelled or taken over); stopping it");
+                        flight.signals.abort.cancel();
+                    }
+                }
+            }
+            Ok(Heartbeat::Lost) => {
+                tracing::warn!(worker_id = %self.id, "lease lapsed; abandoning every run and registering anew");
+                for flight in self.in_flight.values() {
+                    flight.signals.abort.cancel();
+                }
+                let id = new_id();
+                match self.store.register_worker(&id, &self.config.name, self.config.lease).await {
+                    Ok(()) => self.id = id,
+                    Err(e) => tracing::error!(error = %e, "could not register again"),
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "heartbeat failed"),
+        }
+    }
+
+    /// Graceful shutdown: stop at step boundaries, wait out the grace period
+    /// (still heartbeating), then abort and hand back what is left.
+    async fn drain(mut self) {
+        tracing::info!(in_flight = self.in_flight.len(), "worker stopping");
+        for flight in self.in_flight.values() {
+            flight.signals.stop.cancel();
+        }
+        let deadline = tokio::time::Instant::now() + self.config.grace;
+        let mut heartbeat = tokio::time::interval(self.config.heartbeat);
+        while !self.in_flight.is_empty() {
+            tokio::select! {
+                Some(joined) = self.tasks.join_next() => self.reap(joined),
+                _ = heartbeat.tick() => self.heartbeat().await,
+                _ = tokio::time::sleep_until(deadline) => break,
+            }
+        }
+        let left: Vec<Lease> = self.in_flight.values().map(|f| f.lease.clone()).collect();
+        for flight in self.in_flight.values() {
+            flight.signals.abort.cancel();
+        }
+        while let Some(joined) = self.tasks.join_next().await {
+            self.reap(joined);
+        }
+        // Fenced: a run that ended or was handed back meanwhile is untouched.
+        for lease in left {
+            let _ = self.store.release_run(&lease).await;
+        }
+        let _ = self.store.deregister_worker(&self.id).await;
+        tracing::info!(worker_id = %self.id, "worker stopped");
+    }
+}

@@ -1,0 +1,79 @@
+//! The command line as a user runs it against a real server.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::time::Duration;
+
+use common::{assert_dense, TestEnv};
+use serde_json::{json, Value};
+
+fn id_of(output: &str) -> String {
+    let value: Value = serde_json::from_str(output).expect("JSON output");
+    value["id"].as_str().expect("id").to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_an_agent_and_a_session_then_send_and_follow() {
+    let env = TestEnv::new();
+    let server = env.server(1);
+    let (ok, out) = env.client(&["agent", "create", "--name", "cli", "--server", &server.url]);
+    assert!(ok, "{out}");
+    let agent = id_of(&out);
+    let (ok, out) = env.client(&["session", "create", "--agent", &agent, "--server", &server.url]);
+    assert!(ok, "{out}");
+    let session = id_of(&out);
+    let (ok, out) = env.client(&["send", &session, "hello from the command line", "--follow", "--server", &server.url]);
+    assert!(ok, "{out}");
+    assert!(out.contains("hello from the command line"), "{out}");
+    assert!(out.contains("[succeeded]"), "{out}");
+    let (ok, out) = env.client(&["send", "nope", "hi", "--server", &server.url]);
+    assert!(!ok, "an unknown session is an error: {out}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tail_survives_a_server_restart_and_prints_each_event_once() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let addr = server.url.trim_start_matches("http://").to_string();
+    let api = server.api();
+    let words: Vec<String> = (0..60).map(|i| format!("word{i}")).collect();
+    let agent = api
+        .create_agent(json!({"name": "slow", "options": {"chunk_delay_ms": 40, "script": [{"text": words.join(" ")}]}}))
+        .await;
+    let session = api.create_session(&agent, None).await;
+    let run = api.send(&session, "go").await;
+    let _worker = env.worker();
+    let mut tail = env.spawn_client(&["tail", &run, "--json", "--server", &server.url]);
+    let mut lines = BufReader::new(tail.child.stdout.take().unwrap()).lines();
+    let mut printed = Vec::new();
+    // Read a few events, then kill the server under the tail.
+    while printed.len() < 4 {
+        printed.push(lines.next().expect("tail output").expect("line"));
+    }
+    let mut server = server;
+    server.process.kill9();
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let server = env.server_at(0, &addr);
+    for line in lines {
+        printed.push(line.expect("line"));
+    }
+    assert!(tail.child.wait().unwrap().success(), "tail ends with the run");
+    let events: Vec<Value> = printed.iter().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    let whole = server.api().events(&run).await;
+    assert_dense(&whole);
+    assert_eq!(events, whole, "the tail printed every event exactly once");
+}
+
+#[test]
+fn migrate_creates_the_database_and_can_run_again() {
+    let mut env = TestEnv::new();
+    let db = env.path().join("nested/dir/w.db");
+    env.set("WINGMAN_DATABASE_URL", db.to_str().unwrap());
+    for _ in 0..2 {
+        let (ok, out) = env.client(&["migrate"]);
+        assert!(ok, "{out}");
+        assert!(out.contains("up to date"), "{out}");
+    }
+    assert!(db.exists());
+}

@@ -1,0 +1,376 @@
+//! The test harness: real `wingman` processes on free ports, a fresh database
+//! per test, and small HTTP/SSE helpers.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+
+pub use wingman::cli::sse::Parser as SseParser;
+
+/// A temporary Wingman installation: a data directory and a database.
+pub struct TestEnv {
+    pub dir: tempfile::TempDir,
+    pub env: Vec<(String, String)>,
+}
+
+impl TestEnv {
+    /// A fresh database with settings that keep tests quick: a 1 s lease.
+    pub fn new() -> TestEnv {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = dir.path().join("wingman.db").to_string_lossy().into_owned();
+        let env = vec![
+            ("WINGMAN_DATABASE_URL".into(), db),
+            ("WINGMAN_LEASE_MS".into(), "1000".into()),
+            ("WINGMAN_GRACE_MS".into(), "2000".into()),
+            ("WINGMAN_RETRY_BASE_MS".into(), "20".into()),
+            ("WINGMAN_LOG".into(), "warn,wingman=info".into()),
+        ];
+        TestEnv { dir, env }
+    }
+
+    /// Sets (or overrides) an environment variable for every process started later.
+    pub fn set(&mut self, key: &str, value: &str) {
+        self.env.retain(|(k, _)| k != key);
+        self.env.push((key.into(), value.into()));
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The database file.
+    pub fn db(&self) -> PathBuf {
+        self.dir.path().join("wingman.db")
+    }
+
+    fn command(&self, args: &[&str], log: &str) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_wingman"));
+        cmd.args(args).envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        let log = std::fs::File::create(self.dir.path().join(log)).expect("log file");
+        cmd.stderr(log).stdin(Stdio::null());
+        cmd
+    }
+
+    /// Starts `wingman serve` on a free port with `workers` embedded workers.
+    pub fn server(&self, workers: u32) -> Server {
+        self.server_at(workers, "127.0.0.1:0")
+    }
+
+    /// Starts `wingman serve` on the given address.
+    pub fn server_at(&self, workers: u32, addr: &str) -> Server {
+        let log = format!("serve-{}.log", unique());
+        let mut cmd = self.command(&["serve", "--addr", addr, "--workers", &workers.to_string()], &log);
+        cmd.stdout(Stdio::piped());
+        let mut child = cmd.spawn().expect("start wingman serve");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).expect("read the listening line");
+        let url = line.trim().rsplit(' ').next().expect("url").to_string();
+        assert!(url.starts_with("http://"), "unexpected first line: {line:?}");
+        Server { process: Process { child, log: self.dir.path().join(log) }, url }
+    }
+
+    /// Starts a separate `wingman worker` process.
+    pub fn worker(&self) -> Process {
+        let log = format!("worker-{}.log", unique());
+        let mut cmd = self.command(&["worker"], &log);
+        cmd.stdout(Stdio::null());
+        Process { child: cmd.spawn().expect("start wingman worker"), log: self.dir.path().join(log) }
+    }
+
+    /// Starts a client command with its stdout piped.
+    pub fn spawn_client(&self, args: &[&str]) -> Process {
+        let log = format!("client-{}.log", unique());
+        let mut cmd = self.command(args, &log);
+        cmd.stdout(Stdio::piped());
+        Process { child: cmd.spawn().expect("start client"), log: self.dir.path().join(log) }
+    }
+
+    /// Starts the standalone `wingman-worker` binary built from `worker/`
+    /// (present when the workspace is built, as `cargo test --workspace`
+    /// does); falls back to `wingman worker` when it is not there.
+    pub fn standalone_worker(&self) -> Process {
+        let path = Path::new(env!("CARGO_BIN_EXE_wingman")).with_file_name("wingman-worker");
+        if !path.exists() {
+            return self.worker();
+        }
+        let log = format!("standalone-{}.log", unique());
+        let file = std::fs::File::create(self.dir.path().join(&log)).expect("log file");
+        let child = Command::new(path)
+            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(file)
+            .spawn()
+            .expect("start wingman-worker");
+        Process { child, log: self.dir.path().join(log) }
+    }
+
+    /// Runs a client command to completion, returning (success, stdout).
+    pub fn client(&self, args: &[&str]) -> (bool, String) {
+        let mut cmd = self.command(args, &format!("client-{}.log", unique()));
+        let out = cmd.output().expect("run client");
+        (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+}
+
+fn unique() -> String {
+    wingman::model::new_id()
+}
+
+/// A child process that is killed when dropped.
+pub struct Process {
+    pub child: Child,
+    pub log: PathBuf,
+}
+
+impl Process {
+    pub fn pid(&self) -> i32 {
+        self.child.id() as i32
+    }
+
+    fn signal(&self, sig: i32) {
+        unsafe {
+            libc::kill(self.pid(), sig);
+        }
+    }
+
+    /// SIGKILL, and wait for it to be gone.
+    pub fn kill9(&mut self) {
+        self.signal(libc::SIGKILL);
+        let _ = self.child.wait();
+    }
+
+    pub fn stop(&self) {
+        self.signal(libc::SIGSTOP);
+    }
+
+    /// SIGSTOP at a moment when the process holds no write transaction on
+    /// the database: SQLite has one writer lock, and a process frozen while
+    /// holding it would stall every other writer until it continues.
+    pub async fn stop_outside_transaction(&self, db: &Path) {
+        use sqlx::{ConnectOptions, Connection};
+        let options = sqlx::sqlite::SqliteConnectOptions::new().filename(db).busy_timeout(Duration::from_millis(200));
+        let mut conn = options.connect().await.expect("open the database");
+        loop {
+            self.stop();
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            if sqlx::query("BEGIN IMMEDIATE").execute(&mut conn).await.is_ok() {
+                sqlx::query("ROLLBACK").execute(&mut conn).await.expect("rollback");
+                let _ = conn.close().await;
+                return;
+            }
+            self.resume();
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    pub fn resume(&self) {
+        self.signal(libc::SIGCONT);
+    }
+
+    /// SIGTERM, then wait for a graceful exit.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        self.signal(libc::SIGTERM);
+        self.child.wait().expect("wait")
+    }
+
+    pub fn has_exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.signal(libc::SIGCONT);
+        self.signal(libc::SIGKILL);
+        let _ = self.child.wait();
+    }
+}
+
+/// A running server.
+pub struct Server {
+    pub process: Process,
+    pub url: String,
+}
+
+impl Server {
+    pub fn api(&self) -> Api {
+        Api { base: self.url.clone(), http: reqwest::Client::new(), transcript: Arc::default() }
+    }
+}
+
+/// A small JSON client.
+#[derive(Clone)]
+pub struct Api {
+    pub base: String,
+    pub http: reqwest::Client,
+    /// The raw body of every answer this client (and its clones) received,
+    /// SSE streams included, in order: what a test greps for secrets.
+    pub transcript: Arc<Mutex<Vec<String>>>,
+}
+
+impl Api {
+    /// Sends a request and returns the status and the body as JSON (`Null`
+    /// if it is not JSON), keeping the raw body in the transcript.
+    pub async fn request(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {
+        let mut request = self.http.request(method.clone(), format!("{}{path}", self.base));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let r = request.send().await.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let status = r.status().as_u16();
+        let text = r.text().await.unwrap_or_default();
+        self.transcript.lock().unwrap().push(text.clone());
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        self.request(reqwest::Method::GET, path, None).await
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        self.request(reqwest::Method::POST, path, Some(body)).await
+    }
+
+    pub async fn put(&self, path: &str, body: Value) -> (u16, Value) {
+        self.request(reqwest::Method::PUT, path, Some(body)).await
+    }
+
+    /// Every answer received so far, raw, one after another.
+    pub fn transcript(&self) -> String {
+        self.transcript.lock().unwrap().join("\n")
+    }
+
+    pub async fn create_agent(&self, body: Value) -> String {
+        let (status, agent) = self.post("/agents", body).await;
+        assert_eq!(status, 201, "create agent: {agent}");
+        agent["id"].as_str().expect("agent id").to_string()
+    }
+
+    pub async fn create_session(&self, agent_id: &str, work_dir: Option<&Path>) -> String {
+        let mut body = json!({"agent_id": agent_id});
+        if let Some(dir) = work_dir {
+            body["work_dir"] = json!(dir.to_string_lossy());
+        }
+        let (status, session) = self.post("/sessions", body).await;
+        assert_eq!(status, 201, "create session: {session}");
+        session["id"].as_str().expect("session id").to_string()
+    }
+
+    /// Submits a message and returns the run ID.
+    pub async fn send(&self, session_id: &str, message: &str) -> String {
+        let (status, body) = self.post(&format!("/sessions/{session_id}/message"), json!({"message": message})).await;
+        assert_eq!(status, 202, "submit: {body}");
+        body["run_id"].as_str().expect("run id").to_string()
+    }
+
+    pub async fn run(&self, run_id: &str) -> Value {
+        let (status, run) = self.get(&format!("/runs/{run_id}")).await;
+        assert_eq!(status, 200, "get run: {run}");
+        run
+    }
+
+    /// The run's whole log, read as JSON.
+    pub async fn events(&self, run_id: &str) -> Vec<Value> {
+        let (status, events) = self.get(&format!("/runs/{run_id}/events")).await;
+        assert_eq!(status, 200, "events: {events}");
+        events.as_array().expect("array").clone()
+    }
+
+    /// Polls until the run is terminal, or panics after `limit`.
+    pub async fn wait_terminal(&self, run_id: &str, limit: Duration) -> Value {
+        let start = Instant::now();
+        loop {
+            let run = self.run(run_id).await;
+            if matches!(run["status"].as_str(), Some("succeeded" | "failed" | "cancelled")) {
+                return run;
+            }
+            assert!(start.elapsed() < limit, "run {run_id} not terminal after {limit:?}: {run}");
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
+    /// Polls the log until `pred` holds for some event.
+    pub async fn wait_event(&self, run_id: &str, limit: Duration, pred: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let start = Instant::now();
+        loop {
+            let events = self.events(run_id).await;
+            if events.iter().any(&pred) {
+                return events;
+            }
+            assert!(start.elapsed() < limit, "event not seen after {limit:?}: {events:?}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Opens an SSE tail and reads up to `max` events (all if `None`), then
+    /// drops the connection. Returns the events and whether `done` was seen.
+    pub async fn sse_read(&self, run_id: &str, last_event_id: Option<u64>, max: Option<usize>) -> (Vec<Value>, bool) {
+        let mut request =
+            self.http.get(format!("{}/runs/{run_id}/events", self.base)).header("Accept", "text/event-stream");
+        if let Some(id) = last_event_id {
+            request = request.header("Last-Event-ID", id.to_string());
+        }
+        let response = request.send().await.expect("SSE request");
+        assert_eq!(response.status().as_u16(), 200);
+        let content_type = response.headers()["content-type"].to_str().unwrap_or("").to_string();
+        assert!(content_type.starts_with("text/event-stream"), "{content_type}");
+        let mut parser = SseParser::default();
+        let mut stream = response.bytes_stream();
+        let mut events = Vec::new();
+        while let Some(chunk) = tokio::time::timeout(Duration::from_secs(30), stream.next()).await.expect("SSE stalled")
+        {
+            let chunk = chunk.expect("chunk");
+            self.transcript.lock().unwrap().push(String::from_utf8_lossy(&chunk).into_owned());
+            for frame in parser.push(&chunk) {
+                let event: Value = serde_json::from_str(&frame.data).expect("frame JSON");
+                assert_eq!(frame.id.as_deref(), Some(event["seq"].to_string().as_str()), "id: is the seq");
+                assert_eq!(frame.event.as_deref(), event["type"].as_str(), "event: is the type");
+                let done = event["type"] == "done";
+                events.push(event);
+                if done {
+                    return (events, true);
+                }
+                if max.is_some_and(|m| events.len() >= m) {
+                    return (events, false);
+                }
+            }
+        }
+        (events, false)
+    }
+}
+
+/// Asserts that a run's log is dense (seq 1, 2, …) with exactly one `done`, last.
+pub fn assert_dense(events: &[Value]) {
+    for (i, e) in events.iter().enumerate() {
+        assert_eq!(e["seq"].as_u64(), Some(i as u64 + 1), "seq gap or duplicate at {i}: {events:?}");
+    }
+    let dones = events.iter().filter(|e| e["type"] == "done").count();
+    assert_eq!(dones, 1, "exactly one done: {events:?}");
+    assert_eq!(events.last().map(|e| e["type"].clone()), Some(json!("done")), "done is last");
+}
+
+/// A scripted agent whose turns are `steps` bash commands, then a final text.
+pub fn bash_script(commands: &[String], final_text: &str) -> Value {
+    let mut turns: Vec<Value> =
+        commands.iter().map(|c| json!({"tool_calls": [{"name": "bash", "input": {"command": c}}]})).collect();
+    turns.push(json!({"text": final_text}));
+    json!({"name": "scripted-bash", "provider": "scripted", "model": "echo", "tools": ["bash"],
+           "options": {"script": turns}})
+}
+
+/// True if a process with this pid exists.
+pub fn pid_alive(pid: i32) -> bool {
+    unsafe { libc::kill(pid, 0) == 0 }
+}

@@ -1,0 +1,280 @@
+//! The promises about crashes: exact replay, crash resume with exactly-once
+//! steps, fencing, whole-system kills, graceful hand-back, bounded attempts.
+
+mod common;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use common::{assert_dense, bash_script, TestEnv};
+use serde_json::{json, Value};
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// An agent of `n` tool steps; each appends its line to `steps.txt`, slowly.
+fn step_agent(n: usize) -> Value {
+    let commands: Vec<String> = (1..=n).map(|i| format!("sleep 0.4; echo step-{i} >> steps.txt")).collect();
+    bash_script(&commands, "finished")
+}
+
+fn step_counts(dir: &std::path::Path) -> HashMap<String, usize> {
+    let text = std::fs::read_to_string(dir.join("steps.txt")).unwrap_or_default();
+    let mut counts = HashMap::new();
+    for line in text.lines() {
+        *counts.entry(line.to_string()).or_insert(0) += 1;
+    }
+    counts
+}
+
+fn count(events: &[Value], kind: &str) -> usize {
+    events.iter().filter(|e| e["type"] == kind).count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replay_in_pieces_equals_one_read_even_across_a_server_restart() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let api = server.api();
+    let agent = api
+        .create_agent(json!({"name": "talker", "tools": ["bash"], "options": {"chunk_delay_ms": 15, "script": [
+            {"text": "let me think about this for a little while before calling a tool", "tool_calls": [{"name": "bash", "input": {"command": "sleep 0.3; echo one"}}]},
+            {"text": "and now a second answer that streams word by word to the client", "tool_calls": [{"name": "bash", "input": {"command": "sleep 0.3; echo two"}}]},
+            {"text": "the final answer arrives here in many small pieces one after another until the end"}
+        ]}}))
+        .await;
+    let session = api.create_session(&agent, None).await;
+    let run = api.send(&session, "talk").await;
+    let _worker = env.worker();
+
+    // Five pieces over the live run, each a fresh connection with Last-Event-ID.
+    let mut pieces = Vec::new();
+    let mut last = None;
+    let mut done = false;
+    for _ in 0..4 {
+        let (events, finished) = api.sse_read(&run, last, Some(4)).await;
+        last = events.last().map(|e| e["seq"].as_u64().unwrap()).or(last);
+        pieces.extend(events);
+        done |= finished;
+    }
+    if !done {
+        let (events, _) = api.sse_read(&run, last, None).await;
+        pieces.extend(events);
+    }
+    let whole = api.events(&run).await;
+    assert_dense(&whole);
+    assert_eq!(pieces, whole, "pieces over SSE equal the one-shot read");
+    assert!(count(&whole, "text_delta") >= 3, "text was streamed in several deltas");
+    let text: String = whole
+        .iter()
+        .filter(|e| e["type"] == "text_delta" && e["step"] == 3)
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(text, "the final answer arrives here in many small pieces one after another until the end");
+
+    // Across a server restart mid-stream.
+    let run2 = api.send(&session, "again").await;
+    let (first, _) = api.sse_read(&run2, None, Some(5)).await;
+    drop(server);
+    let server = env.server(0);
+    let api = server.api();
+    let (rest, finished) = api.sse_read(&run2, Some(first.last().unwrap()["seq"].as_u64().unwrap()), None).await;
+    assert!(finished);
+    let mut joined = first;
+    joined.extend(rest);
+    let whole = api.events(&run2).await;
+    assert_dense(&whole);
+    assert_eq!(joined, whole, "replay across a server restart is exact");
+    // JSON reads honour ?after= too.
+    let (_, tail) = api.get(&format!("/runs/{run2}/events?after=5")).await;
+    assert_eq!(tail.as_array().unwrap().as_slice(), &whole[5..]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_worker_resumes_at_the_first_unfinished_step() {
+    let mut env = TestEnv::new();
+    env.set("WINGMAN_MAX_ATTEMPTS", "10");
+    let server = env.server(0);
+    let api = server.api();
+    let work = env.path().join("work");
+    let agent = api.create_agent(step_agent(6)).await;
+    let session = api.create_session(&agent, Some(&work)).await;
+    let run = api.send(&session, "go").await;
+    let mut worker = env.worker();
+    // Kill at different points: after 1, 3 and 5 results are checkpointed.
+    for results in [1, 3, 5] {
+        let start = std::time::Instant::now();
+        loop {
+            let events = api.events(&run).await;
+            if count(&events, "tool_result") >= results {
+                break;
+            }
+            assert!(start.elapsed() < LIMIT);
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        worker.kill9();
+        worker = env.worker();
+    }
+    let finished = api.wait_terminal(&run, LIMIT).await;
+    assert_eq!(finished["status"], "succeeded", "{finished}");
+    assert_eq!(finished["response"], "finished");
+    let events = api.events(&run).await;
+    assert_dense(&events);
+    // Three kills, three resumptions at least. On a starved machine a live
+    // worker may also miss its (1 s, in tests) lease and lose the run: more
+    // attempts, under the same rules.
+    assert!(count(&events, "run_resumed") >= 3, "three kills, three resumptions: {events:?}");
+    assert_eq!(finished["attempt"], count(&events, "run_started") as u64, "one attempt per claim");
+    assert_eq!(count(&events, "tool_result"), 6, "each result recorded once");
+    assert_steps_ran_as_announced(&work, &events, 6);
+}
+
+/// A step runs once, plus at most once more for each `step_restarted` naming
+/// its call (written before the call runs again). A checkpointed step is never
+/// named, so it ran exactly once.
+fn assert_steps_ran_as_announced(work: &std::path::Path, events: &[Value], steps: usize) {
+    let counts = step_counts(work);
+    for i in 1..=steps {
+        let ran = counts.get(&format!("step-{i}")).copied().unwrap_or(0);
+        let call = format!("call_{i}_1");
+        let announced =
+            events.iter().filter(|e| e["type"] == "step_restarted" && e["call_id"] == call.as_str()).count();
+        assert!(
+            ran >= 1 && ran <= 1 + announced,
+            "step {i} ran {ran} times, {announced} restarts announced: {events:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_worker_cannot_write_after_losing_its_lease() {
+    let mut env = TestEnv::new();
+    env.set("WINGMAN_MAX_ATTEMPTS", "10");
+    let server = env.server(0);
+    let api = server.api();
+    let work = env.path().join("work");
+    let agent = api.create_agent(step_agent(4)).await;
+    let session = api.create_session(&agent, Some(&work)).await;
+    let run = api.send(&session, "go").await;
+    let stalled = env.worker();
+    api.wait_event(&run, LIMIT, |e| e["type"] == "tool_result").await;
+    stalled.stop_outside_transaction(&env.db()).await;
+    // Past the 1 s lease another worker takes the run over.
+    let _rescuer = env.worker();
+    api.wait_event(&run, LIMIT, |e| e["type"] == "run_started" && e["attempt"] == 2).await;
+    // The stalled worker wakes while the rescuer is still working.
+    stalled.resume();
+    let finished = api.wait_terminal(&run, LIMIT).await;
+    assert_eq!(finished["status"], "succeeded", "{finished}");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let events = api.events(&run).await;
+    assert_dense(&events);
+    assert_eq!(count(&events, "tool_result"), 4, "one result per call: {events:?}");
+    assert_eq!(count(&events, "step_completed"), 5);
+    let after_done = api.events(&run).await;
+    assert_eq!(events, after_done, "nothing is written after done");
+    let log = stalled.log_text();
+    assert!(log.contains("lease lapsed") || log.contains("no longer held"), "the stalled worker noticed: {log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_run_ends_after_the_whole_system_is_killed() {
+    let mut env = TestEnv::new();
+    env.set("WINGMAN_MAX_ATTEMPTS", "10");
+    let server = env.server(1);
+    let api = server.api();
+    let agent = api.create_agent(bash_script(&["sleep 0.2".into(), "sleep 0.2".into()], "ok")).await;
+    let mut runs = Vec::new();
+    for s in 0..6 {
+        let session = api.create_session(&agent, None).await;
+        for m in 0..4 {
+            runs.push(api.send(&session, &format!("{s}-{m}")).await);
+        }
+    }
+    let mut workers = vec![env.worker(), env.worker()];
+    api.wait_event(&runs[0], LIMIT, |e| e["type"] == "tool_result").await;
+    for w in &mut workers {
+        w.kill9();
+    }
+    let mut server = server;
+    server.process.kill9();
+    let server = env.server(2);
+    let api = server.api();
+    for run in &runs {
+        let run = api.wait_terminal(run, LIMIT).await;
+        assert_eq!(run["status"], "succeeded", "{run}");
+        assert_dense(&api.events(run["id"].as_str().unwrap()).await);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_hands_runs_back_without_charging_an_attempt() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let api = server.api();
+    let work = env.path().join("work");
+    let agent = api.create_agent(step_agent(5)).await;
+    let session = api.create_session(&agent, Some(&work)).await;
+    let run = api.send(&session, "go").await;
+    let mut first = env.worker();
+    api.wait_event(&run, LIMIT, |e| e["type"] == "tool_result").await;
+    let status = first.terminate();
+    assert!(status.success(), "graceful exit");
+    let handed_back = api.run(&run).await;
+    assert_eq!(handed_back["status"], "queued", "{handed_back}");
+    let claims = count(&api.events(&run).await, "run_started") as u64;
+    assert_eq!(handed_back["attempt"], claims - 1, "the hand-back is not charged");
+    let _second = env.worker();
+    let finished = api.wait_terminal(&run, LIMIT).await;
+    assert_eq!(finished["status"], "succeeded");
+    let events = api.events(&run).await;
+    assert_dense(&events);
+    // Exactly one claim went uncharged: the one handed back. (On a starved
+    // machine a worker may also lose its lease; that claim is charged.)
+    assert_eq!(finished["attempt"], count(&events, "run_started") as u64 - 1, "{events:?}");
+    assert_steps_ran_as_announced(&work, &events, 5);
+    assert!(
+        count(&events, "step_restarted") == 0 || count(&events, "run_started") > 2,
+        "a graceful stop repeats nothing"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_that_keeps_crashing_its_worker_fails_after_bounded_attempts() {
+    let mut env = TestEnv::new();
+    env.set("WINGMAN_MAX_ATTEMPTS", "3");
+    let server = env.server(0);
+    let api = server.api();
+    // The tool kills the worker that runs it, every time.
+    let agent = api.create_agent(bash_script(&["kill -9 $PPID; sleep 5".into()], "never")).await;
+    let session = api.create_session(&agent, None).await;
+    let run = api.send(&session, "crash").await;
+    let echo = api.create_agent(json!({"name": "echo"})).await;
+    let (status, body) =
+        api.post(&format!("/sessions/{session}/message"), json!({"message": "echo-me", "agent_id": echo})).await;
+    assert_eq!(status, 202, "{body}");
+    let after = body["run_id"].as_str().unwrap().to_string();
+    let start = std::time::Instant::now();
+    let mut worker = env.worker();
+    loop {
+        let current = api.run(&run).await;
+        if current["status"] == "failed" {
+            break;
+        }
+        assert!(start.elapsed() < LIMIT, "still {current}");
+        if worker.has_exited() {
+            worker = env.worker();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let failed = api.run(&run).await;
+    assert!(failed["error"].as_str().unwrap().contains("gave up after 3 attempts"), "{failed}");
+    let events = api.events(&run).await;
+    assert_dense(&events);
+    assert_eq!(count(&events, "run_started"), 3);
+    // The session moves on: the next message runs.
+    drop(worker);
+    let _worker = env.worker();
+    let next = api.wait_terminal(&after, LIMIT).await;
+    assert_eq!(next["status"], "succeeded", "{next}");
+}

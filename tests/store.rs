@@ -1,0 +1,317 @@
+//! The storage contract, checked against the `Store` trait so that every
+//! backend runs the same suite, and the agent loop driven step by step
+//! against a real store (no processes, no timers but the lease).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use serde_json::{json, Value};
+use wingman::checkpoint::{Checkpoint, CheckpointBody};
+use wingman::engine::{self, LoopConfig, RunExit, RunSignals};
+use wingman::model::{new_id, Agent, Message, NewEvent, RunInput, RunKind, RunStatus, Session, Usage};
+use wingman::store::{self, Claim, Commit, Finish, Heartbeat, IdempotencyKey, NewRun, Store, StoreError};
+
+const LEASE: Duration = Duration::from_millis(300);
+
+/// Every backend under test: SQLite always.
+async fn backends() -> Vec<(Arc<dyn Store>, tempfile::TempDir)> {
+    let dir = tempfile::tempdir().unwrap();
+    let url = dir.path().join("t.db").to_string_lossy().into_owned();
+    let store = store::open(&url, &store::StoreOptions::default()).await.unwrap();
+    vec![(store, dir)]
+}
+
+fn agent(options: Value, max_steps: u32) -> Agent {
+    let now = Utc::now();
+    Agent {
+        id: new_id(),
+        name: "a".into(),
+        provider: "scripted".into(),
+        model: "echo".into(),
+        options: options.as_object().cloned().unwrap_or_default(),
+        instructions: None,
+        tools: vec!["bash".into()],
+        output_schema: None,
+        max_steps,
+        created_at: now,
+        updated_at: now,
+    }
+}
+
+async fn session(store: &Arc<dyn Store>, dir: &std::path::Path) -> String {
+    let now = Utc::now();
+    let s = Session {
+        id: new_id(),
+        agent_id: None,
+        title: None,
+        work_dir: dir.to_string_lossy().into_owned(),
+        metadata: json!({}),
+        created_at: now,
+        updated_at: now,
+    };
+    store.insert_session(&s).await.unwrap();
+    s.id
+}
+
+async fn enqueue(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, message: &str) -> String {
+    let run = NewRun {
+        id: new_id(),
+        kind: RunKind::Message,
+        session_id: Some(session_id.into()),
+        agent: agent.clone(),
+        input: RunInput { message: message.into(), instructions: None, data: None },
+        work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
+        max_attempts: 2,
+    };
+    store.enqueue_run(run, None).await.unwrap().run.id
+}
+
+async fn worker(store: &Arc<dyn Store>) -> String {
+    let id = new_id();
+    store.register_worker(&id, "test", LEASE).await.unwrap();
+    id
+}
+
+fn text_commit(step: u32, text: &str, finish: bool) -> Commit {
+    Commit {
+        checkpoints: vec![Checkpoint {
+            step,
+            body: CheckpointBody::Inference {
+                message: Message {
+                    role: wingman::model::Role::Assistant,
+                    content: vec![wingman::model::Content::Text { text: text.into() }],
+                },
+                usage: Usage { input_tokens: 1, output_tokens: 1, ..Default::default() },
+                stop_reason: "end_turn".into(),
+            },
+        }],
+        events: vec![NewEvent::new("step_completed", json!({"step": step}))],
+        finish: finish.then_some(Finish { status: RunStatus::Succeeded, error: None, summary: None }),
+    }
+}
+
+fn seqs(events: &[wingman::model::Event]) -> Vec<u64> {
+    events.iter().map(|e| e.seq).collect()
+}
+
+#[tokio::test]
+async fn runs_of_a_session_are_claimed_one_at_a_time_in_order() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let first = enqueue(&store, &s, &a, "1").await;
+        let second = enqueue(&store, &s, &a, "2").await;
+        let w = worker(&store).await;
+        let claims = store.claim_runs(&w, 10).await.unwrap();
+        assert_eq!(claims.iter().map(|c| c.lease.run_id.as_str()).collect::<Vec<_>>(), [first.as_str()]);
+        assert!(store.claim_runs(&w, 10).await.unwrap().is_empty(), "the second waits for the first");
+        assert!(!store.has_claimable().await.unwrap());
+        store.commit(&claims[0].lease, text_commit(1, "one", true)).await.unwrap();
+        let next = store.claim_runs(&w, 10).await.unwrap();
+        assert_eq!(next[0].lease.run_id, second);
+        let history = store.session_history(&s).await.unwrap();
+        assert_eq!(history.len(), 2);
+        assert_eq!(history[0].text(), "1");
+        assert_eq!(history[1].text(), "one");
+    }
+}
+
+#[tokio::test]
+async fn writes_are_fenced_by_the_claim_and_the_workers_lease() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let run = enqueue(&store, &s, &a, "x").await;
+        let stalled = worker(&store).await;
+        let old: Claim = store.claim_runs(&stalled, 1).await.unwrap().remove(0);
+        store
+            .commit(
+                &old.lease,
+                Commit {
+                    events: vec![NewEvent::new("text_delta", json!({"step": 1, "text": "a"}))],
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+        tokio::time::sleep(LEASE + Duration::from_millis(100)).await;
+        // The lease lapsed: nothing it writes lands, even before a takeover.
+        assert!(matches!(store.commit(&old.lease, text_commit(1, "late", false)).await, Err(StoreError::Fenced)));
+        assert_eq!(store.heartbeat(&stalled, LEASE).await.unwrap(), Heartbeat::Lost, "a lapsed lease is not renewed");
+        let rescuer = worker(&store).await;
+        let new = store.claim_runs(&rescuer, 1).await.unwrap().remove(0);
+        assert_eq!(new.lease.run_id, run);
+        assert_eq!(new.attempt, 2);
+        assert!(new.lease.epoch > old.lease.epoch);
+        assert!(matches!(store.commit(&old.lease, text_commit(1, "late", true)).await, Err(StoreError::Fenced)));
+        assert!(matches!(store.release_run(&old.lease).await, Err(StoreError::Fenced)));
+        store.commit(&new.lease, text_commit(1, "on time", true)).await.unwrap();
+        let events = store.read_events(&run, 0, 100).await.unwrap();
+        assert_eq!(seqs(&events), (1..=events.len() as u64).collect::<Vec<_>>(), "dense");
+        let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+        assert_eq!(kinds, ["run_queued", "run_started", "text_delta", "run_started", "step_completed", "done"]);
+        assert_eq!(store.get_run(&run).await.unwrap().unwrap().response.as_deref(), Some("on time"));
+    }
+}
+
+#[tokio::test]
+async fn a_run_whose_workers_keep_dying_fails_after_its_attempts() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let run = enqueue(&store, &s, &a, "x").await; // max_attempts: 2
+        for _ in 0..2 {
+            let w = worker(&store).await;
+            assert_eq!(store.claim_runs(&w, 1).await.unwrap().len(), 1);
+            tokio::time::sleep(LEASE + Duration::from_millis(100)).await;
+        }
+        let w = worker(&store).await;
+        assert!(store.claim_runs(&w, 1).await.unwrap().is_empty());
+        let failed = store.get_run(&run).await.unwrap().unwrap();
+        assert_eq!(failed.status, RunStatus::Failed);
+        assert!(failed.error.unwrap().contains("gave up after 2 attempts"));
+    }
+}
+
+#[tokio::test]
+async fn a_hand_back_is_not_charged_and_cancel_wins() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let run = enqueue(&store, &s, &a, "x").await;
+        let w = worker(&store).await;
+        let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+        store.release_run(&claim.lease).await.unwrap();
+        let queued = store.get_run(&run).await.unwrap().unwrap();
+        assert_eq!((queued.status, queued.attempt), (RunStatus::Queued, 0));
+        let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+        assert_eq!(claim.attempt, 1);
+        let cancelled = store.cancel_run(&run).await.unwrap();
+        assert_eq!(cancelled.status, RunStatus::Cancelled);
+        assert!(matches!(store.commit(&claim.lease, text_commit(1, "late", true)).await, Err(StoreError::Fenced)));
+        assert!(matches!(store.cancel_run(&run).await, Err(StoreError::Conflict(_))));
+        match store.heartbeat(&w, LEASE).await.unwrap() {
+            Heartbeat::Renewed { held_runs } => assert!(held_runs.is_empty(), "the worker learns it lost the run"),
+            Heartbeat::Lost => panic!("the lease is still valid"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn idempotency_keys_return_the_first_run() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let key =
+            |hash: &str| IdempotencyKey { scope: format!("message:{s}"), key: "k".into(), request_hash: hash.into() };
+        let new = |id: String| NewRun {
+            id,
+            kind: RunKind::Message,
+            session_id: Some(s.clone()),
+            agent: a.clone(),
+            input: RunInput { message: "m".into(), instructions: None, data: None },
+            work_dir: "/tmp".into(),
+            max_attempts: 3,
+        };
+        let first = store.enqueue_run(new(new_id()), Some(key("h1"))).await.unwrap();
+        let again = store.enqueue_run(new(new_id()), Some(key("h1"))).await.unwrap();
+        assert!(first.created && !again.created);
+        assert_eq!(first.run.id, again.run.id);
+        assert!(matches!(store.enqueue_run(new(new_id()), Some(key("h2"))).await, Err(StoreError::Conflict(_))));
+        let missing = NewRun { session_id: Some("nope".into()), ..new(new_id()) };
+        assert!(matches!(store.enqueue_run(missing, None).await, Err(StoreError::NotFound(_))));
+    }
+}
+
+/// Claims the session's next run and executes it to the end with the loop.
+async fn execute_next(store: &Arc<dyn Store>, config: LoopConfig) -> (String, RunExit) {
+    let w = worker(store).await;
+    store.heartbeat(&w, Duration::from_secs(60)).await.unwrap();
+    let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+    let run_id = claim.lease.run_id.clone();
+    (run_id, engine::execute(store.clone(), config, claim, RunSignals::default()).await)
+}
+
+fn quick_retries() -> LoopConfig {
+    LoopConfig { retry_base: Duration::from_millis(1), provider_retries: 2, ..Default::default() }
+}
+
+#[tokio::test]
+async fn transient_provider_errors_are_retried_and_their_partial_output_voided() {
+    for (store, dir) in backends().await {
+        let a = agent(
+            json!({"script": [{"error": {"status": 429, "message": "slow down"}}, {"error": {"status": 500, "message": "oops"}}, {"text": "fine"}]}),
+            5,
+        );
+        let s = session(&store, dir.path()).await;
+        enqueue(&store, &s, &a, "x").await;
+        let (run, exit) = execute_next(&store, quick_retries()).await;
+        assert_eq!(exit, RunExit::Finished);
+        let done = store.get_run(&run).await.unwrap().unwrap();
+        assert_eq!((done.status, done.response.as_deref()), (RunStatus::Succeeded, Some("fine")));
+        let events = store.read_events(&run, 0, 100).await.unwrap();
+        let restarts: Vec<_> = events.iter().filter(|e| e.kind == "step_restarted").collect();
+        assert_eq!(restarts.len(), 2, "each retry is visible");
+        assert!(restarts[0].data["reason"].as_str().unwrap().contains("429"));
+        assert_eq!(done.steps, 1, "retries are not steps");
+    }
+}
+
+#[tokio::test]
+async fn fatal_provider_errors_and_exhausted_retries_fail_the_run() {
+    for (store, dir) in backends().await {
+        let s = session(&store, dir.path()).await;
+        let fatal = agent(json!({"script": [{"error": {"status": 400, "message": "bad request body"}}]}), 5);
+        enqueue(&store, &s, &fatal, "x").await;
+        let (run, _) = execute_next(&store, quick_retries()).await;
+        let failed = store.get_run(&run).await.unwrap().unwrap();
+        assert_eq!(failed.status, RunStatus::Failed);
+        assert_eq!(failed.error.as_deref(), Some("provider error (400): bad request body"));
+        let busy = agent(
+            json!({"script": [{"error": {"status": 529, "message": "overloaded"}}, {"error": {"status": 529, "message": "overloaded"}}, {"error": {"status": 529, "message": "overloaded"}}]}),
+            5,
+        );
+        enqueue(&store, &s, &busy, "y").await;
+        let (run, _) = execute_next(&store, quick_retries()).await;
+        let failed = store.get_run(&run).await.unwrap().unwrap();
+        assert_eq!(failed.error.as_deref(), Some("provider error (529) after 2 retries: overloaded"));
+    }
+}
+
+#[tokio::test]
+async fn max_steps_ends_a_runaway_loop_with_a_valid_history() {
+    for (store, dir) in backends().await {
+        let call = json!({"tool_calls": [{"name": "bash", "input": {"command": "true"}}]});
+        let a = agent(json!({"script": [call.clone(), call.clone(), call]}), 2);
+        let s = session(&store, dir.path()).await;
+        enqueue(&store, &s, &a, "loop").await;
+        let (run, _) = execute_next(&store, LoopConfig::default()).await;
+        let failed = store.get_run(&run).await.unwrap().unwrap();
+        assert_eq!(failed.status, RunStatus::Failed);
+        assert!(failed.error.unwrap().contains("max_steps"));
+        assert_eq!(failed.steps, 2);
+        let history = store.session_history(&s).await.unwrap();
+        let roles: Vec<_> = history.iter().map(|m| m.role).collect();
+        use wingman::model::Role::*;
+        assert_eq!(roles, [User, Assistant, Tool, Assistant, Tool]);
+    }
+}
+
+#[tokio::test]
+async fn streamed_text_is_coalesced_but_never_lost() {
+    for (store, dir) in backends().await {
+        let words: Vec<String> = (0..40).map(|i| format!("w{i}")).collect();
+        let text = words.join(" ");
+        let a = agent(json!({"chunk_delay_ms": 10, "script": [{"text": text}]}), 5);
+        let s = session(&store, dir.path()).await;
+        enqueue(&store, &s, &a, "x").await;
+        let config = LoopConfig { delta_flush: Duration::from_millis(100), ..Default::default() };
+        let (run, _) = execute_next(&store, config).await;
+        let events = store.read_events(&run, 0, 1000).await.unwrap();
+        let deltas: Vec<&str> =
+            events.iter().filter(|e| e.kind == "text_delta").map(|e| e.data["text"].as_str().unwrap()).collect();
+        assert!(deltas.len() >= 2 && deltas.len() < 40, "coalesced into a few deltas: {}", deltas.len());
+        assert_eq!(deltas.concat(), text);
+    }
+}
