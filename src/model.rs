@@ -9,6 +9,49 @@ pub const DEFAULT_MAX_STEPS: u32 = 50;
 /// The largest `max_steps` an agent may ask for: a loop is never unbounded.
 pub const MAX_MAX_STEPS: u32 = 1000;
 
+/// Timestamps in answers: RFC 3339 in UTC, always with three fractional digits.
+///
+/// chrono's default drops the fraction when it is zero, which makes equal-width
+/// timestamps compare wrongly as strings ("…:37Z" sorts after "…:37.069Z").
+pub mod timestamp {
+    use chrono::{DateTime, SecondsFormat, Utc};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Formats `t` the one way Wingman writes timestamps.
+    pub fn format(t: &DateTime<Utc>) -> String {
+        t.to_rfc3339_opts(SecondsFormat::Millis, true)
+    }
+
+    /// Serializes a timestamp with [`format`].
+    pub fn serialize<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format(t))
+    }
+
+    /// Reads any RFC 3339 timestamp.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
+        DateTime::<Utc>::deserialize(d)
+    }
+
+    /// The same for optional timestamps.
+    pub mod option {
+        use chrono::{DateTime, Utc};
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        /// Serializes a present timestamp with [`super::format`], an absent one as null.
+        pub fn serialize<S: Serializer>(t: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
+            match t {
+                Some(t) => s.serialize_str(&super::format(t)),
+                None => s.serialize_none(),
+            }
+        }
+
+        /// Reads an optional RFC 3339 timestamp.
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
+            Option::<DateTime<Utc>>::deserialize(d)
+        }
+    }
+}
+
 /// Returns a fresh ULID as a string; every Wingman ID is one.
 pub fn new_id() -> String {
     ulid::Ulid::new().to_string()
@@ -30,7 +73,9 @@ pub struct Agent {
     #[serde(default)]
     pub output_schema: Option<Value>,
     pub max_steps: u32,
+    #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(with = "timestamp")]
     pub updated_at: DateTime<Utc>,
 }
 
@@ -42,7 +87,9 @@ pub struct Session {
     pub title: Option<String>,
     pub work_dir: String,
     pub metadata: Value,
+    #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(with = "timestamp")]
     pub updated_at: DateTime<Utc>,
 }
 
@@ -239,9 +286,13 @@ pub struct Run {
     pub steps: u32,
     pub tool_calls: Vec<Value>,
     pub error: Option<String>,
+    #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(with = "timestamp::option")]
     pub started_at: Option<DateTime<Utc>>,
+    #[serde(with = "timestamp::option")]
     pub finished_at: Option<DateTime<Utc>>,
+    #[serde(with = "timestamp")]
     pub updated_at: DateTime<Utc>,
 }
 
@@ -262,7 +313,7 @@ impl Event {
         obj.insert("run_id".into(), Value::String(self.run_id.clone()));
         obj.insert("seq".into(), Value::from(self.seq));
         obj.insert("type".into(), Value::String(self.kind.clone()));
-        obj.insert("at".into(), Value::String(self.at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)));
+        obj.insert("at".into(), Value::String(timestamp::format(&self.at)));
         Value::Object(obj)
     }
 
@@ -287,5 +338,32 @@ impl NewEvent {
             _ => Map::new(),
         };
         NewEvent { kind, data }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn timestamps_always_carry_milliseconds_so_they_sort_as_strings() {
+        let whole = Utc.timestamp_millis_opt(1_795_000_000_000).unwrap();
+        let later = Utc.timestamp_millis_opt(1_795_000_000_069).unwrap();
+        let (a, b) = (timestamp::format(&whole), timestamp::format(&later));
+        assert!(a.ends_with(":40.000Z"), "{a}");
+        assert!(a < b, "{a} sorts before {b}");
+        let session = Session {
+            id: "s".into(),
+            agent_id: None,
+            title: None,
+            work_dir: "/tmp".into(),
+            metadata: Value::Null,
+            created_at: whole,
+            updated_at: later,
+        };
+        let json = serde_json::to_value(&session).unwrap();
+        assert_eq!(json["created_at"], a.as_str());
+        assert_eq!(json["updated_at"], b.as_str());
     }
 }

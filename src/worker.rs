@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::engine::{self, LoopConfig, RunExit, RunSignals};
 use crate::model::new_id;
-use crate::store::{Heartbeat, Lease, Store};
+use crate::store::{HandBack, Heartbeat, Lease, Store, StoreError};
 
 /// Settings of a worker.
 #[derive(Debug, Clone)]
@@ -61,7 +61,7 @@ struct Worker {
     config: WorkerConfig,
     id: String,
     in_flight: HashMap<String, InFlight>,
-    tasks: JoinSet<(String, RunExit)>,
+    tasks: JoinSet<(Lease, RunExit)>,
 }
 
 /// Runs a worker until `shutdown` fires, then drains it: in-flight steps get
@@ -126,6 +126,11 @@ impl Worker {
             }
             let claims = match self.store.claim_runs(&self.id, room).await {
                 Ok(claims) => claims,
+                Err(StoreError::Fenced) => {
+                    // The lease lapsed: the heartbeat abandons everything and registers anew.
+                    self.heartbeat().await;
+                    return;
+                }
                 Err(e) => {
                     tracing::warn!(error = %e, "claim failed");
                     return;
@@ -139,7 +144,10 @@ impl Worker {
                 self.in_flight
                     .insert(run_id.clone(), InFlight { lease: claim.lease.clone(), signals: signals.clone() });
                 let (store, engine) = (self.store.clone(), self.config.engine.clone());
-                self.tasks.spawn(async move { (run_id, engine::execute(store, engine, claim, signals).await) });
+                self.tasks.spawn(async move {
+                    let lease = claim.lease.clone();
+                    (lease, engine::execute(store, engine, claim, signals).await)
+                });
             }
             if claimed < room {
                 return;
@@ -147,11 +155,15 @@ impl Worker {
         }
     }
 
-    fn reap(&mut self, joined: Result<(String, RunExit), tokio::task::JoinError>) {
+    fn reap(&mut self, joined: Result<(Lease, RunExit), tokio::task::JoinError>) {
         match joined {
-            Ok((run_id, exit)) => {
-                tracing::debug!(run_id, ?exit, "run left the worker");
-                self.in_flight.remove(&run_id);
+            Ok((lease, exit)) => {
+                tracing::debug!(run_id = lease.run_id, ?exit, "run left the worker");
+                // After a lapsed lease the same run may be claimed again before
+                // the abandoned attempt has wound down: remove only this attempt.
+                if self.in_flight.get(&lease.run_id).is_some_and(|f| f.lease == lease) {
+                    self.in_flight.remove(&lease.run_id);
+                }
             }
             Err(e) => {
                 // A panicking run must not take the worker down; its lease
@@ -165,7 +177,14 @@ impl Worker {
     /// Renews the lease; aborts runs the worker no longer holds (cancelled or
     /// taken over), and everything if the lease itself had lapsed.
     async fn heartbeat(&mut self) {
-        match self.store.heartbeat(&self.id, self.config.lease).await {
+        let began = tokio::time::Instant::now();
+        let outcome = self.store.heartbeat(&self.id, self.config.lease).await;
+        // A heartbeat that takes a large part of the lease is the warning sign
+        // before leases start to lapse (a starved machine, a stalled database).
+        if began.elapsed() > self.config.lease / 3 {
+            tracing::warn!(took_ms = began.elapsed().as_millis() as u64, "slow heartbeat");
+        }
+        match outcome {
             Ok(Heartbeat::Renewed { held_runs }) => {
                 for (run_id, flight) in &self.in_flight {
                     if !held_runs.contains(run_id) {
@@ -214,7 +233,7 @@ impl Worker {
         }
         // Fenced: a run that ended or was handed back meanwhile is untouched.
         for lease in left {
-            let _ = self.store.release_run(&lease).await;
+            let _ = self.store.release_run(&lease, HandBack::Interrupted).await;
         }
         let _ = self.store.deregister_worker(&self.id).await;
         tracing::info!(worker_id = %self.id, "worker stopped");

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use wingman::checkpoint::{Checkpoint, CheckpointBody};
 use wingman::engine::{self, LoopConfig, RunExit, RunSignals};
 use wingman::model::{new_id, Agent, Message, NewEvent, RunInput, RunKind, RunStatus, Session, Usage};
-use wingman::store::{self, Claim, Commit, Finish, Heartbeat, IdempotencyKey, NewRun, Store, StoreError};
+use wingman::store::{self, Claim, Commit, Finish, HandBack, Heartbeat, IdempotencyKey, NewRun, Store, StoreError};
 
 const LEASE: Duration = Duration::from_millis(300);
 
@@ -138,6 +138,8 @@ async fn writes_are_fenced_by_the_claim_and_the_workers_lease() {
         tokio::time::sleep(LEASE + Duration::from_millis(100)).await;
         // The lease lapsed: nothing it writes lands, even before a takeover.
         assert!(matches!(store.commit(&old.lease, text_commit(1, "late", false)).await, Err(StoreError::Fenced)));
+        // Nor may it claim: not even its own run back under the same id.
+        assert!(matches!(store.claim_runs(&stalled, 1).await, Err(StoreError::Fenced)));
         assert_eq!(store.heartbeat(&stalled, LEASE).await.unwrap(), Heartbeat::Lost, "a lapsed lease is not renewed");
         let rescuer = worker(&store).await;
         let new = store.claim_runs(&rescuer, 1).await.unwrap().remove(0);
@@ -145,7 +147,7 @@ async fn writes_are_fenced_by_the_claim_and_the_workers_lease() {
         assert_eq!(new.attempt, 2);
         assert!(new.lease.epoch > old.lease.epoch);
         assert!(matches!(store.commit(&old.lease, text_commit(1, "late", true)).await, Err(StoreError::Fenced)));
-        assert!(matches!(store.release_run(&old.lease).await, Err(StoreError::Fenced)));
+        assert!(matches!(store.release_run(&old.lease, HandBack::AtStepBoundary).await, Err(StoreError::Fenced)));
         store.commit(&new.lease, text_commit(1, "on time", true)).await.unwrap();
         let events = store.read_events(&run, 0, 100).await.unwrap();
         assert_eq!(seqs(&events), (1..=events.len() as u64).collect::<Vec<_>>(), "dense");
@@ -182,11 +184,18 @@ async fn a_hand_back_is_not_charged_and_cancel_wins() {
         let run = enqueue(&store, &s, &a, "x").await;
         let w = worker(&store).await;
         let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
-        store.release_run(&claim.lease).await.unwrap();
+        store.release_run(&claim.lease, HandBack::AtStepBoundary).await.unwrap();
         let queued = store.get_run(&run).await.unwrap().unwrap();
         assert_eq!((queued.status, queued.attempt), (RunStatus::Queued, 0));
         let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
         assert_eq!(claim.attempt, 1);
+        let resumed = store.load_run(&run).await.unwrap();
+        assert!(resumed.resumed && resumed.handed_back, "the next attempt knows nothing was in flight");
+        let kinds: Vec<String> = store.read_events(&run, 0, 100).await.unwrap().into_iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, ["run_queued", "run_started", "run_handed_back", "run_started"]);
+        store.release_run(&claim.lease, HandBack::Interrupted).await.unwrap();
+        let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+        assert!(!store.load_run(&run).await.unwrap().handed_back, "an interrupted step is redone and announced");
         let cancelled = store.cancel_run(&run).await.unwrap();
         assert_eq!(cancelled.status, RunStatus::Cancelled);
         assert!(matches!(store.commit(&claim.lease, text_commit(1, "late", true)).await, Err(StoreError::Fenced)));

@@ -113,7 +113,7 @@ pub async fn submit_message(
         [(header::LOCATION, location)],
         Json(json!({
             "run_id": run.id, "status": run.status, "session_id": run.session_id,
-            "agent_id": run.agent_id, "created_at": run.created_at,
+            "agent_id": run.agent_id, "created_at": crate::model::timestamp::format(&run.created_at),
         })),
     )
         .into_response();

@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 use crate::checkpoint::{self, next_action, NextAction};
 use crate::model::{NewEvent, RunStatus};
 use crate::provider::pricing::Pricing;
-use crate::store::{Claim, Commit, Finish, Lease, RunContext, Store, StoreError};
+use crate::store::{Claim, Commit, Finish, HandBack, Lease, RunContext, Store, StoreError};
 
 mod infer;
 mod tools;
@@ -141,7 +141,7 @@ impl Execution {
                 return Ok(RunExit::Abandoned);
             }
             if self.signals.stop.is_cancelled() {
-                self.store.release_run(&self.lease).await?;
+                self.store.release_run(&self.lease, HandBack::AtStepBoundary).await?;
                 return Ok(RunExit::HandedBack);
             }
             let action = next_action(&self.ctx.checkpoints, self.ctx.agent.max_steps);
@@ -157,7 +157,7 @@ impl Execution {
                     }
                 }
                 NextAction::RunTools { step, calls } => {
-                    if first && self.ctx.resumed {
+                    if first && self.ctx.resumed && !self.ctx.handed_back {
                         self.pending.push(NewEvent::new(
                             "step_restarted",
                             json!({"step": step, "attempt": self.attempt, "call_id": calls[0].id,

@@ -65,7 +65,9 @@ pub struct CredentialInfo {
     /// The last characters of the key, when it is long enough to spare them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    #[serde(with = "crate::model::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(with = "crate::model::timestamp")]
     pub updated_at: DateTime<Utc>,
 }
 

@@ -108,6 +108,9 @@ pub struct RunContext {
     pub open_step: Option<u32>,
     /// True when an earlier attempt (crashed or handed back) ran before this one.
     pub resumed: bool,
+    /// True when the attempt before this one handed the run back gracefully,
+    /// at a step boundary: no tool call of it was in flight.
+    pub handed_back: bool,
 }
 
 /// How a run ends, as decided by the worker executing it.
@@ -128,6 +131,16 @@ pub struct Commit {
     pub checkpoints: Vec<Checkpoint>,
     pub events: Vec<NewEvent>,
     pub finish: Option<Finish>,
+}
+
+/// How a worker hands a run back at shutdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandBack {
+    /// Between steps: nothing was in flight, so the next attempt repeats nothing.
+    AtStepBoundary,
+    /// The grace period ran out and the step in flight was stopped: the next
+    /// attempt redoes it and says so.
+    Interrupted,
 }
 
 /// What the heartbeat learned.
@@ -194,14 +207,16 @@ pub trait Store: Send + Sync + 'static {
     /// Claims up to `limit` runs: queued ones at the head of their session, and
     /// running ones whose worker's lease expired. A rescued run that used up
     /// its attempts is failed instead of claimed. Each claim writes the run's
-    /// `run_started` event in the same transaction.
+    /// `run_started` event in the same transaction. A worker whose own lease
+    /// lapsed claims nothing: [`StoreError::Fenced`].
     async fn claim_runs(&self, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>>;
 
     // Execution, fenced by the lease.
     async fn load_run(&self, run_id: &str) -> StoreResult<RunContext>;
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()>;
     /// Hands a run back to the queue without charging the attempt (graceful shutdown).
-    async fn release_run(&self, lease: &Lease) -> StoreResult<()>;
+    /// Writes `run_handed_back`, saying whether a step was interrupted.
+    async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()>;
 
     // Provider credentials.
     /// Stores (or replaces) the key of a credential name.

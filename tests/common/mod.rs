@@ -22,7 +22,12 @@ pub struct TestEnv {
 impl TestEnv {
     /// A fresh database with settings that keep tests quick: a 1 s lease.
     pub fn new() -> TestEnv {
-        let dir = tempfile::tempdir().expect("tempdir");
+        let mut dir = tempfile::tempdir().expect("tempdir");
+        // For debugging: keep every test's directory (database and process logs).
+        if std::env::var_os("WINGMAN_TEST_KEEP_DIRS").is_some() {
+            dir.disable_cleanup(true);
+            eprintln!("test directory kept: {}", dir.path().display());
+        }
         let db = dir.path().join("wingman.db").to_string_lossy().into_owned();
         let env = vec![
             ("WINGMAN_DATABASE_URL".into(), db),

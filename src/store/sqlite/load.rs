@@ -63,5 +63,16 @@ pub async fn run_context(reads: &SqlitePool, run_id: &str) -> StoreResult<RunCon
             .bind(run_id)
             .fetch_one(&mut *conn)
             .await?;
-    Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed })
+    // The event just before this attempt's `run_started`: a hand-back means
+    // the previous attempt stopped at a step boundary with nothing in flight.
+    let handed_back: Option<bool> = sqlx::query_scalar(
+        "SELECT type = 'run_handed_back' AND data ->> '$.interrupted' = 0 FROM run_events
+         WHERE run_id = ?1 AND seq < (SELECT MAX(seq) FROM run_events WHERE run_id = ?1 AND type = 'run_started')
+         ORDER BY seq DESC LIMIT 1",
+    )
+    .bind(run_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let handed_back = handed_back.unwrap_or(false);
+    Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back })
 }

@@ -12,8 +12,8 @@ use sqlx::{ConnectOptions, Row};
 use crate::model::{Agent, Event, Message, RunStatus, Session};
 use crate::provider::auth::{ApiKey, CredentialInfo};
 use crate::store::{
-    Claim, Commit, Enqueued, Heartbeat, IdempotencyKey, Lease, NewRun, Run, RunContext, RunFilter, Store, StoreError,
-    StoreOptions, StoreResult,
+    Claim, Commit, Enqueued, HandBack, Heartbeat, IdempotencyKey, Lease, NewRun, Run, RunContext, RunFilter, Store,
+    StoreError, StoreOptions, StoreResult,
 };
 
 mod credentials;
@@ -418,9 +418,9 @@ impl Store for SqliteStore {
         self.writer.write(move |c| Box::pin(async move { progress::commit(c, &lease, commit, Utc::now()).await })).await
     }
 
-    async fn release_run(&self, lease: &Lease) -> StoreResult<()> {
+    async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()> {
         let lease = lease.clone();
-        self.writer.write(move |c| Box::pin(async move { queue::release(c, &lease, Utc::now()).await })).await
+        self.writer.write(move |c| Box::pin(async move { queue::release(c, &lease, how, Utc::now()).await })).await
     }
 
     async fn put_credential(&self, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo> {

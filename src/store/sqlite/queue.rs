@@ -9,7 +9,7 @@ use sqlx::Row;
 use super::progress::{fence, finish, insert_events};
 use super::rows::{self, ms};
 use crate::model::{NewEvent, Run, RunStatus};
-use crate::store::{Claim, Enqueued, IdempotencyKey, Lease, NewRun, StoreError, StoreResult};
+use crate::store::{Claim, Enqueued, HandBack, IdempotencyKey, Lease, NewRun, StoreError, StoreResult};
 
 /// Statuses of a run that still holds its session's turn.
 const ACTIVE: &str = "('queued','running','waiting')";
@@ -106,6 +106,16 @@ pub async fn claim(
     limit: u32,
     now: DateTime<Utc>,
 ) -> StoreResult<Vec<Claim>> {
+    // A worker whose own lease lapsed must not claim: its runs are orphans now,
+    // and claiming them under the same id would run one twice in one process.
+    let live: Option<i64> = sqlx::query_scalar("SELECT 1 FROM workers WHERE id = ? AND lease_expires_at > ?")
+        .bind(worker_id)
+        .bind(ms(now))
+        .fetch_optional(&mut *conn)
+        .await?;
+    if live.is_none() {
+        return Err(StoreError::Fenced);
+    }
     let mut started = Vec::new();
     let orphans = sqlx::query(
         "SELECT id, attempt, max_attempts FROM runs INDEXED BY runs_running
@@ -198,9 +208,17 @@ async fn write_started(conn: &mut SqliteConnection, started: &[(Claim, u64)], no
     .await?;
     Ok(())
 }
-/// Puts a run back in the queue, uncharged, if the lease is still held.
-pub async fn release(conn: &mut SqliteConnection, lease: &Lease, now: DateTime<Utc>) -> StoreResult<()> {
-    fence(conn, lease, 0, now).await?;
+/// Puts a run back in the queue, uncharged, if the lease is still held, and
+/// says so in its log: `run_handed_back` tells the next attempt that nothing
+/// was in flight.
+pub async fn release(conn: &mut SqliteConnection, lease: &Lease, how: HandBack, now: DateTime<Utc>) -> StoreResult<()> {
+    let seq = fence(conn, lease, 1, now).await?;
+    let (interrupted, reason) = match how {
+        HandBack::AtStepBoundary => (false, "the worker shut down between steps"),
+        HandBack::Interrupted => (true, "the worker shut down and its grace period ran out mid-step"),
+    };
+    let event = NewEvent::new("run_handed_back", json!({"interrupted": interrupted, "reason": reason}));
+    insert_events(conn, &lease.run_id, seq, &[event], now).await?;
     sqlx::query(
         "UPDATE runs SET status = 'queued', worker_id = NULL, attempt = MAX(attempt - 1, 0), updated_at = ? WHERE id = ?",
     )
