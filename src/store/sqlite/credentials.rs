@@ -3,7 +3,8 @@
 //! `get_credential` ever reads the key column.
 
 use chrono::{DateTime, Utc};
-use sqlx::sqlite::{SqliteConnection, SqlitePool, SqliteRow};
+use rusqlite::{params, Connection};
+use sqlx::sqlite::{SqlitePool, SqliteRow};
 use sqlx::Row;
 
 use super::rows::{at, ms};
@@ -11,27 +12,19 @@ use crate::provider::auth::{ApiKey, CredentialInfo};
 use crate::store::{StoreError, StoreResult};
 
 /// Inserts or replaces a key, keeping its first `created_at`.
-pub async fn put(
-    conn: &mut SqliteConnection,
-    name: &str,
-    key: &ApiKey,
-    now: DateTime<Utc>,
-) -> StoreResult<CredentialInfo> {
-    let row = sqlx::query(
-        "INSERT INTO credentials (provider, api_key, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)
-         ON CONFLICT (provider) DO UPDATE SET api_key = excluded.api_key, updated_at = excluded.updated_at
-         RETURNING created_at",
-    )
-    .bind(name)
-    .bind(key.expose())
-    .bind(ms(now))
-    .fetch_one(&mut *conn)
-    .await?;
+pub fn put(conn: &Connection, name: &str, key: &ApiKey, now: DateTime<Utc>) -> StoreResult<CredentialInfo> {
+    let created_at: i64 = conn
+        .prepare_cached(
+            "INSERT INTO credentials (provider, api_key, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)
+             ON CONFLICT (provider) DO UPDATE SET api_key = excluded.api_key, updated_at = excluded.updated_at
+             RETURNING created_at",
+        )?
+        .query_row(params![name, key.expose(), ms(now)], |r| r.get(0))?;
     // Timestamps are stored in milliseconds; answer with what a later read will show.
     Ok(CredentialInfo {
         provider: name.to_string(),
         hint: key.hint(),
-        created_at: at(row.try_get(0)?),
+        created_at: at(created_at),
         updated_at: at(ms(now)),
     })
 }
@@ -64,9 +57,9 @@ fn info(row: &SqliteRow) -> StoreResult<CredentialInfo> {
 }
 
 /// Deletes a credential.
-pub async fn delete(conn: &mut SqliteConnection, name: &str) -> StoreResult<()> {
-    let done = sqlx::query("DELETE FROM credentials WHERE provider = ?").bind(name).execute(&mut *conn).await?;
-    if done.rows_affected() == 0 {
+pub fn delete(conn: &Connection, name: &str) -> StoreResult<()> {
+    let deleted = conn.prepare_cached("DELETE FROM credentials WHERE provider = ?1")?.execute([name])?;
+    if deleted == 0 {
         return Err(StoreError::NotFound("credential"));
     }
     Ok(())

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use chrono::Utc;
+use rusqlite::params;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{ConnectOptions, Row};
 
@@ -20,16 +21,21 @@ mod credentials;
 mod migrate;
 mod progress;
 mod queue;
+mod readers;
 mod rows;
 mod watch;
 mod writer;
 
+use readers::Readers;
 use rows::ms;
 use writer::Writer;
 
 /// A Wingman store in one SQLite file.
 pub struct SqliteStore {
+    /// sqlx connections for the API's resource reads.
     reads: SqlitePool,
+    /// In-thread connections for the reads on the hot path.
+    readers: Readers,
     writer: Writer,
     changes: Option<tokio::sync::watch::Receiver<u64>>,
 }
@@ -48,17 +54,10 @@ impl SqliteStore {
                 std::fs::create_dir_all(dir)?;
             }
         }
-        let mut write_conn = connect.connect().await?;
-        migrate::run(&mut write_conn).await?;
-        // Short: the writer retries the write lock itself, more fairly than
-        // SQLite's busy handler (see writer::begin_immediate).
-        sqlx::raw_sql(&format!("PRAGMA busy_timeout = {}", writer::WRITE_BUSY_TIMEOUT_MS))
-            .execute(&mut write_conn)
-            .await?;
-        // Per-connection scratch space for the fenced commit script.
-        sqlx::raw_sql("CREATE TEMP TABLE IF NOT EXISTS fence (ok INTEGER NOT NULL, first_seq INTEGER)")
-            .execute(&mut write_conn)
-            .await?;
+        let mut migrate_conn = connect.connect().await?;
+        migrate::run(&mut migrate_conn).await?;
+        sqlx::Connection::close(migrate_conn).await?;
+        let writer = Writer::spawn(connect.get_filename(), options.synchronous_full)?;
         // SQLite connections do not go stale: skip the ping on every acquire
         // (one more round trip to the connection's thread).
         let reads = SqlitePoolOptions::new()
@@ -67,11 +66,11 @@ impl SqliteStore {
             .min_connections(1)
             .connect_with(connect.clone())
             .await?;
-        // The write connection made the file WAL, so its `-wal` file exists now.
+        // The migration made the file WAL, so its `-wal` file exists now.
         let mut wal = connect.get_filename().as_os_str().to_owned();
         wal.push("-wal");
         let changes = watch::spawn(std::path::Path::new(&wal));
-        Ok(SqliteStore { reads, writer: Writer::spawn(write_conn), changes })
+        Ok(SqliteStore { reads, readers: Readers::new(connect.get_filename()), writer, changes })
     }
 }
 
@@ -95,16 +94,14 @@ impl Store for SqliteStore {
         let agent = agent.clone();
         self.writer
             .write(move |c| {
-                Box::pin(async move {
-                    sqlx::query("INSERT INTO agents (id, body, created_at, updated_at) VALUES (?, ?, ?, ?)")
-                        .bind(&agent.id)
-                        .bind(serde_json::to_string(&agent)?)
-                        .bind(ms(agent.created_at))
-                        .bind(ms(agent.updated_at))
-                        .execute(&mut *c)
-                        .await?;
-                    Ok(())
-                })
+                c.prepare_cached("INSERT INTO agents (id, body, created_at, updated_at) VALUES (?1, ?2, ?3, ?4)")?
+                    .execute(params![
+                        agent.id,
+                        serde_json::to_string(&agent)?,
+                        ms(agent.created_at),
+                        ms(agent.updated_at)
+                    ])?;
+                Ok(())
             })
             .await
     }
@@ -123,15 +120,10 @@ impl Store for SqliteStore {
         let agent = agent.clone();
         self.writer
             .write(move |c| {
-                Box::pin(async move {
-                    let done = sqlx::query("UPDATE agents SET body = ?, updated_at = ? WHERE id = ?")
-                        .bind(serde_json::to_string(&agent)?)
-                        .bind(ms(agent.updated_at))
-                        .bind(&agent.id)
-                        .execute(&mut *c)
-                        .await?;
-                    found(done.rows_affected(), "agent")
-                })
+                let updated = c
+                    .prepare_cached("UPDATE agents SET body = ?1, updated_at = ?2 WHERE id = ?3")?
+                    .execute(params![serde_json::to_string(&agent)?, ms(agent.updated_at), agent.id])?;
+                found(updated, "agent")
             })
             .await
     }
@@ -140,10 +132,8 @@ impl Store for SqliteStore {
         let id = id.to_string();
         self.writer
             .write(move |c| {
-                Box::pin(async move {
-                    let done = sqlx::query("DELETE FROM agents WHERE id = ?").bind(&id).execute(&mut *c).await?;
-                    found(done.rows_affected(), "agent")
-                })
+                let deleted = c.prepare_cached("DELETE FROM agents WHERE id = ?1")?.execute([&id])?;
+                found(deleted, "agent")
             })
             .await
     }
@@ -152,22 +142,20 @@ impl Store for SqliteStore {
         let s = session.clone();
         self.writer
             .write(move |c| {
-                Box::pin(async move {
-                    sqlx::query(
-                        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, created_at, updated_at)
-                         VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    )
-                    .bind(&s.id)
-                    .bind(&s.agent_id)
-                    .bind(&s.title)
-                    .bind(&s.work_dir)
-                    .bind(serde_json::to_string(&s.metadata)?)
-                    .bind(ms(s.created_at))
-                    .bind(ms(s.updated_at))
-                    .execute(&mut *c)
-                    .await?;
-                    Ok(())
-                })
+                c.prepare_cached(
+                    "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, created_at, updated_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )?
+                .execute(params![
+                    s.id,
+                    s.agent_id,
+                    s.title,
+                    s.work_dir,
+                    serde_json::to_string(&s.metadata)?,
+                    ms(s.created_at),
+                    ms(s.updated_at)
+                ])?;
+                Ok(())
             })
             .await
     }
@@ -186,21 +174,20 @@ impl Store for SqliteStore {
         let s = session.clone();
         self.writer
             .write(move |c| {
-                Box::pin(async move {
-                    let done = sqlx::query(
-                        "UPDATE sessions SET agent_id = ?, title = ?, work_dir = ?, metadata = ?, updated_at = ?
-                         WHERE id = ?",
-                    )
-                    .bind(&s.agent_id)
-                    .bind(&s.title)
-                    .bind(&s.work_dir)
-                    .bind(serde_json::to_string(&s.metadata)?)
-                    .bind(ms(s.updated_at))
-                    .bind(&s.id)
-                    .execute(&mut *c)
-                    .await?;
-                    found(done.rows_affected(), "session")
-                })
+                let updated = c
+                    .prepare_cached(
+                        "UPDATE sessions SET agent_id = ?1, title = ?2, work_dir = ?3, metadata = ?4, updated_at = ?5
+                         WHERE id = ?6",
+                    )?
+                    .execute(params![
+                        s.agent_id,
+                        s.title,
+                        s.work_dir,
+                        serde_json::to_string(&s.metadata)?,
+                        ms(s.updated_at),
+                        s.id
+                    ])?;
+                found(updated, "session")
             })
             .await
     }
@@ -209,36 +196,25 @@ impl Store for SqliteStore {
         let id = id.to_string();
         self.writer
             .write(move |c| {
-                Box::pin(async move {
-                    // Refuse before writing anything (the writer's contract).
-                    let present: bool = sqlx::query_scalar("SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ?)")
-                        .bind(&id)
-                        .fetch_one(&mut *c)
-                        .await?;
-                    if !present {
-                        return Err(StoreError::NotFound("session"));
-                    }
-                    let active: Vec<String> = sqlx::query_scalar(
-                        "SELECT id FROM runs WHERE session_id = ? AND status IN ('queued','running','waiting')",
-                    )
-                    .bind(&id)
-                    .fetch_all(&mut *c)
-                    .await?;
-                    for run_id in active {
-                        progress::finish(
-                            c,
-                            &run_id,
-                            RunStatus::Cancelled,
-                            Some("session deleted".into()),
-                            None,
-                            Utc::now(),
-                        )
-                        .await?;
-                    }
-                    sqlx::query("DELETE FROM session_messages WHERE session_id = ?").bind(&id).execute(&mut *c).await?;
-                    let done = sqlx::query("DELETE FROM sessions WHERE id = ?").bind(&id).execute(&mut *c).await?;
-                    found(done.rows_affected(), "session")
-                })
+                // Refuse before writing anything (the writer's contract).
+                let present: bool = c
+                    .prepare_cached("SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ?1)")?
+                    .query_row([&id], |r| r.get(0))?;
+                if !present {
+                    return Err(StoreError::NotFound("session"));
+                }
+                let active: Vec<String> = c
+                    .prepare_cached(
+                        "SELECT id FROM runs WHERE session_id = ?1 AND status IN ('queued','running','waiting')",
+                    )?
+                    .query_map([&id], |r| r.get(0))?
+                    .collect::<Result<_, _>>()?;
+                for run_id in active {
+                    progress::finish(c, &run_id, RunStatus::Cancelled, Some("session deleted".into()), Utc::now())?;
+                }
+                c.prepare_cached("DELETE FROM session_messages WHERE session_id = ?1")?.execute([&id])?;
+                let deleted = c.prepare_cached("DELETE FROM sessions WHERE id = ?1")?.execute([&id])?;
+                found(deleted, "session")
             })
             .await
     }
@@ -252,11 +228,15 @@ impl Store for SqliteStore {
     }
 
     async fn enqueue_run(&self, run: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued> {
-        self.writer.write(move |c| Box::pin(queue::enqueue(c, run, key))).await
+        self.writer.write(move |c| queue::enqueue(c, run, key)).await
     }
 
     async fn get_run(&self, id: &str) -> StoreResult<Option<Run>> {
-        queue::get_run(&self.reads, id).await
+        let row = sqlx::query(&format!("SELECT {} FROM runs WHERE id = ?", rows::RUN_COLUMNS))
+            .bind(id)
+            .fetch_optional(&self.reads)
+            .await?;
+        row.as_ref().map(rows::run).transpose()
     }
 
     async fn list_runs(&self, filter: &RunFilter) -> StoreResult<Vec<Run>> {
@@ -286,60 +266,69 @@ impl Store for SqliteStore {
 
     async fn cancel_run(&self, id: &str) -> StoreResult<Run> {
         let id = id.to_string();
-        self.writer.write(move |c| Box::pin(async move { progress::cancel(c, &id, Utc::now()).await })).await
+        self.writer.write(move |c| progress::cancel(c, &id, Utc::now())).await
     }
 
     async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {
-        let found = sqlx::query(
-            "SELECT run_id, seq, type, data, at FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-        )
-        .bind(run_id)
-        .bind(after as i64)
-        .bind(limit as i64)
-        .fetch_all(&self.reads)
-        .await?;
-        found.iter().map(rows::event).collect()
+        let run_id = run_id.to_string();
+        self.readers
+            .read(move |c| {
+                let mut select = c.prepare_cached(
+                    "SELECT run_id, seq, type, data, at FROM run_events WHERE run_id = ?1 AND seq > ?2
+                     ORDER BY seq LIMIT ?3",
+                )?;
+                let mut found = select.query(params![run_id, after as i64, limit as i64])?;
+                let mut events = Vec::new();
+                while let Some(row) = found.next()? {
+                    events.push(rows::event(row)?);
+                }
+                Ok(events)
+            })
+            .await
     }
 
     async fn event_cursor(&self) -> StoreResult<u64> {
-        let max: Option<i64> = sqlx::query_scalar("SELECT MAX(gid) FROM run_events").fetch_one(&self.reads).await?;
-        Ok(max.unwrap_or(0) as u64)
+        self.readers
+            .read(|c| {
+                let max: Option<i64> =
+                    c.prepare_cached("SELECT MAX(gid) FROM run_events")?.query_row([], |r| r.get(0))?;
+                Ok(max.unwrap_or(0) as u64)
+            })
+            .await
     }
 
     async fn events_since(&self, cursor: u64, limit: u32) -> StoreResult<Vec<(u64, Event)>> {
-        let found =
-            sqlx::query("SELECT gid, run_id, seq, type, data, at FROM run_events WHERE gid > ? ORDER BY gid LIMIT ?")
-                .bind(cursor as i64)
-                .bind(limit as i64)
-                .fetch_all(&self.reads)
-                .await?;
-        found.iter().map(|r| Ok((r.try_get::<i64, _>("gid")? as u64, rows::event(r)?))).collect()
+        self.readers
+            .read(move |c| {
+                let mut select = c.prepare_cached(
+                    "SELECT gid, run_id, seq, type, data, at FROM run_events WHERE gid > ?1 ORDER BY gid LIMIT ?2",
+                )?;
+                let mut found = select.query(params![cursor as i64, limit as i64])?;
+                let mut events = Vec::new();
+                while let Some(row) = found.next()? {
+                    events.push((row.get::<_, i64>("gid")? as u64, rows::event(row)?));
+                }
+                Ok(events)
+            })
+            .await
     }
 
     async fn register_worker(&self, id: &str, name: &str, lease: Duration) -> StoreResult<()> {
         let (id, name) = (id.to_string(), name.to_string());
         self.writer
             .write(move |c| {
-                Box::pin(async move {
-                    let now = Utc::now();
-                    let lease_until = now + lease;
-                    // Forget workers that have been gone for an hour and hold nothing.
-                    sqlx::query(
-                        "DELETE FROM workers WHERE lease_expires_at < ? AND NOT EXISTS
-                           (SELECT 1 FROM runs WHERE runs.worker_id = workers.id AND runs.status = 'running')",
-                    )
-                    .bind(ms(now) - 3_600_000)
-                    .execute(&mut *c)
-                    .await?;
-                    sqlx::query("INSERT INTO workers (id, name, started_at, lease_expires_at) VALUES (?, ?, ?, ?)")
-                        .bind(&id)
-                        .bind(&name)
-                        .bind(ms(now))
-                        .bind(ms(lease_until))
-                        .execute(&mut *c)
-                        .await?;
-                    Ok(())
-                })
+                let now = Utc::now();
+                // Forget workers that have been gone for an hour and hold nothing.
+                c.prepare_cached(
+                    "DELETE FROM workers WHERE lease_expires_at < ?1 AND NOT EXISTS
+                       (SELECT 1 FROM runs WHERE runs.worker_id = workers.id AND runs.status = 'running')",
+                )?
+                .execute([ms(now) - 3_600_000])?;
+                c.prepare_cached(
+                    "INSERT INTO workers (id, name, started_at, lease_expires_at) VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![id, name, ms(now), ms(now + lease)])?;
+                Ok(())
             })
             .await
     }
@@ -348,26 +337,20 @@ impl Store for SqliteStore {
         let id = id.to_string();
         self.writer
             .write(move |c| {
-                Box::pin(async move {
-                    let now = Utc::now();
-                    let lease_until = now + lease;
-                    let renewed =
-                        sqlx::query("UPDATE workers SET lease_expires_at = ? WHERE id = ? AND lease_expires_at > ?")
-                            .bind(ms(lease_until))
-                            .bind(&id)
-                            .bind(ms(now))
-                            .execute(&mut *c)
-                            .await?;
-                    if renewed.rows_affected() == 0 {
-                        return Ok(Heartbeat::Lost);
-                    }
-                    let held_runs =
-                        sqlx::query_scalar("SELECT id FROM runs WHERE worker_id = ? AND status = 'running'")
-                            .bind(&id)
-                            .fetch_all(&mut *c)
-                            .await?;
-                    Ok(Heartbeat::Renewed { held_runs })
-                })
+                let now = Utc::now();
+                let renewed = c
+                    .prepare_cached("UPDATE workers SET lease_expires_at = ?1 WHERE id = ?2 AND lease_expires_at > ?3")?
+                    .execute(params![ms(now + lease), id, ms(now)])?;
+                if renewed == 0 {
+                    return Ok(Heartbeat::Lost);
+                }
+                let held_runs = c
+                    .prepare_cached(
+                        "SELECT id FROM runs INDEXED BY runs_running WHERE worker_id = ?1 AND status = 'running'",
+                    )?
+                    .query_map([&id], |r| r.get(0))?
+                    .collect::<Result<_, _>>()?;
+                Ok(Heartbeat::Renewed { held_runs })
             })
             .await
     }
@@ -376,13 +359,8 @@ impl Store for SqliteStore {
         let id = id.to_string();
         self.writer
             .write(move |c| {
-                Box::pin(async move {
-                    sqlx::query("UPDATE workers SET lease_expires_at = 0 WHERE id = ?")
-                        .bind(&id)
-                        .execute(&mut *c)
-                        .await?;
-                    Ok(())
-                })
+                c.prepare_cached("UPDATE workers SET lease_expires_at = 0 WHERE id = ?1")?.execute([&id])?;
+                Ok(())
             })
             .await
     }
@@ -392,40 +370,44 @@ impl Store for SqliteStore {
     }
 
     async fn has_claimable(&self) -> StoreResult<bool> {
-        let now = Utc::now();
-        let yes: bool = sqlx::query_scalar(
-            "SELECT EXISTS(SELECT 1 FROM runs INDEXED BY runs_ready WHERE status = 'queued' AND blocked = 0)
-                 OR EXISTS(SELECT 1 FROM runs INDEXED BY runs_running WHERE status = 'running' AND NOT EXISTS
-                     (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > ?))",
-        )
-        .bind(ms(now))
-        .fetch_one(&self.reads)
-        .await?;
-        Ok(yes)
+        self.readers
+            .read(|c| {
+                let now = ms(Utc::now());
+                let yes = c
+                    .prepare_cached(
+                        "SELECT EXISTS(SELECT 1 FROM runs INDEXED BY runs_ready WHERE status = 'queued' AND blocked = 0)
+                             OR EXISTS(SELECT 1 FROM runs INDEXED BY runs_running WHERE status = 'running' AND NOT EXISTS
+                                 (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > ?1))",
+                    )?
+                    .query_row([now], |r| r.get(0))?;
+                Ok(yes)
+            })
+            .await
     }
 
     async fn claim_runs(&self, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>> {
         let worker_id = worker_id.to_string();
-        self.writer.write(move |c| Box::pin(async move { queue::claim(c, &worker_id, limit, Utc::now()).await })).await
+        self.writer.write(move |c| queue::claim(c, &worker_id, limit, Utc::now())).await
     }
 
     async fn load_run(&self, run_id: &str) -> StoreResult<RunContext> {
-        load::run_context(&self.reads, run_id).await
+        let run_id = run_id.to_string();
+        self.readers.read(move |c| load::run_context(c, &run_id)).await
     }
 
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()> {
         let lease = lease.clone();
-        self.writer.write(move |c| Box::pin(async move { progress::commit(c, &lease, commit, Utc::now()).await })).await
+        self.writer.write(move |c| progress::commit(c, &lease, commit, Utc::now())).await
     }
 
     async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()> {
         let lease = lease.clone();
-        self.writer.write(move |c| Box::pin(async move { queue::release(c, &lease, how, Utc::now()).await })).await
+        self.writer.write(move |c| queue::release(c, &lease, how, Utc::now())).await
     }
 
     async fn put_credential(&self, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo> {
         let (name, key) = (name.to_string(), key.clone());
-        self.writer.write(move |c| Box::pin(async move { credentials::put(c, &name, &key, Utc::now()).await })).await
+        self.writer.write(move |c| credentials::put(c, &name, &key, Utc::now())).await
     }
 
     async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>> {
@@ -438,13 +420,13 @@ impl Store for SqliteStore {
 
     async fn delete_credential(&self, name: &str) -> StoreResult<()> {
         let name = name.to_string();
-        self.writer.write(move |c| Box::pin(async move { credentials::delete(c, &name).await })).await
+        self.writer.write(move |c| credentials::delete(c, &name)).await
     }
 }
 
 mod load;
 
-fn found(rows: u64, what: &'static str) -> StoreResult<()> {
+fn found(rows: usize, what: &'static str) -> StoreResult<()> {
     if rows == 0 {
         Err(StoreError::NotFound(what))
     } else {

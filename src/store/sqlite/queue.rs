@@ -1,10 +1,9 @@
 //! The queue's writes: enqueue, claim and hand-back. Each function runs
-//! inside the writer's transaction.
+//! inside the writer's transaction, on the writer's thread.
 
 use chrono::{DateTime, Utc};
-use serde_json::{json, Value};
-use sqlx::sqlite::SqliteConnection;
-use sqlx::Row;
+use rusqlite::{params, Connection, OptionalExtension};
+use serde_json::json;
 
 use super::progress::{fence, finish, insert_events};
 use super::rows::{self, ms};
@@ -14,217 +13,185 @@ use crate::store::{Claim, Enqueued, HandBack, IdempotencyKey, Lease, NewRun, Sto
 /// Statuses of a run that still holds its session's turn.
 const ACTIVE: &str = "('queued','running','waiting')";
 
-pub async fn enqueue(conn: &mut SqliteConnection, new: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued> {
+pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued> {
     if let Some(key) = &key {
-        let found = sqlx::query("SELECT request_hash, run_id FROM idempotency_keys WHERE scope = ? AND key = ?")
-            .bind(&key.scope)
-            .bind(&key.key)
-            .fetch_optional(&mut *conn)
-            .await?;
-        if let Some(row) = found {
-            let hash: String = row.try_get("request_hash")?;
+        let found: Option<(String, String)> = conn
+            .prepare_cached("SELECT request_hash, run_id FROM idempotency_keys WHERE scope = ?1 AND key = ?2")?
+            .query_row(params![key.scope, key.key], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        if let Some((hash, run_id)) = found {
             if hash != key.request_hash {
                 return Err(StoreError::Conflict(
                     "this Idempotency-Key was already used with a different request".into(),
                 ));
             }
-            let run_id: String = row.try_get("run_id")?;
-            let run = get_run(&mut *conn, &run_id).await?.ok_or(StoreError::NotFound("run"))?;
+            let run = get_run(conn, &run_id)?.ok_or(StoreError::NotFound("run"))?;
             return Ok(Enqueued { run, created: false });
         }
     }
     let mut blocked = false;
     if let Some(session_id) = &new.session_id {
-        let row = sqlx::query(&format!(
-            "SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ?1) AS present,
-                    EXISTS(SELECT 1 FROM runs INDEXED BY runs_session
-                           WHERE session_id = ?1 AND status IN {ACTIVE}) AS busy"
-        ))
-        .bind(session_id)
-        .fetch_one(&mut *conn)
-        .await?;
-        if !row.try_get::<bool, _>("present")? {
+        let (present, busy): (bool, bool) = conn
+            .prepare_cached(&format!(
+                "SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ?1),
+                        EXISTS(SELECT 1 FROM runs INDEXED BY runs_session WHERE session_id = ?1 AND status IN {ACTIVE})"
+            ))?
+            .query_row([session_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        if !present {
             return Err(StoreError::NotFound("session"));
         }
-        blocked = row.try_get("busy")?;
+        blocked = busy;
     }
     let at = Utc::now();
     let now = ms(at);
-    sqlx::query(
+    conn.prepare_cached(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir,
                            max_attempts, event_seq, created_at, updated_at)
-         VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
-    )
-    .bind(&new.id)
-    .bind(new.kind.as_str())
-    .bind(blocked)
-    .bind(&new.session_id)
-    .bind(&new.agent.id)
-    .bind(serde_json::to_string(&new.agent)?)
-    .bind(serde_json::to_string(&new.input)?)
-    .bind(&new.work_dir)
-    .bind(new.max_attempts as i64)
-    .bind(now)
-    .bind(now)
-    .execute(&mut *conn)
-    .await?;
+         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?10)",
+    )?
+    .execute(params![
+        new.id,
+        new.kind.as_str(),
+        blocked,
+        new.session_id,
+        new.agent.id,
+        serde_json::to_string(&new.agent)?,
+        serde_json::to_string(&new.input)?,
+        new.work_dir,
+        new.max_attempts as i64,
+        now
+    ])?;
     let queued = NewEvent::new(
         "run_queued",
         json!({"kind": new.kind.as_str(), "session_id": new.session_id, "agent_id": new.agent.id}),
     );
-    insert_events(conn, &new.id, 1, &[queued], at).await?;
+    insert_events(conn, &new.id, 1, &[queued], at)?;
     if let Some(key) = &key {
-        sqlx::query(
-            "INSERT INTO idempotency_keys (scope, key, request_hash, run_id, created_at) VALUES (?, ?, ?, ?, ?)",
-        )
-        .bind(&key.scope)
-        .bind(&key.key)
-        .bind(&key.request_hash)
-        .bind(&new.id)
-        .bind(now)
-        .execute(&mut *conn)
-        .await?;
+        conn.prepare_cached(
+            "INSERT INTO idempotency_keys (scope, key, request_hash, run_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![key.scope, key.key, key.request_hash, new.id, now])?;
     }
-    let run = get_run(&mut *conn, &new.id).await?.ok_or(StoreError::NotFound("run"))?;
+    let run = get_run(conn, &new.id)?.ok_or(StoreError::NotFound("run"))?;
     Ok(Enqueued { run, created: true })
 }
 
-/// Reads a run, in the writer's transaction or from the read pool.
-pub async fn get_run<'e>(exec: impl sqlx::SqliteExecutor<'e>, id: &str) -> StoreResult<Option<Run>> {
-    let row = sqlx::query(&format!("SELECT {} FROM runs WHERE id = ?", rows::RUN_COLUMNS))
-        .bind(id)
-        .fetch_optional(exec)
-        .await?;
-    row.as_ref().map(rows::run).transpose()
+/// Reads a run inside the writer's transaction.
+pub fn get_run(conn: &Connection, id: &str) -> StoreResult<Option<Run>> {
+    let mut select = conn.prepare_cached(&format!("SELECT {} FROM runs WHERE id = ?1", rows::RUN_COLUMNS))?;
+    let mut found = select.query([id])?;
+    match found.next()? {
+        Some(row) => Ok(Some(rows::run(row)?)),
+        None => Ok(None),
+    }
 }
 
 /// Claims runs for a worker: first those whose worker's lease expired (they
 /// resume), then queued runs at the head of their session, oldest first.
-pub async fn claim(
-    conn: &mut SqliteConnection,
-    worker_id: &str,
-    limit: u32,
-    now: DateTime<Utc>,
-) -> StoreResult<Vec<Claim>> {
+pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>) -> StoreResult<Vec<Claim>> {
     // A worker whose own lease lapsed must not claim: its runs are orphans now,
     // and claiming them under the same id would run one twice in one process.
-    let live: Option<i64> = sqlx::query_scalar("SELECT 1 FROM workers WHERE id = ? AND lease_expires_at > ?")
-        .bind(worker_id)
-        .bind(ms(now))
-        .fetch_optional(&mut *conn)
-        .await?;
+    let live: Option<i64> = conn
+        .prepare_cached("SELECT 1 FROM workers WHERE id = ?1 AND lease_expires_at > ?2")?
+        .query_row(params![worker_id, ms(now)], |r| r.get(0))
+        .optional()?;
     if live.is_none() {
         return Err(StoreError::Fenced);
     }
-    let mut started = Vec::new();
-    let orphans = sqlx::query(
-        "SELECT id, attempt, max_attempts FROM runs INDEXED BY runs_running
-         WHERE status = 'running' AND NOT EXISTS
-           (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > ?)
-         ORDER BY queue_seq LIMIT ?",
-    )
-    .bind(ms(now))
-    .bind(limit as i64)
-    .fetch_all(&mut *conn)
-    .await?;
-    for row in orphans {
-        let id: String = row.try_get("id")?;
-        let attempt: i64 = row.try_get("attempt")?;
-        let max_attempts: i64 = row.try_get("max_attempts")?;
-        if attempt >= max_attempts {
-            let error = format!(
-                "gave up after {attempt} attempts: each time, the worker running it stopped renewing its lease"
-            );
-            finish(conn, &id, RunStatus::Failed, Some(error), None, now).await?;
-            continue;
-        }
-        let row = sqlx::query(
-            "UPDATE runs SET worker_id = ?, lease_epoch = lease_epoch + 1, attempt = attempt + 1, updated_at = ?,
-                    event_seq = event_seq + 1
-             WHERE id = ? RETURNING id, lease_epoch, attempt, event_seq",
-        )
-        .bind(worker_id)
-        .bind(ms(now))
-        .bind(&id)
-        .fetch_one(&mut *conn)
-        .await?;
-        started.push(claimed(&row, worker_id)?);
-    }
+    let mut started = rescue_orphans(conn, worker_id, limit, now)?;
     let room = limit.saturating_sub(started.len() as u32);
-    let queued = sqlx::query(
+    let mut queued = conn.prepare_cached(
         "UPDATE runs SET status = 'running', worker_id = ?1, lease_epoch = lease_epoch + 1, attempt = attempt + 1,
                 started_at = COALESCE(started_at, ?2), updated_at = ?2, event_seq = event_seq + 1
          WHERE queue_seq IN (SELECT queue_seq FROM runs INDEXED BY runs_ready
                              WHERE status = 'queued' AND blocked = 0 ORDER BY queue_seq LIMIT ?3)
          RETURNING id, lease_epoch, attempt, event_seq",
-    )
-    .bind(worker_id)
-    .bind(ms(now))
-    .bind(room as i64)
-    .fetch_all(&mut *conn)
-    .await?;
-    for row in &queued {
+    )?;
+    let mut found = queued.query(params![worker_id, ms(now), room as i64])?;
+    while let Some(row) = found.next()? {
         started.push(claimed(row, worker_id)?);
     }
-    write_started(conn, &started, now).await?;
+    write_started(conn, &started, now)?;
     Ok(started.into_iter().map(|(claim, _)| claim).collect())
 }
 
-/// Reads a claimed row (`RETURNING id, lease_epoch, attempt, event_seq`).
-fn claimed(row: &sqlx::sqlite::SqliteRow, worker_id: &str) -> StoreResult<(Claim, u64)> {
-    let claim = Claim {
-        lease: Lease {
-            run_id: row.try_get("id")?,
-            worker_id: worker_id.to_string(),
-            epoch: row.try_get::<i64, _>("lease_epoch")? as u64,
-        },
-        attempt: row.try_get::<i64, _>("attempt")? as u32,
-    };
-    Ok((claim, row.try_get::<i64, _>("event_seq")? as u64))
+/// Takes over runs whose worker's lease expired; fails those out of attempts.
+fn rescue_orphans(
+    conn: &Connection,
+    worker_id: &str,
+    limit: u32,
+    now: DateTime<Utc>,
+) -> StoreResult<Vec<(Claim, u64)>> {
+    let orphans: Vec<(String, i64, i64)> = conn
+        .prepare_cached(
+            "SELECT id, attempt, max_attempts FROM runs INDEXED BY runs_running
+             WHERE status = 'running' AND NOT EXISTS
+               (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > ?1)
+             ORDER BY queue_seq LIMIT ?2",
+        )?
+        .query_map(params![ms(now), limit as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    let mut started = Vec::new();
+    for (id, attempt, max_attempts) in orphans {
+        if attempt >= max_attempts {
+            let error = format!(
+                "gave up after {attempt} attempts: each time, the worker running it stopped renewing its lease"
+            );
+            finish(conn, &id, RunStatus::Failed, Some(error), now)?;
+            continue;
+        }
+        let mut take = conn.prepare_cached(
+            "UPDATE runs SET worker_id = ?1, lease_epoch = lease_epoch + 1, attempt = attempt + 1, updated_at = ?2,
+                    event_seq = event_seq + 1
+             WHERE id = ?3 RETURNING id, lease_epoch, attempt, event_seq",
+        )?;
+        let mut taken = take.query(params![worker_id, ms(now), id])?;
+        if let Some(row) = taken.next()? {
+            started.push(claimed(row, worker_id)?);
+        }
+    }
+    Ok(started)
 }
 
-/// Writes `run_started` for every claimed run in one statement (each number
-/// was reserved by the claim's update), so every attempt shows in the log
-/// even if it crashes before its first step ends.
-async fn write_started(conn: &mut SqliteConnection, started: &[(Claim, u64)], now: DateTime<Utc>) -> StoreResult<()> {
-    if started.is_empty() {
-        return Ok(());
+/// Reads a claimed row (`RETURNING id, lease_epoch, attempt, event_seq`).
+fn claimed(row: &rusqlite::Row<'_>, worker_id: &str) -> StoreResult<(Claim, u64)> {
+    let claim = Claim {
+        lease: Lease {
+            run_id: row.get("id")?,
+            worker_id: worker_id.to_string(),
+            epoch: row.get::<_, i64>("lease_epoch")? as u64,
+        },
+        attempt: row.get::<_, i64>("attempt")? as u32,
+    };
+    Ok((claim, row.get::<_, i64>("event_seq")? as u64))
+}
+
+/// Writes `run_started` for every claimed run (each number was reserved by
+/// the claim's update), so every attempt shows in the log even if it crashes
+/// before its first step ends.
+fn write_started(conn: &Connection, started: &[(Claim, u64)], now: DateTime<Utc>) -> StoreResult<()> {
+    for (claim, seq) in started {
+        let event = NewEvent::new("run_started", json!({"attempt": claim.attempt, "worker_id": claim.lease.worker_id}));
+        insert_events(conn, &claim.lease.run_id, *seq, &[event], now)?;
     }
-    let rows: Vec<Value> = started
-        .iter()
-        .map(|(c, seq)| {
-            json!({"run_id": c.lease.run_id, "seq": seq,
-                   "data": {"attempt": c.attempt, "worker_id": c.lease.worker_id}})
-        })
-        .collect();
-    sqlx::query(
-        "INSERT INTO run_events (run_id, seq, type, data, at)
-         SELECT value ->> '$.run_id', value ->> '$.seq', 'run_started', value -> '$.data', ?1
-         FROM json_each(?2) ORDER BY key",
-    )
-    .bind(ms(now))
-    .bind(serde_json::to_string(&rows)?)
-    .execute(&mut *conn)
-    .await?;
     Ok(())
 }
+
 /// Puts a run back in the queue, uncharged, if the lease is still held, and
-/// says so in its log: `run_handed_back` tells the next attempt that nothing
-/// was in flight.
-pub async fn release(conn: &mut SqliteConnection, lease: &Lease, how: HandBack, now: DateTime<Utc>) -> StoreResult<()> {
-    let seq = fence(conn, lease, 1, now).await?;
+/// says so in its log: `run_handed_back` tells the next attempt whether a
+/// step was in flight.
+pub fn release(conn: &Connection, lease: &Lease, how: HandBack, now: DateTime<Utc>) -> StoreResult<()> {
+    let seq = fence(conn, lease, 1, now)?;
     let (interrupted, reason) = match how {
         HandBack::AtStepBoundary => (false, "the worker shut down between steps"),
         HandBack::Interrupted => (true, "the worker shut down and its grace period ran out mid-step"),
     };
     let event = NewEvent::new("run_handed_back", json!({"interrupted": interrupted, "reason": reason}));
-    insert_events(conn, &lease.run_id, seq, &[event], now).await?;
-    sqlx::query(
-        "UPDATE runs SET status = 'queued', worker_id = NULL, attempt = MAX(attempt - 1, 0), updated_at = ? WHERE id = ?",
-    )
-    .bind(ms(now))
-    .bind(&lease.run_id)
-    .execute(&mut *conn)
-    .await?;
+    insert_events(conn, &lease.run_id, seq, &[event], now)?;
+    conn.prepare_cached(
+        "UPDATE runs SET status = 'queued', worker_id = NULL, attempt = MAX(attempt - 1, 0), updated_at = ?1
+         WHERE id = ?2",
+    )?
+    .execute(params![ms(now), lease.run_id])?;
     Ok(())
 }

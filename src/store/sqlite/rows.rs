@@ -1,4 +1,7 @@
 //! Decoding SQLite rows into domain types, and the conversions they need.
+//!
+//! Rows come from two places: the read pool (sqlx) and the writer's own
+//! connection (rusqlite). [`Columns`] lets one decoder serve both.
 
 use chrono::{DateTime, TimeZone, Utc};
 use serde::de::DeserializeOwned;
@@ -15,9 +18,53 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Backend(e.to_string())
+    }
+}
+
 impl From<serde_json::Error> for StoreError {
     fn from(e: serde_json::Error) -> Self {
         StoreError::Backend(format!("stored JSON is invalid: {e}"))
+    }
+}
+
+/// Reading a column by name, whichever driver produced the row.
+pub trait Columns {
+    fn text(&self, col: &str) -> StoreResult<String>;
+    fn opt_text(&self, col: &str) -> StoreResult<Option<String>>;
+    fn int(&self, col: &str) -> StoreResult<i64>;
+    fn opt_int(&self, col: &str) -> StoreResult<Option<i64>>;
+}
+
+impl Columns for SqliteRow {
+    fn text(&self, col: &str) -> StoreResult<String> {
+        Ok(self.try_get(col)?)
+    }
+    fn opt_text(&self, col: &str) -> StoreResult<Option<String>> {
+        Ok(self.try_get(col)?)
+    }
+    fn int(&self, col: &str) -> StoreResult<i64> {
+        Ok(self.try_get(col)?)
+    }
+    fn opt_int(&self, col: &str) -> StoreResult<Option<i64>> {
+        Ok(self.try_get(col)?)
+    }
+}
+
+impl Columns for rusqlite::Row<'_> {
+    fn text(&self, col: &str) -> StoreResult<String> {
+        Ok(self.get(col)?)
+    }
+    fn opt_text(&self, col: &str) -> StoreResult<Option<String>> {
+        Ok(self.get(col)?)
+    }
+    fn int(&self, col: &str) -> StoreResult<i64> {
+        Ok(self.get(col)?)
+    }
+    fn opt_int(&self, col: &str) -> StoreResult<Option<i64>> {
+        Ok(self.get(col)?)
     }
 }
 
@@ -31,14 +78,12 @@ pub fn at(ms: i64) -> DateTime<Utc> {
     Utc.timestamp_millis_opt(ms).single().unwrap_or_default()
 }
 
-fn json<T: DeserializeOwned>(row: &SqliteRow, col: &str) -> StoreResult<T> {
-    let text: String = row.try_get(col)?;
-    Ok(serde_json::from_str(&text)?)
+fn json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResult<T> {
+    Ok(serde_json::from_str(&row.text(col)?)?)
 }
 
-fn opt_json<T: DeserializeOwned>(row: &SqliteRow, col: &str) -> StoreResult<Option<T>> {
-    let text: Option<String> = row.try_get(col)?;
-    text.map(|t| serde_json::from_str(&t)).transpose().map_err(Into::into)
+fn opt_json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResult<Option<T>> {
+    row.opt_text(col)?.map(|t| serde_json::from_str(&t)).transpose().map_err(Into::into)
 }
 
 /// The columns [`run`] reads, in a `SELECT`.
@@ -46,62 +91,62 @@ pub const RUN_COLUMNS: &str = "id, kind, status, attempt, session_id, agent_id, 
      input, response, usage, steps, tool_calls, error, created_at, started_at, finished_at, updated_at";
 
 /// Decodes a run row selected with [`RUN_COLUMNS`].
-pub fn run(row: &SqliteRow) -> StoreResult<Run> {
-    let status: String = row.try_get("status")?;
-    let kind: String = row.try_get("kind")?;
+pub fn run(row: &impl Columns) -> StoreResult<Run> {
+    let status = row.text("status")?;
+    let kind = row.text("kind")?;
     Ok(Run {
-        id: row.try_get("id")?,
+        id: row.text("id")?,
         kind: if kind == "fleet_task" { RunKind::FleetTask } else { RunKind::Message },
         status: RunStatus::parse(&status).ok_or_else(|| StoreError::Backend(format!("unknown status {status}")))?,
-        attempt: row.try_get::<i64, _>("attempt")? as u32,
-        session_id: row.try_get("session_id")?,
-        agent_id: row.try_get("agent_id")?,
-        fleet_run_id: row.try_get("fleet_run_id")?,
-        task_index: row.try_get::<Option<i64>, _>("task_index")?.map(|i| i as u32),
+        attempt: row.int("attempt")? as u32,
+        session_id: row.opt_text("session_id")?,
+        agent_id: row.text("agent_id")?,
+        fleet_run_id: row.opt_text("fleet_run_id")?,
+        task_index: row.opt_int("task_index")?.map(|i| i as u32),
         input: json(row, "input")?,
-        response: row.try_get("response")?,
+        response: row.opt_text("response")?,
         usage: opt_json(row, "usage")?.unwrap_or_default(),
-        steps: row.try_get::<i64, _>("steps")? as u32,
+        steps: row.int("steps")? as u32,
         tool_calls: opt_json(row, "tool_calls")?.unwrap_or_default(),
-        error: row.try_get("error")?,
-        created_at: at(row.try_get("created_at")?),
-        started_at: row.try_get::<Option<i64>, _>("started_at")?.map(at),
-        finished_at: row.try_get::<Option<i64>, _>("finished_at")?.map(at),
-        updated_at: at(row.try_get("updated_at")?),
+        error: row.opt_text("error")?,
+        created_at: at(row.int("created_at")?),
+        started_at: row.opt_int("started_at")?.map(at),
+        finished_at: row.opt_int("finished_at")?.map(at),
+        updated_at: at(row.int("updated_at")?),
     })
 }
 
 /// Decodes an agent row (`body` holds the whole agent as JSON).
-pub fn agent(row: &SqliteRow) -> StoreResult<Agent> {
+pub fn agent(row: &impl Columns) -> StoreResult<Agent> {
     json(row, "body")
 }
 
 /// Decodes a session row.
-pub fn session(row: &SqliteRow) -> StoreResult<Session> {
+pub fn session(row: &impl Columns) -> StoreResult<Session> {
     Ok(Session {
-        id: row.try_get("id")?,
-        agent_id: row.try_get("agent_id")?,
-        title: row.try_get("title")?,
-        work_dir: row.try_get("work_dir")?,
+        id: row.text("id")?,
+        agent_id: row.opt_text("agent_id")?,
+        title: row.opt_text("title")?,
+        work_dir: row.text("work_dir")?,
         metadata: json(row, "metadata")?,
-        created_at: at(row.try_get("created_at")?),
-        updated_at: at(row.try_get("updated_at")?),
+        created_at: at(row.int("created_at")?),
+        updated_at: at(row.int("updated_at")?),
     })
 }
 
 /// Decodes an event row (`run_id, seq, type, data, at`).
-pub fn event(row: &SqliteRow) -> StoreResult<Event> {
+pub fn event(row: &impl Columns) -> StoreResult<Event> {
     Ok(Event {
-        run_id: row.try_get("run_id")?,
-        seq: row.try_get::<i64, _>("seq")? as u64,
-        kind: row.try_get("type")?,
+        run_id: row.text("run_id")?,
+        seq: row.int("seq")? as u64,
+        kind: row.text("type")?,
         data: json(row, "data")?,
-        at: at(row.try_get("at")?),
+        at: at(row.int("at")?),
     })
 }
 
 /// Decodes a checkpoint row (`step, body`).
-pub fn checkpoint(row: &SqliteRow) -> StoreResult<Checkpoint> {
+pub fn checkpoint(row: &impl Columns) -> StoreResult<Checkpoint> {
     let body: CheckpointBody = json(row, "body")?;
-    Ok(Checkpoint { step: row.try_get::<i64, _>("step")? as u32, body })
+    Ok(Checkpoint { step: row.int("step")? as u32, body })
 }
