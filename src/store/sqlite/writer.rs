@@ -9,7 +9,7 @@
 //! SQLite's C API directly (rusqlite), with cached prepared statements. An
 //! async driver hands every statement to a connection thread and back, which
 //! measured ~125 µs per statement here; in-thread, a statement costs a few
-//! microseconds and a finished run's whole commit ~20 µs.
+//! microseconds (docs/benchmarks.md, item 8).
 //!
 //! **Contract for writes:** a write that refuses (fenced, not found,
 //! conflict) does so before it changes anything, so a refusal needs no
