@@ -18,12 +18,14 @@ use crate::store::{
 };
 
 mod credentials;
+mod load;
 mod migrate;
 mod progress;
 mod queue;
 mod readers;
 mod rows;
 mod watch;
+mod workers;
 mod writer;
 
 use readers::Readers;
@@ -315,54 +317,17 @@ impl Store for SqliteStore {
 
     async fn register_worker(&self, id: &str, name: &str, lease: Duration) -> StoreResult<()> {
         let (id, name) = (id.to_string(), name.to_string());
-        self.writer
-            .write(move |c| {
-                let now = Utc::now();
-                // Forget workers that have been gone for an hour and hold nothing.
-                c.prepare_cached(
-                    "DELETE FROM workers WHERE lease_expires_at < ?1 AND NOT EXISTS
-                       (SELECT 1 FROM runs WHERE runs.worker_id = workers.id AND runs.status = 'running')",
-                )?
-                .execute([ms(now) - 3_600_000])?;
-                c.prepare_cached(
-                    "INSERT INTO workers (id, name, started_at, lease_expires_at) VALUES (?1, ?2, ?3, ?4)",
-                )?
-                .execute(params![id, name, ms(now), ms(now + lease)])?;
-                Ok(())
-            })
-            .await
+        self.writer.write(move |c| workers::register(c, &id, &name, lease, Utc::now())).await
     }
 
     async fn heartbeat(&self, id: &str, lease: Duration) -> StoreResult<Heartbeat> {
         let id = id.to_string();
-        self.writer
-            .write(move |c| {
-                let now = Utc::now();
-                let renewed = c
-                    .prepare_cached("UPDATE workers SET lease_expires_at = ?1 WHERE id = ?2 AND lease_expires_at > ?3")?
-                    .execute(params![ms(now + lease), id, ms(now)])?;
-                if renewed == 0 {
-                    return Ok(Heartbeat::Lost);
-                }
-                let held_runs = c
-                    .prepare_cached(
-                        "SELECT id FROM runs INDEXED BY runs_running WHERE worker_id = ?1 AND status = 'running'",
-                    )?
-                    .query_map([&id], |r| r.get(0))?
-                    .collect::<Result<_, _>>()?;
-                Ok(Heartbeat::Renewed { held_runs })
-            })
-            .await
+        self.writer.write(move |c| workers::heartbeat(c, &id, lease, Utc::now())).await
     }
 
     async fn deregister_worker(&self, id: &str) -> StoreResult<()> {
         let id = id.to_string();
-        self.writer
-            .write(move |c| {
-                c.prepare_cached("UPDATE workers SET lease_expires_at = 0 WHERE id = ?1")?.execute([&id])?;
-                Ok(())
-            })
-            .await
+        self.writer.write(move |c| workers::deregister(c, &id)).await
     }
 
     fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
@@ -423,8 +388,6 @@ impl Store for SqliteStore {
         self.writer.write(move |c| credentials::delete(c, &name)).await
     }
 }
-
-mod load;
 
 fn found(rows: usize, what: &'static str) -> StoreResult<()> {
     if rows == 0 {

@@ -78,7 +78,11 @@ impl Writer {
     {
         let (tx, rx) = oneshot::channel::<StoreResult<T>>();
         let job: Job = Box::new(move |conn| {
-            let result = write(conn);
+            // A panicking write must not take the writer thread (and with it
+            // every later write of the process) down: it fails, and its batch
+            // rolls back like any other failed write.
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write(conn)))
+                .unwrap_or_else(|_| Err(StoreError::Backend("a write panicked".into())));
             let clean = !matches!(result, Err(StoreError::Backend(_)));
             let finisher: Finisher = Box::new(move |commit| {
                 let answer = match (result, commit) {
@@ -165,4 +169,46 @@ fn begin_immediate(conn: &Connection) -> rusqlite::Result<()> {
 
 fn is_busy(e: &rusqlite::Error) -> bool {
     matches!(e.sqlite_error_code(), Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn writer() -> (Writer, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("w.db");
+        Connection::open(&path).unwrap().execute_batch("CREATE TABLE t (x INTEGER)").unwrap();
+        (Writer::spawn(&path, true).unwrap(), dir)
+    }
+
+    async fn count(w: &Writer) -> i64 {
+        w.write(|c| Ok(c.query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))?)).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_panicking_write_fails_and_the_writer_goes_on() {
+        let (w, _dir) = writer().await;
+        let panicked = w.write(|_| -> StoreResult<()> { panic!("a bug in a write") }).await;
+        assert!(matches!(panicked, Err(StoreError::Backend(_))));
+        w.write(|c| Ok(c.execute("INSERT INTO t VALUES (1)", [])?)).await.unwrap();
+        assert_eq!(count(&w).await, 1);
+    }
+
+    #[tokio::test]
+    async fn a_refusal_keeps_the_batch_but_a_backend_error_rolls_it_back() {
+        let (w, _dir) = writer().await;
+        // Queued together, these three share one transaction.
+        let ok = w.write(|c| Ok(c.execute("INSERT INTO t VALUES (1)", [])?));
+        let refused = w.write(|_| -> StoreResult<()> { Err(StoreError::Fenced) });
+        let (ok, refused) = tokio::join!(ok, refused);
+        assert!(ok.is_ok() && matches!(refused, Err(StoreError::Fenced)));
+        assert_eq!(count(&w).await, 1);
+        let kept = w.write(|c| Ok(c.execute("INSERT INTO t VALUES (2)", [])?));
+        let broken = w.write(|c| Ok(c.execute("INSERT INTO missing VALUES (3)", [])?));
+        let (kept, broken) = tokio::join!(kept, broken);
+        assert!(matches!(broken, Err(StoreError::Backend(_))));
+        // Whether the two shared a batch depends on timing; either way nothing half-done lands.
+        assert_eq!(count(&w).await, if kept.is_ok() { 2 } else { 1 });
+    }
 }

@@ -1,0 +1,47 @@
+//! Workers and their leases. Each function runs inside the writer's
+//! transaction, on the writer's thread.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection};
+
+use super::rows::ms;
+use crate::store::{Heartbeat, StoreResult};
+
+/// How long a worker that is gone and holds nothing stays listed.
+const FORGET_AFTER_MS: i64 = 3_600_000;
+
+/// Registers a worker with a lease of `lease` from now, and forgets workers
+/// that have been gone for an hour and hold nothing.
+pub fn register(conn: &Connection, id: &str, name: &str, lease: Duration, now: DateTime<Utc>) -> StoreResult<()> {
+    conn.prepare_cached(
+        "DELETE FROM workers WHERE lease_expires_at < ?1 AND NOT EXISTS
+           (SELECT 1 FROM runs WHERE runs.worker_id = workers.id AND runs.status = 'running')",
+    )?
+    .execute([ms(now) - FORGET_AFTER_MS])?;
+    conn.prepare_cached("INSERT INTO workers (id, name, started_at, lease_expires_at) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![id, name, ms(now), ms(now + lease)])?;
+    Ok(())
+}
+
+/// Renews a lease that has not lapsed, and lists the runs the worker still holds.
+pub fn heartbeat(conn: &Connection, id: &str, lease: Duration, now: DateTime<Utc>) -> StoreResult<Heartbeat> {
+    let renewed = conn
+        .prepare_cached("UPDATE workers SET lease_expires_at = ?1 WHERE id = ?2 AND lease_expires_at > ?3")?
+        .execute(params![ms(now + lease), id, ms(now)])?;
+    if renewed == 0 {
+        return Ok(Heartbeat::Lost);
+    }
+    let held_runs = conn
+        .prepare_cached("SELECT id FROM runs INDEXED BY runs_running WHERE worker_id = ?1 AND status = 'running'")?
+        .query_map([id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(Heartbeat::Renewed { held_runs })
+}
+
+/// Ends a worker's lease at once (a clean shutdown).
+pub fn deregister(conn: &Connection, id: &str) -> StoreResult<()> {
+    conn.prepare_cached("UPDATE workers SET lease_expires_at = 0 WHERE id = ?1")?.execute([id])?;
+    Ok(())
+}
