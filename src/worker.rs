@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::engine::{self, LoopConfig, RunExit, RunSignals};
 use crate::model::new_id;
-use crate::store::{HandBack, Heartbeat, Lease, Store, StoreError};
+use crate::store::{Claim, HandBack, Heartbeat, Lease, Store, StoreError};
 
 /// Settings of a worker.
 #[derive(Debug, Clone)]
@@ -137,7 +137,7 @@ impl Worker {
                 }
             };
             let claimed = claims.len() as u32;
-            for claim in claims {
+            for claim in self.with_contexts(claims).await {
                 let signals = RunSignals::default();
                 let run_id = claim.lease.run_id.clone();
                 tracing::debug!(run_id, attempt = claim.attempt, "claimed");
@@ -153,6 +153,24 @@ impl Worker {
                 return;
             }
         }
+    }
+
+    /// Loads a claimed batch's contexts in one store round trip instead of
+    /// one per run. If that fails, each execution loads its own.
+    async fn with_contexts(&self, mut claims: Vec<Claim>) -> Vec<Claim> {
+        if claims.len() < 2 {
+            return claims;
+        }
+        let ids = claims.iter().map(|c| c.lease.run_id.clone()).collect();
+        match self.store.load_runs(ids).await {
+            Ok(contexts) => {
+                for (claim, context) in claims.iter_mut().zip(contexts) {
+                    claim.context = Some(Box::new(context));
+                }
+            }
+            Err(e) => tracing::debug!(error = %e, "could not load the claimed batch; each run loads its own"),
+        }
+        claims
     }
 
     fn reap(&mut self, joined: Result<(Lease, RunExit), tokio::task::JoinError>) {

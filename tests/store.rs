@@ -114,6 +114,15 @@ async fn runs_of_a_session_are_claimed_one_at_a_time_in_order() {
         assert_eq!(history.len(), 2);
         assert_eq!(history[0].text(), "1");
         assert_eq!(history[1].text(), "one");
+        // The second run sees the first one's messages as its history, loaded
+        // alone or in a batch alike.
+        let alone = store.load_run(&second).await.unwrap();
+        let batch = store.load_runs(vec![first.clone(), second.clone()]).await.unwrap();
+        assert_eq!(batch.iter().map(|c| c.run.id.as_str()).collect::<Vec<_>>(), [first.as_str(), second.as_str()]);
+        assert_eq!(batch[1].history, alone.history);
+        assert_eq!(alone.history.len(), 2);
+        assert_eq!(batch[0].checkpoints.len(), 1, "the first run's answer");
+        assert!(matches!(store.load_runs(vec![new_id()]).await, Err(StoreError::NotFound(_))));
     }
 }
 

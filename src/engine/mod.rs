@@ -112,7 +112,10 @@ impl Execution {
         claim: Claim,
         signals: RunSignals,
     ) -> Result<Option<Execution>, StoreError> {
-        let ctx = store.load_run(&claim.lease.run_id).await?;
+        let ctx = match claim.context {
+            Some(ctx) => *ctx,
+            None => store.load_run(&claim.lease.run_id).await?,
+        };
         if ctx.run.status != RunStatus::Running {
             return Ok(None);
         }

@@ -93,6 +93,9 @@ pub struct RunFilter {
 pub struct Claim {
     pub lease: Lease,
     pub attempt: u32,
+    /// The run's context, when the worker loaded it together with the rest of
+    /// its claim ([`Store::load_runs`]); `None` means the execution loads it.
+    pub context: Option<Box<RunContext>>,
 }
 
 /// Everything a worker needs to execute a claimed run.
@@ -213,6 +216,15 @@ pub trait Store: Send + Sync + 'static {
 
     // Execution, fenced by the lease.
     async fn load_run(&self, run_id: &str) -> StoreResult<RunContext>;
+    /// Loads several runs' contexts, in one round trip where the backend can:
+    /// a worker that claimed a batch loads it at once.
+    async fn load_runs(&self, run_ids: Vec<String>) -> StoreResult<Vec<RunContext>> {
+        let mut contexts = Vec::with_capacity(run_ids.len());
+        for run_id in &run_ids {
+            contexts.push(self.load_run(run_id).await?);
+        }
+        Ok(contexts)
+    }
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()>;
     /// Hands a run back to the queue without charging the attempt (graceful shutdown).
     /// Writes `run_handed_back`, saying whether a step was interrupted.

@@ -1,6 +1,6 @@
-//! Reading what a worker needs to execute a run. Runs on a read connection
-//! (see `readers.rs`), in one read transaction so that every part comes from
-//! the same snapshot.
+//! Reading what a worker needs to execute a run, on a read connection (see
+//! `readers.rs`) inside a read transaction the caller opens, so that every
+//! part comes from the same snapshot.
 
 use rusqlite::{Connection, OptionalExtension};
 
@@ -11,7 +11,6 @@ use crate::store::{RunContext, StoreError, StoreResult};
 /// Loads a run with its agent snapshot, the session history before it, its
 /// checkpoints and what its event log says about an interrupted step.
 pub fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
-    let snapshot = conn.unchecked_transaction()?;
     let (run, agent, work_dir) = {
         let mut select =
             conn.prepare_cached(&format!("SELECT {}, agent, work_dir FROM runs WHERE id = ?1", rows::RUN_COLUMNS))?;
@@ -50,7 +49,6 @@ pub fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
         )?
         .query_row([run_id], |r| r.get(0))
         .optional()?;
-    snapshot.commit()?;
     let handed_back = handed_back.unwrap_or(false);
     Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back })
 }

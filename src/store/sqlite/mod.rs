@@ -357,7 +357,25 @@ impl Store for SqliteStore {
 
     async fn load_run(&self, run_id: &str) -> StoreResult<RunContext> {
         let run_id = run_id.to_string();
-        self.readers.read(move |c| load::run_context(c, &run_id)).await
+        self.readers
+            .read(move |c| {
+                let snapshot = c.unchecked_transaction()?;
+                let context = load::run_context(c, &run_id)?;
+                snapshot.commit()?;
+                Ok(context)
+            })
+            .await
+    }
+
+    async fn load_runs(&self, run_ids: Vec<String>) -> StoreResult<Vec<RunContext>> {
+        self.readers
+            .read(move |c| {
+                let snapshot = c.unchecked_transaction()?;
+                let contexts = run_ids.iter().map(|id| load::run_context(c, id)).collect::<StoreResult<Vec<_>>>()?;
+                snapshot.commit()?;
+                Ok(contexts)
+            })
+            .await
     }
 
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()> {

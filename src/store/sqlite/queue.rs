@@ -162,6 +162,7 @@ fn claimed(row: &rusqlite::Row<'_>, worker_id: &str) -> StoreResult<(Claim, u64)
             epoch: row.get::<_, i64>("lease_epoch")? as u64,
         },
         attempt: row.get::<_, i64>("attempt")? as u32,
+        context: None,
     };
     Ok((claim, row.get::<_, i64>("event_seq")? as u64))
 }
