@@ -187,6 +187,19 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn writes_are_durable_by_default_and_relaxed_on_request() {
+        let (full, dir) = writer().await;
+        let level = |w: Writer| async move {
+            w.write(|c| Ok(c.query_row("PRAGMA synchronous", [], |r| r.get::<_, i64>(0))?)).await.unwrap()
+        };
+        assert_eq!(level(full).await, 2, "FULL: every commit is fsynced");
+        let normal = Writer::spawn(&dir.path().join("w.db"), false).unwrap();
+        assert_eq!(level(normal.clone()).await, 1, "NORMAL");
+        let mode: String = normal.write(|c| Ok(c.query_row("PRAGMA journal_mode", [], |r| r.get(0))?)).await.unwrap();
+        assert_eq!(mode, "wal");
+    }
+
+    #[tokio::test]
     async fn a_panicking_write_fails_and_the_writer_goes_on() {
         let (w, _dir) = writer().await;
         let panicked = w.write(|_| -> StoreResult<()> { panic!("a bug in a write") }).await;
