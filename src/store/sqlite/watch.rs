@@ -68,6 +68,22 @@ fn arm(fd: i32, name: &CString) -> io::Result<()> {
     Ok(())
 }
 
+/// Re-arms the watch. SQLite deletes the `-wal` file when the last
+/// connection to the database closes and creates it again with the next
+/// write; while it is gone, this waits for it (polling covers the gap).
+async fn rearm(fd: i32, name: &CString, tx: &watch::Sender<u64>) -> io::Result<()> {
+    loop {
+        match arm(fd, name) {
+            // Nobody listens any more: the caller stops after this round.
+            Err(_) if tx.is_closed() => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            other => return other,
+        }
+    }
+}
+
 /// Reads inotify events as they come, re-arms the watch, then bumps the
 /// counter once for each batch of events.
 async fn forward(fd: AsyncFd<OwnedFd>, name: CString, tx: watch::Sender<u64>) {
@@ -91,7 +107,7 @@ async fn forward(fd: AsyncFd<OwnedFd>, name: CString, tx: watch::Sender<u64>) {
         });
         match read {
             Ok(Ok(_)) => {
-                if let Err(e) = arm(fd.as_raw_fd(), &name) {
+                if let Err(e) = rearm(fd.as_raw_fd(), &name, &tx).await {
                     tracing::warn!(error = %e, "change notifications stopped; polling only");
                     return;
                 }
@@ -107,5 +123,42 @@ async fn forward(fd: AsyncFd<OwnedFd>, name: CString, tx: watch::Sender<u64>) {
             // Spurious readiness: wait again.
             Err(_would_block) => continue,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::time::Duration;
+
+    use tokio::sync::watch;
+
+    async fn changed(rx: &mut watch::Receiver<u64>) -> bool {
+        tokio::time::timeout(Duration::from_secs(2), rx.changed()).await.is_ok()
+    }
+
+    fn append(path: &std::path::Path) {
+        let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+        file.write_all(b"frame").unwrap();
+    }
+
+    #[tokio::test]
+    async fn every_write_is_seen_even_after_the_file_is_deleted_and_made_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let wal = dir.path().join("db-wal");
+        append(&wal);
+        let mut rx = super::spawn(&wal).expect("inotify works here");
+        for _ in 0..3 {
+            append(&wal);
+            assert!(changed(&mut rx).await, "the one-shot watch was re-armed");
+        }
+        // What SQLite does when the last connection closes, then a new write.
+        std::fs::remove_file(&wal).unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        append(&wal);
+        assert!(changed(&mut rx).await, "the watch follows the new file");
+        rx.borrow_and_update();
+        append(&wal);
+        assert!(changed(&mut rx).await);
     }
 }
