@@ -14,7 +14,7 @@ use crate::model::{Agent, Event, Message, RunStatus, Session};
 use crate::provider::auth::{ApiKey, CredentialInfo};
 use crate::store::{
     Claim, Commit, Enqueued, HandBack, Heartbeat, IdempotencyKey, Lease, NewRun, Run, RunContext, RunFilter, Store,
-    StoreError, StoreOptions, StoreResult,
+    StoreOptions, StoreResult,
 };
 
 mod credentials;
@@ -23,6 +23,7 @@ mod migrate;
 mod progress;
 mod queue;
 mod readers;
+mod resources;
 mod rows;
 mod watch;
 mod workers;
@@ -94,18 +95,7 @@ fn connect_options(url: &str) -> anyhow::Result<SqliteConnectOptions> {
 impl Store for SqliteStore {
     async fn insert_agent(&self, agent: &Agent) -> StoreResult<()> {
         let agent = agent.clone();
-        self.writer
-            .write(move |c| {
-                c.prepare_cached("INSERT INTO agents (id, body, created_at, updated_at) VALUES (?1, ?2, ?3, ?4)")?
-                    .execute(params![
-                        agent.id,
-                        serde_json::to_string(&agent)?,
-                        ms(agent.created_at),
-                        ms(agent.updated_at)
-                    ])?;
-                Ok(())
-            })
-            .await
+        self.writer.write(move |c| resources::insert_agent(c, &agent)).await
     }
 
     async fn get_agent(&self, id: &str) -> StoreResult<Option<Agent>> {
@@ -120,46 +110,17 @@ impl Store for SqliteStore {
 
     async fn update_agent(&self, agent: &Agent) -> StoreResult<()> {
         let agent = agent.clone();
-        self.writer
-            .write(move |c| {
-                let updated = c
-                    .prepare_cached("UPDATE agents SET body = ?1, updated_at = ?2 WHERE id = ?3")?
-                    .execute(params![serde_json::to_string(&agent)?, ms(agent.updated_at), agent.id])?;
-                found(updated, "agent")
-            })
-            .await
+        self.writer.write(move |c| resources::update_agent(c, &agent)).await
     }
 
     async fn delete_agent(&self, id: &str) -> StoreResult<()> {
         let id = id.to_string();
-        self.writer
-            .write(move |c| {
-                let deleted = c.prepare_cached("DELETE FROM agents WHERE id = ?1")?.execute([&id])?;
-                found(deleted, "agent")
-            })
-            .await
+        self.writer.write(move |c| resources::delete_agent(c, &id)).await
     }
 
     async fn insert_session(&self, session: &Session) -> StoreResult<()> {
-        let s = session.clone();
-        self.writer
-            .write(move |c| {
-                c.prepare_cached(
-                    "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                )?
-                .execute(params![
-                    s.id,
-                    s.agent_id,
-                    s.title,
-                    s.work_dir,
-                    serde_json::to_string(&s.metadata)?,
-                    ms(s.created_at),
-                    ms(s.updated_at)
-                ])?;
-                Ok(())
-            })
-            .await
+        let session = session.clone();
+        self.writer.write(move |c| resources::insert_session(c, &session)).await
     }
 
     async fn get_session(&self, id: &str) -> StoreResult<Option<Session>> {
@@ -173,52 +134,13 @@ impl Store for SqliteStore {
     }
 
     async fn update_session(&self, session: &Session) -> StoreResult<()> {
-        let s = session.clone();
-        self.writer
-            .write(move |c| {
-                let updated = c
-                    .prepare_cached(
-                        "UPDATE sessions SET agent_id = ?1, title = ?2, work_dir = ?3, metadata = ?4, updated_at = ?5
-                         WHERE id = ?6",
-                    )?
-                    .execute(params![
-                        s.agent_id,
-                        s.title,
-                        s.work_dir,
-                        serde_json::to_string(&s.metadata)?,
-                        ms(s.updated_at),
-                        s.id
-                    ])?;
-                found(updated, "session")
-            })
-            .await
+        let session = session.clone();
+        self.writer.write(move |c| resources::update_session(c, &session)).await
     }
 
     async fn delete_session(&self, id: &str) -> StoreResult<()> {
         let id = id.to_string();
-        self.writer
-            .write(move |c| {
-                // Refuse before writing anything (the writer's contract).
-                let present: bool = c
-                    .prepare_cached("SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ?1)")?
-                    .query_row([&id], |r| r.get(0))?;
-                if !present {
-                    return Err(StoreError::NotFound("session"));
-                }
-                let active: Vec<String> = c
-                    .prepare_cached(
-                        "SELECT id FROM runs WHERE session_id = ?1 AND status IN ('queued','running','waiting')",
-                    )?
-                    .query_map([&id], |r| r.get(0))?
-                    .collect::<Result<_, _>>()?;
-                for run_id in active {
-                    progress::finish(c, &run_id, RunStatus::Cancelled, Some("session deleted".into()), Utc::now())?;
-                }
-                c.prepare_cached("DELETE FROM session_messages WHERE session_id = ?1")?.execute([&id])?;
-                let deleted = c.prepare_cached("DELETE FROM sessions WHERE id = ?1")?.execute([&id])?;
-                found(deleted, "session")
-            })
-            .await
+        self.writer.write(move |c| resources::delete_session(c, &id)).await
     }
 
     async fn session_history(&self, id: &str) -> StoreResult<Vec<Message>> {
@@ -404,13 +326,5 @@ impl Store for SqliteStore {
     async fn delete_credential(&self, name: &str) -> StoreResult<()> {
         let name = name.to_string();
         self.writer.write(move |c| credentials::delete(c, &name)).await
-    }
-}
-
-fn found(rows: usize, what: &'static str) -> StoreResult<()> {
-    if rows == 0 {
-        Err(StoreError::NotFound(what))
-    } else {
-        Ok(())
     }
 }

@@ -13,35 +13,18 @@ use crate::store::{Claim, Enqueued, HandBack, IdempotencyKey, Lease, NewRun, Sto
 /// Statuses of a run that still holds its session's turn.
 const ACTIVE: &str = "('queued','running','waiting')";
 
+/// Writes a new run and its `run_queued` event; with an idempotency key
+/// already used, returns the first run instead (or refuses another body).
 pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued> {
     if let Some(key) = &key {
-        let found: Option<(String, String)> = conn
-            .prepare_cached("SELECT request_hash, run_id FROM idempotency_keys WHERE scope = ?1 AND key = ?2")?
-            .query_row(params![key.scope, key.key], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?;
-        if let Some((hash, run_id)) = found {
-            if hash != key.request_hash {
-                return Err(StoreError::Conflict(
-                    "this Idempotency-Key was already used with a different request".into(),
-                ));
-            }
-            let run = get_run(conn, &run_id)?.ok_or(StoreError::NotFound("run"))?;
+        if let Some(run) = replayed(conn, key)? {
             return Ok(Enqueued { run, created: false });
         }
     }
-    let mut blocked = false;
-    if let Some(session_id) = &new.session_id {
-        let (present, busy): (bool, bool) = conn
-            .prepare_cached(&format!(
-                "SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ?1),
-                        EXISTS(SELECT 1 FROM runs INDEXED BY runs_session WHERE session_id = ?1 AND status IN {ACTIVE})"
-            ))?
-            .query_row([session_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        if !present {
-            return Err(StoreError::NotFound("session"));
-        }
-        blocked = busy;
-    }
+    let blocked = match &new.session_id {
+        Some(session_id) => session_is_busy(conn, session_id)?,
+        None => false,
+    };
     let at = Utc::now();
     let now = ms(at);
     conn.prepare_cached(
@@ -74,6 +57,35 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
     }
     let run = get_run(conn, &new.id)?.ok_or(StoreError::NotFound("run"))?;
     Ok(Enqueued { run, created: true })
+}
+
+/// The run first submitted with this key, if the key was used; a conflict if
+/// it was used for a different request.
+fn replayed(conn: &Connection, key: &IdempotencyKey) -> StoreResult<Option<Run>> {
+    let found: Option<(String, String)> = conn
+        .prepare_cached("SELECT request_hash, run_id FROM idempotency_keys WHERE scope = ?1 AND key = ?2")?
+        .query_row(params![key.scope, key.key], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((hash, run_id)) = found else { return Ok(None) };
+    if hash != key.request_hash {
+        return Err(StoreError::Conflict("this Idempotency-Key was already used with a different request".into()));
+    }
+    Ok(Some(get_run(conn, &run_id)?.ok_or(StoreError::NotFound("run"))?))
+}
+
+/// Whether the session already has a run holding its turn (the new one then
+/// waits, blocked); a missing session is refused.
+fn session_is_busy(conn: &Connection, session_id: &str) -> StoreResult<bool> {
+    let (present, busy): (bool, bool) = conn
+        .prepare_cached(&format!(
+            "SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ?1),
+                    EXISTS(SELECT 1 FROM runs INDEXED BY runs_session WHERE session_id = ?1 AND status IN {ACTIVE})"
+        ))?
+        .query_row([session_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    if !present {
+        return Err(StoreError::NotFound("session"));
+    }
+    Ok(busy)
 }
 
 /// Reads a run inside the writer's transaction.

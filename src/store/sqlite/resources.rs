@@ -1,0 +1,82 @@
+//! Writes of agents and sessions. Each function runs inside the writer's
+//! transaction, on the writer's thread; a missing row is refused before
+//! anything changes.
+
+use chrono::Utc;
+use rusqlite::{params, Connection};
+
+use super::progress;
+use super::rows::ms;
+use crate::model::{Agent, RunStatus, Session};
+use crate::store::{StoreError, StoreResult};
+
+pub fn insert_agent(conn: &Connection, agent: &Agent) -> StoreResult<()> {
+    conn.prepare_cached("INSERT INTO agents (id, body, created_at, updated_at) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![agent.id, serde_json::to_string(agent)?, ms(agent.created_at), ms(agent.updated_at)])?;
+    Ok(())
+}
+
+pub fn update_agent(conn: &Connection, agent: &Agent) -> StoreResult<()> {
+    let updated = conn
+        .prepare_cached("UPDATE agents SET body = ?1, updated_at = ?2 WHERE id = ?3")?
+        .execute(params![serde_json::to_string(agent)?, ms(agent.updated_at), agent.id])?;
+    found(updated, "agent")
+}
+
+pub fn delete_agent(conn: &Connection, id: &str) -> StoreResult<()> {
+    let deleted = conn.prepare_cached("DELETE FROM agents WHERE id = ?1")?.execute([id])?;
+    found(deleted, "agent")
+}
+
+pub fn insert_session(conn: &Connection, s: &Session) -> StoreResult<()> {
+    conn.prepare_cached(
+        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        s.id,
+        s.agent_id,
+        s.title,
+        s.work_dir,
+        serde_json::to_string(&s.metadata)?,
+        ms(s.created_at),
+        ms(s.updated_at)
+    ])?;
+    Ok(())
+}
+
+pub fn update_session(conn: &Connection, s: &Session) -> StoreResult<()> {
+    let updated = conn
+        .prepare_cached(
+            "UPDATE sessions SET agent_id = ?1, title = ?2, work_dir = ?3, metadata = ?4, updated_at = ?5 WHERE id = ?6",
+        )?
+        .execute(params![s.agent_id, s.title, s.work_dir, serde_json::to_string(&s.metadata)?, ms(s.updated_at), s.id])?;
+    found(updated, "session")
+}
+
+/// Deletes a session and its history; its unfinished runs end `cancelled`.
+pub fn delete_session(conn: &Connection, id: &str) -> StoreResult<()> {
+    let present: bool =
+        conn.prepare_cached("SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ?1)")?.query_row([id], |r| r.get(0))?;
+    if !present {
+        return Err(StoreError::NotFound("session"));
+    }
+    let active: Vec<String> = conn
+        .prepare_cached("SELECT id FROM runs WHERE session_id = ?1 AND status IN ('queued','running','waiting')")?
+        .query_map([id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for run_id in active {
+        progress::finish(conn, &run_id, RunStatus::Cancelled, Some("session deleted".into()), Utc::now())?;
+    }
+    conn.prepare_cached("DELETE FROM session_messages WHERE session_id = ?1")?.execute([id])?;
+    let deleted = conn.prepare_cached("DELETE FROM sessions WHERE id = ?1")?.execute([id])?;
+    found(deleted, "session")
+}
+
+fn found(rows: usize, what: &'static str) -> StoreResult<()> {
+    if rows == 0 {
+        Err(StoreError::NotFound(what))
+    } else {
+        Ok(())
+    }
+}
