@@ -55,6 +55,37 @@ async fn hundred_messages_over_ten_sessions_succeed_in_order() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_shows_the_queue_and_the_live_workers() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let api = server.api();
+    let (status, body) = api.get("/health").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, json!({"status": "ok", "queue": {"queued": 0, "running": 0, "workers": 0}}));
+    let agent = api.create_agent(json!({"name": "echo"})).await;
+    let session = api.create_session(&agent, None).await;
+    let runs = [api.send(&session, "one").await, api.send(&session, "two").await];
+    let (_, body) = api.get("/health").await;
+    assert_eq!(body["queue"]["queued"], 2, "{body}");
+    let _worker = env.worker();
+    for run in &runs {
+        api.wait_terminal(run, LIMIT).await;
+    }
+    // The worker's lease is live as long as it heartbeats; a starved machine
+    // may let it lapse for a moment, so look again rather than once.
+    let expected = json!({"queued": 0, "running": 0, "workers": 1});
+    let start = std::time::Instant::now();
+    loop {
+        let (_, body) = api.get("/health").await;
+        if body["queue"] == expected {
+            break;
+        }
+        assert!(start.elapsed() < LIMIT, "{body}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wait_true_answers_with_the_finished_run() {
     let env = TestEnv::new();
     let server = env.server(1);

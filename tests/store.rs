@@ -102,8 +102,12 @@ async fn runs_of_a_session_are_claimed_one_at_a_time_in_order() {
         let s = session(&store, dir.path()).await;
         let first = enqueue(&store, &s, &a, "1").await;
         let second = enqueue(&store, &s, &a, "2").await;
+        let stats = store.queue_stats().await.unwrap();
+        assert_eq!((stats.queued, stats.running, stats.workers), (2, 0, 0));
         let w = worker(&store).await;
         let claims = store.claim_runs(&w, 10).await.unwrap();
+        let stats = store.queue_stats().await.unwrap();
+        assert_eq!((stats.queued, stats.running, stats.workers), (1, 1, 1));
         assert_eq!(claims.iter().map(|c| c.lease.run_id.as_str()).collect::<Vec<_>>(), [first.as_str()]);
         assert!(store.claim_runs(&w, 10).await.unwrap().is_empty(), "the second waits for the first");
         assert!(!store.has_claimable().await.unwrap());

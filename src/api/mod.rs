@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::json;
@@ -64,8 +64,17 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-async fn health() -> Json<serde_json::Value> {
-    Json(json!({"status": "ok"}))
+/// Liveness and readiness in one: 200 with the queue at a glance when the
+/// database answers, 503 when it does not.
+async fn health(State(state): State<AppState>) -> Response {
+    match state.store.queue_stats().await {
+        Ok(queue) => Json(json!({"status": "ok", "queue": queue})).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "health check: the database did not answer");
+            let body = json!({"status": "unavailable", "error": "the database did not answer"});
+            (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
+        }
+    }
 }
 
 async fn not_found() -> impl IntoResponse {

@@ -146,6 +146,17 @@ pub enum HandBack {
     Interrupted,
 }
 
+/// The queue at a glance, as `GET /health` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct QueueStats {
+    /// Runs waiting for a worker (including those waiting for their session's turn).
+    pub queued: u64,
+    /// Runs a worker holds now.
+    pub running: u64,
+    /// Workers whose lease is live.
+    pub workers: u64,
+}
+
 /// What the heartbeat learned.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Heartbeat {
@@ -182,6 +193,8 @@ pub trait Store: Send + Sync + 'static {
     async fn list_runs(&self, filter: &RunFilter) -> StoreResult<Vec<Run>>;
     /// How many runs have this status.
     async fn count_runs(&self, status: RunStatus) -> StoreResult<u64>;
+    /// The queue at a glance: runs waiting and running, and live workers.
+    async fn queue_stats(&self) -> StoreResult<QueueStats>;
     /// Cancels a queued, waiting or running run: it ends at once with `done`.
     /// A terminal run is a [`StoreError::Conflict`].
     async fn cancel_run(&self, id: &str) -> StoreResult<Run>;

@@ -13,8 +13,8 @@ use sqlx::{ConnectOptions, Row};
 use crate::model::{Agent, Event, Message, RunStatus, Session};
 use crate::provider::auth::{ApiKey, CredentialInfo};
 use crate::store::{
-    Claim, Commit, Enqueued, HandBack, Heartbeat, IdempotencyKey, Lease, NewRun, Run, RunContext, RunFilter, Store,
-    StoreOptions, StoreResult,
+    Claim, Commit, Enqueued, HandBack, Heartbeat, IdempotencyKey, Lease, NewRun, QueueStats, Run, RunContext,
+    RunFilter, Store, StoreOptions, StoreResult,
 };
 
 mod credentials;
@@ -186,6 +186,27 @@ impl Store for SqliteStore {
             .fetch_one(&self.reads)
             .await?;
         Ok(n as u64)
+    }
+
+    async fn queue_stats(&self) -> StoreResult<QueueStats> {
+        self.readers
+            .read(|c| {
+                let stats = c
+                    .prepare_cached(
+                        "SELECT (SELECT COUNT(*) FROM runs INDEXED BY runs_status WHERE status = 'queued'),
+                                (SELECT COUNT(*) FROM runs INDEXED BY runs_running WHERE status = 'running'),
+                                (SELECT COUNT(*) FROM workers WHERE lease_expires_at > ?1)",
+                    )?
+                    .query_row([ms(Utc::now())], |r| {
+                        Ok(QueueStats {
+                            queued: r.get::<_, i64>(0)? as u64,
+                            running: r.get::<_, i64>(1)? as u64,
+                            workers: r.get::<_, i64>(2)? as u64,
+                        })
+                    })?;
+                Ok(stats)
+            })
+            .await
     }
 
     async fn cancel_run(&self, id: &str) -> StoreResult<Run> {
