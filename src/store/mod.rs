@@ -279,9 +279,7 @@ impl Default for StoreOptions {
 /// Waits until `changes` reports a change; forever if there is no receiver
 /// (or its sender is gone), so it can sit in a `select!` beside a timer.
 ///
-/// A change is a hint that arrives a little early (SQLite's WAL is written
-/// before the commit becomes visible), so this returns half a millisecond
-/// after it.
+/// A backend reports a change once the commit behind it is visible.
 pub async fn changed(changes: &mut Option<tokio::sync::watch::Receiver<u64>>) {
     match changes {
         Some(rx) => {
@@ -289,7 +287,6 @@ pub async fn changed(changes: &mut Option<tokio::sync::watch::Receiver<u64>>) {
                 *changes = None;
                 std::future::pending::<()>().await;
             }
-            tokio::time::sleep(std::time::Duration::from_micros(500)).await;
         }
         None => std::future::pending::<()>().await,
     }

@@ -72,7 +72,7 @@ impl SqliteStore {
         // The migration made the file WAL, so its `-wal` file exists now.
         let mut wal = connect.get_filename().as_os_str().to_owned();
         wal.push("-wal");
-        let changes = watch::spawn(std::path::Path::new(&wal));
+        let changes = watch::spawn(connect.get_filename(), std::path::Path::new(&wal));
         Ok(SqliteStore { reads, readers: Readers::new(connect.get_filename()), writer, changes })
     }
 }

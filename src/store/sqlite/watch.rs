@@ -1,10 +1,14 @@
-//! Cross-process change notification for a SQLite file, without polling.
+//! Cross-process change notification for a SQLite file, without polling
+//! while nothing happens.
 //!
 //! In WAL mode every commit, by any process, writes to the `-wal` file, so
-//! an inotify watch on it (`IN_MODIFY`) learns of every commit at once. Each
-//! notification bumps a counter on a `watch` channel: receivers wake, see
-//! only the newest value, and so coalesce bursts by themselves. Workers and
-//! the event hub still poll as a fallback; this only makes them prompt.
+//! an inotify watch on it (`IN_MODIFY`) learns of every commit. That event
+//! comes with the commit's first write, before the commit is visible: so a
+//! thread of its own then checks SQLite's `data_version` every ~150 µs until
+//! it moves (another connection committed), and only then bumps a counter
+//! on a `watch` channel. Receivers wake, see only the newest value, and so
+//! coalesce bursts by themselves. Workers and the event hub still poll as a
+//! fallback; this only makes them prompt.
 //!
 //! The watch is one-shot (`IN_ONESHOT`) and re-armed after each wake-up,
 //! before the counter moves. A standing watch makes the kernel queue an
@@ -19,23 +23,24 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
-use tokio::io::unix::AsyncFd;
+use rusqlite::{Connection, OpenFlags};
 use tokio::sync::watch;
 
-/// Starts watching `wal` and returns a receiver whose value changes after
-/// every commit to the database. `None` (with a log line) if the kernel
-/// refuses the watch: callers then rely on polling alone.
-pub fn spawn(wal: &Path) -> Option<watch::Receiver<u64>> {
-    let watched = CString::new(wal.as_os_str().as_bytes())
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
-        .and_then(|name| Ok((watch_file(&name)?, name)));
-    match watched {
-        Ok((fd, name)) => {
-            let (tx, rx) = watch::channel(0u64);
-            tokio::spawn(forward(fd, name, tx));
-            Some(rx)
-        }
+/// How often the commit check looks at `data_version` after a hint.
+const CHECK_EVERY: Duration = Duration::from_micros(150);
+/// How long it looks before it passes the hint on anyway (a checkpoint also
+/// writes the WAL without a commit; a slow fsync may take this long).
+const CHECK_FOR: Duration = Duration::from_millis(20);
+
+/// Starts watching the database at `db` through its `wal` file and returns
+/// a receiver whose value changes after every commit by another connection.
+/// `None` (with a log line) if the kernel refuses the watch: callers then
+/// rely on polling alone.
+pub fn spawn(db: &Path, wal: &Path) -> Option<watch::Receiver<u64>> {
+    match start(db, wal) {
+        Ok(rx) => Some(rx),
         Err(e) => {
             tracing::warn!(error = %e, file = %wal.display(), "no change notifications; polling only");
             None
@@ -43,19 +48,21 @@ pub fn spawn(wal: &Path) -> Option<watch::Receiver<u64>> {
     }
 }
 
-fn watch_file(name: &CString) -> io::Result<AsyncFd<OwnedFd>> {
+fn start(db: &Path, wal: &Path) -> io::Result<watch::Receiver<u64>> {
+    let name = CString::new(wal.as_os_str().as_bytes()).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     // SAFETY: inotify_init1 takes flags only and returns a new descriptor or -1.
-    let raw = unsafe { libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC) };
+    let raw = unsafe { libc::inotify_init1(libc::IN_CLOEXEC) };
     if raw < 0 {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: `raw` is a descriptor we just opened and own from here on.
     let fd = unsafe { OwnedFd::from_raw_fd(raw) };
-    arm(fd.as_raw_fd(), name)?;
-    // SAFETY: `fd` is owned by the AsyncFd from here on, stays open until it
-    // is dropped, and `OwnedFd::as_raw_fd` always returns that descriptor.
-    let fd = unsafe { AsyncFd::register_with_interest(fd, tokio::io::Interest::READABLE) }?;
-    Ok(fd)
+    arm(fd.as_raw_fd(), &name)?;
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(db, flags).map_err(io::Error::other)?;
+    let (tx, rx) = watch::channel(0u64);
+    std::thread::Builder::new().name("wingman-watch".into()).spawn(move || forward(fd, name, conn, tx))?;
+    Ok(rx)
 }
 
 /// Adds (or re-adds) the one-shot watch on the file.
@@ -69,61 +76,64 @@ fn arm(fd: i32, name: &CString) -> io::Result<()> {
 }
 
 /// Re-arms the watch. SQLite deletes the `-wal` file when the last
-/// connection to the database closes and creates it again with the next
-/// write; while it is gone, this waits for it (polling covers the gap).
-async fn rearm(fd: i32, name: &CString, tx: &watch::Sender<u64>) -> io::Result<()> {
+/// connection to the database closes (this thread's own connection keeps it
+/// while the process runs) and creates it again with the next write; if it
+/// is gone, this waits for it (polling covers the gap).
+fn rearm(fd: i32, name: &CString, tx: &watch::Sender<u64>) -> io::Result<()> {
     loop {
         match arm(fd, name) {
             // Nobody listens any more: the caller stops after this round.
             Err(_) if tx.is_closed() => return Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => std::thread::sleep(Duration::from_millis(100)),
             other => return other,
         }
     }
 }
 
-/// Reads inotify events as they come, re-arms the watch, then bumps the
-/// counter once for each batch of events.
-async fn forward(fd: AsyncFd<OwnedFd>, name: CString, tx: watch::Sender<u64>) {
+/// The watch thread: waits for inotify events, re-arms the watch, waits for
+/// the commit to become visible, then bumps the counter. Ends when every
+/// receiver is gone (noticed at the next event).
+fn forward(fd: OwnedFd, name: CString, conn: Connection, tx: watch::Sender<u64>) {
     let mut buf = [0u8; 4096];
+    let mut seen = data_version(&conn).unwrap_or(0);
     loop {
-        let mut ready = match fd.readable().await {
-            Ok(ready) => ready,
-            Err(e) => {
-                tracing::warn!(error = %e, "change notifications stopped; polling only");
-                return;
+        // SAFETY: reading into a buffer we own, at most its length.
+        let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
             }
-        };
-        let read = ready.try_io(|inner| {
-            // SAFETY: reading into a buffer we own, at most its length.
-            let n = unsafe { libc::read(inner.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
-            if n < 0 {
-                Err(io::Error::last_os_error())
-            } else {
-                Ok(n)
-            }
-        });
-        match read {
-            Ok(Ok(_)) => {
-                if let Err(e) = rearm(fd.as_raw_fd(), &name, &tx).await {
-                    tracing::warn!(error = %e, "change notifications stopped; polling only");
-                    return;
-                }
-                tx.send_modify(|n| *n = n.wrapping_add(1));
-                if tx.is_closed() {
-                    return;
-                }
-            }
-            Ok(Err(e)) => {
-                tracing::warn!(error = %e, "change notifications stopped; polling only");
-                return;
-            }
-            // Spurious readiness: wait again.
-            Err(_would_block) => continue,
+            tracing::warn!(error = %e, "change notifications stopped; polling only");
+            return;
         }
+        if tx.is_closed() {
+            return;
+        }
+        if let Err(e) = rearm(fd.as_raw_fd(), &name, &tx) {
+            tracing::warn!(error = %e, "change notifications stopped; polling only");
+            return;
+        }
+        seen = committed_after(&conn, seen);
+        tx.send_modify(|n| *n = n.wrapping_add(1));
     }
+}
+
+/// Waits until another connection's commit is visible (`data_version` moved
+/// past `seen`), or [`CHECK_FOR`] passed; returns the version now seen.
+fn committed_after(conn: &Connection, seen: i64) -> i64 {
+    let deadline = Instant::now() + CHECK_FOR;
+    loop {
+        let now = data_version(conn).unwrap_or(seen);
+        if now != seen || Instant::now() >= deadline {
+            return now;
+        }
+        std::thread::sleep(CHECK_EVERY);
+    }
+}
+
+fn data_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.prepare_cached("PRAGMA data_version")?.query_row([], |r| r.get(0))
 }
 
 #[cfg(test)]
@@ -145,9 +155,11 @@ mod tests {
     #[tokio::test]
     async fn every_write_is_seen_even_after_the_file_is_deleted_and_made_again() {
         let dir = tempfile::tempdir().unwrap();
-        let wal = dir.path().join("db-wal");
+        // A stand-in for the WAL: SQLite would open a real `db-wal` itself.
+        let (db, wal) = (dir.path().join("db"), dir.path().join("watched"));
+        rusqlite::Connection::open(&db).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
         append(&wal);
-        let mut rx = super::spawn(&wal).expect("inotify works here");
+        let mut rx = super::spawn(&db, &wal).expect("inotify works here");
         for _ in 0..3 {
             append(&wal);
             assert!(changed(&mut rx).await, "the one-shot watch was re-armed");
@@ -160,5 +172,20 @@ mod tests {
         rx.borrow_and_update();
         append(&wal);
         assert!(changed(&mut rx).await);
+    }
+
+    #[test]
+    fn the_commit_check_sees_other_connections_commits_and_gives_up_without_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db");
+        let writer = rusqlite::Connection::open(&db).unwrap();
+        writer.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (x)").unwrap();
+        let reader = rusqlite::Connection::open(&db).unwrap();
+        let seen = super::data_version(&reader).unwrap();
+        assert_eq!(super::committed_after(&reader, seen), seen, "nothing committed: it gives up");
+        writer.execute("INSERT INTO t VALUES (1)", []).unwrap();
+        let after = super::committed_after(&reader, seen);
+        assert_ne!(after, seen, "another connection committed");
+        assert_eq!(super::committed_after(&reader, after), after);
     }
 }
