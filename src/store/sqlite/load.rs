@@ -1,16 +1,25 @@
 //! Reading what a worker needs to execute a run, on a read connection (see
-//! `readers.rs`) inside a read transaction the caller opens, so that every
-//! part comes from the same snapshot.
+//! `readers.rs`) inside one read transaction, so that every part comes from
+//! the same snapshot.
 
 use rusqlite::{Connection, OptionalExtension};
 
 use super::rows;
+use crate::checkpoint::Checkpoint;
 use crate::model::{Agent, Message};
 use crate::store::{RunContext, StoreError, StoreResult};
 
+/// Loads the contexts of `run_ids`, in order, from one snapshot.
+pub fn run_contexts(conn: &Connection, run_ids: &[String]) -> StoreResult<Vec<RunContext>> {
+    let snapshot = conn.unchecked_transaction()?;
+    let contexts = run_ids.iter().map(|id| run_context(conn, id)).collect::<StoreResult<Vec<_>>>()?;
+    snapshot.commit()?;
+    Ok(contexts)
+}
+
 /// Loads a run with its agent snapshot, the session history before it, its
 /// checkpoints and what its event log says about an interrupted step.
-pub fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
+fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
     let (run, agent, work_dir) = {
         let mut select =
             conn.prepare_cached(&format!("SELECT {}, agent, work_dir FROM runs WHERE id = ?1", rows::RUN_COLUMNS))?;
@@ -23,16 +32,7 @@ pub fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
         Some(session_id) => history_before(conn, session_id, run_id)?,
         None => Vec::new(),
     };
-    let mut checkpoints = Vec::new();
-    {
-        let mut select = conn.prepare_cached(
-            "SELECT step, body FROM checkpoints WHERE run_id = ?1 ORDER BY step, created_at, call_id",
-        )?;
-        let mut found = select.query([run_id])?;
-        while let Some(row) = found.next()? {
-            checkpoints.push(rows::checkpoint(row)?);
-        }
-    }
+    let checkpoints = checkpoints(conn, run_id)?;
     let open_step = open_step(conn, run_id)?;
     // The claim that handed the run to this worker wrote one `run_started`;
     // any earlier one means an earlier attempt got there first.
@@ -58,12 +58,17 @@ fn history_before(conn: &Connection, session_id: &str, run_id: &str) -> StoreRes
     let mut select = conn.prepare_cached(
         "SELECT message FROM session_messages WHERE session_id = ?1 AND (run_id IS NULL OR run_id <> ?2) ORDER BY idx",
     )?;
-    let mut found = select.query([session_id, run_id])?;
-    let mut history = Vec::new();
-    while let Some(row) = found.next()? {
-        history.push(serde_json::from_str(&row.get::<_, String>(0)?)?);
-    }
+    let history =
+        rows::all(select.query([session_id, run_id])?, |row| Ok(serde_json::from_str(&row.get::<_, String>(0)?)?))?;
     Ok(history)
+}
+
+/// A run's stored checkpoints, in the order they were made.
+pub fn checkpoints(conn: &Connection, run_id: &str) -> StoreResult<Vec<Checkpoint>> {
+    let mut select =
+        conn.prepare_cached("SELECT step, body FROM checkpoints WHERE run_id = ?1 ORDER BY step, created_at, call_id")?;
+    let checkpoints = rows::all(select.query([run_id])?, |row| rows::checkpoint(row))?;
+    Ok(checkpoints)
 }
 
 /// The last step that has a `step_started` (or `step_restarted`) event but no

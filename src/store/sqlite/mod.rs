@@ -14,7 +14,7 @@ use crate::model::{Agent, Event, Message, RunStatus, Session};
 use crate::provider::auth::{ApiKey, CredentialInfo};
 use crate::store::{
     Claim, Commit, Enqueued, HandBack, Heartbeat, IdempotencyKey, Lease, NewRun, QueueStats, Run, RunContext,
-    RunFilter, Store, StoreOptions, StoreResult,
+    RunFilter, Store, StoreError, StoreOptions, StoreResult,
 };
 
 mod credentials;
@@ -222,11 +222,8 @@ impl Store for SqliteStore {
                     "SELECT run_id, seq, type, data, at FROM run_events WHERE run_id = ?1 AND seq > ?2
                      ORDER BY seq LIMIT ?3",
                 )?;
-                let mut found = select.query(params![run_id, after as i64, limit as i64])?;
-                let mut events = Vec::new();
-                while let Some(row) = found.next()? {
-                    events.push(rows::event(row)?);
-                }
+                let events =
+                    rows::all(select.query(params![run_id, after as i64, limit as i64])?, |row| rows::event(row))?;
                 Ok(events)
             })
             .await
@@ -248,11 +245,9 @@ impl Store for SqliteStore {
                 let mut select = c.prepare_cached(
                     "SELECT gid, run_id, seq, type, data, at FROM run_events WHERE gid > ?1 ORDER BY gid LIMIT ?2",
                 )?;
-                let mut found = select.query(params![cursor as i64, limit as i64])?;
-                let mut events = Vec::new();
-                while let Some(row) = found.next()? {
-                    events.push((row.get::<_, i64>("gid")? as u64, rows::event(row)?));
-                }
+                let events = rows::all(select.query(params![cursor as i64, limit as i64])?, |row| {
+                    Ok((row.get::<_, i64>("gid")? as u64, rows::event(row)?))
+                })?;
                 Ok(events)
             })
             .await
@@ -299,26 +294,12 @@ impl Store for SqliteStore {
     }
 
     async fn load_run(&self, run_id: &str) -> StoreResult<RunContext> {
-        let run_id = run_id.to_string();
-        self.readers
-            .read(move |c| {
-                let snapshot = c.unchecked_transaction()?;
-                let context = load::run_context(c, &run_id)?;
-                snapshot.commit()?;
-                Ok(context)
-            })
-            .await
+        let mut contexts = self.load_runs(vec![run_id.to_string()]).await?;
+        contexts.pop().ok_or(StoreError::NotFound("run"))
     }
 
     async fn load_runs(&self, run_ids: Vec<String>) -> StoreResult<Vec<RunContext>> {
-        self.readers
-            .read(move |c| {
-                let snapshot = c.unchecked_transaction()?;
-                let contexts = run_ids.iter().map(|id| load::run_context(c, id)).collect::<StoreResult<Vec<_>>>()?;
-                snapshot.commit()?;
-                Ok(contexts)
-            })
-            .await
+        self.readers.read(move |c| load::run_contexts(c, &run_ids)).await
     }
 
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()> {

@@ -6,8 +6,9 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
+use super::load;
 use super::queue::get_run;
-use super::rows::{self, ms};
+use super::rows::ms;
 use crate::checkpoint::{summarize, Checkpoint, RunSummary};
 use crate::model::{Message, NewEvent, Run, RunInput, RunStatus};
 use crate::store::{Commit, Finish, Lease, StoreError, StoreResult};
@@ -97,13 +98,7 @@ fn summary_from_store(
     let input: String =
         conn.prepare_cached("SELECT input FROM runs WHERE id = ?1")?.query_row([run_id], |r| r.get(0))?;
     let input: RunInput = serde_json::from_str(&input)?;
-    let mut checkpoints = Vec::new();
-    let mut select =
-        conn.prepare_cached("SELECT step, body FROM checkpoints WHERE run_id = ?1 ORDER BY step, created_at, call_id")?;
-    let mut found = select.query([run_id])?;
-    while let Some(row) = found.next()? {
-        checkpoints.push(rows::checkpoint(row)?);
-    }
+    let mut checkpoints = load::checkpoints(conn, run_id)?;
     checkpoints.extend(pending.iter().cloned());
     Ok(summarize(&input, &checkpoints, status))
 }

@@ -119,10 +119,8 @@ pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>)
                              WHERE status = 'queued' AND blocked = 0 ORDER BY queue_seq LIMIT ?3)
          RETURNING id, lease_epoch, attempt, event_seq",
     )?;
-    let mut found = queued.query(params![worker_id, ms(now), room as i64])?;
-    while let Some(row) = found.next()? {
-        started.push(claimed(row, worker_id)?);
-    }
+    let found = rows::all(queued.query(params![worker_id, ms(now), room as i64])?, |row| claimed(row, worker_id))?;
+    started.extend(found);
     write_started(conn, &started, now)?;
     Ok(started.into_iter().map(|(claim, _)| claim).collect())
 }

@@ -68,6 +68,18 @@ impl Columns for rusqlite::Row<'_> {
     }
 }
 
+/// Decodes every row a query on an in-thread connection returns.
+pub fn all<T>(
+    mut found: rusqlite::Rows<'_>,
+    mut decode: impl FnMut(&rusqlite::Row<'_>) -> StoreResult<T>,
+) -> StoreResult<Vec<T>> {
+    let mut out = Vec::new();
+    while let Some(row) = found.next()? {
+        out.push(decode(row)?);
+    }
+    Ok(out)
+}
+
 /// A timestamp as stored: milliseconds since the Unix epoch.
 pub fn ms(t: DateTime<Utc>) -> i64 {
     t.timestamp_millis()
