@@ -10,6 +10,7 @@ use tokio::sync::Notify;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
+use crate::api::guard::HostPolicy;
 use crate::api::{self, ApiConfig, AppState};
 use crate::hub::Hub;
 use crate::store::Store;
@@ -56,7 +57,8 @@ impl Application {
             config.name = format!("{}-{i}", config.name);
             workers.spawn(worker::run(self.store.clone(), config, wake.clone(), shutdown.clone()));
         }
-        let state = AppState { store: self.store.clone(), hub, config: Arc::new(self.config.api.clone()), wake };
+        let hosts = Arc::new(HostPolicy::new(self.listener.local_addr()?, &self.config.api.allowed_hosts));
+        let state = AppState { store: self.store.clone(), hub, config: Arc::new(self.config.api.clone()), wake, hosts };
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
         // Open SSE tails end when their client goes; they do not hold shutdown up.
         // Small SSE frames must leave at once: without TCP_NODELAY, Nagle's

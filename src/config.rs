@@ -7,6 +7,7 @@ use clap::Args;
 
 use crate::engine::LoopConfig;
 use crate::store::StoreOptions;
+use crate::tools::sandbox::{SandboxConfig, SandboxMode};
 use crate::worker::WorkerConfig;
 
 /// The default database: `~/.local/share/wingman/wingman.db`.
@@ -33,11 +34,15 @@ impl DatabaseArgs {
         StoreOptions { synchronous_full: self.synchronous == "full" }
     }
 
+    /// The database file.
+    pub fn database_file(&self) -> PathBuf {
+        let path = self.database_url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+        PathBuf::from(path.split('?').next().unwrap_or(path))
+    }
+
     /// The data directory: beside the database file.
     pub fn data_dir(&self) -> PathBuf {
-        let path = self.database_url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
-        let path = path.split('?').next().unwrap_or(path);
-        PathBuf::from(path).parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
+        self.database_file().parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
     }
 }
 
@@ -70,6 +75,16 @@ pub struct WorkerArgs {
     /// unique-local addresses. Only for deployments that trust their agents.
     #[arg(long, env = "WINGMAN_ALLOW_PRIVATE_NETWORK", value_parser = clap::builder::BoolishValueParser::new())]
     pub allow_private_network: bool,
+    /// How bash is confined: `auto` uses what the kernel offers (Landlock, PID
+    /// namespaces) and warns about what it lacks; `required` refuses to start
+    /// without both; `off` runs bash unconfined (docs/tools.md).
+    #[arg(long, env = "WINGMAN_TOOL_SANDBOX", value_enum, default_value_t = SandboxMode::Auto)]
+    pub tool_sandbox: SandboxMode,
+    /// A directory bash may read and run programs from, besides the system's
+    /// (a toolchain under /opt or a home directory, say). Repeatable; the
+    /// variable takes a colon-separated list.
+    #[arg(long = "tool-read-path", env = "WINGMAN_TOOL_READ_PATHS", value_delimiter = ':')]
+    pub tool_read_paths: Vec<PathBuf>,
 }
 
 impl WorkerArgs {
@@ -79,6 +94,12 @@ impl WorkerArgs {
             Some(path) => crate::provider::pricing::Pricing::load(path),
             None => Ok(crate::provider::pricing::Pricing::defaults()),
         }
+    }
+
+    /// The tool sandbox these flags describe; no work_dir may contain the
+    /// `protected` files (the database).
+    pub fn sandbox(&self, protected: Vec<PathBuf>) -> SandboxConfig {
+        SandboxConfig { mode: self.tool_sandbox, read_paths: self.tool_read_paths.clone(), protected, process_tree: None }
     }
 
     /// The worker settings these flags describe.

@@ -73,6 +73,9 @@ pub async fn run(
     wake: Arc<Notify>,
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
+    // Tools run as this process's children: keep its memory and environment
+    // (provider keys) out of their reach.
+    crate::tools::sandbox::protect_worker_process();
     let mut worker = Worker::register(store, config).await?;
     let mut changes = worker.store.changes();
     // An interval, not a sleep per loop: wake-ups must not push the poll back.

@@ -245,8 +245,11 @@ async fn a_run_that_keeps_crashing_its_worker_fails_after_bounded_attempts() {
     env.set("WINGMAN_MAX_ATTEMPTS", "3");
     let server = env.server(0);
     let api = server.api();
-    // The tool kills the worker that runs it, every time.
-    let agent = api.create_agent(bash_script(&["kill -9 $PPID; sleep 5".into()], "never")).await;
+    // Every time its tool runs, the worker running it dies (as if the tool
+    // took the machine's memory): the test SIGKILLs it. A tool cannot signal
+    // its worker itself; the sandbox stops that.
+    let m = common::marker();
+    let agent = api.create_agent(bash_script(&[format!("sleep {m}")], "never")).await;
     let session = api.create_session(&agent, None).await;
     let run = api.send(&session, "crash").await;
     let echo = api.create_agent(json!({"name": "echo"})).await;
@@ -262,7 +265,10 @@ async fn a_run_that_keeps_crashing_its_worker_fails_after_bounded_attempts() {
             break;
         }
         assert!(start.elapsed() < LIMIT, "still {current}");
-        if worker.has_exited() {
+        if !common::marked(&m).is_empty() {
+            worker.kill9();
+            // The tool dies with its worker.
+            assert!(common::marked_gone(&m, Duration::from_secs(2)).await, "the tool outlived its worker");
             worker = env.worker();
         }
         tokio::time::sleep(Duration::from_millis(50)).await;

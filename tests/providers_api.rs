@@ -32,7 +32,7 @@ async fn start() -> Server {
     let store =
         wingman::store::open(dir.path().join("w.db").to_str().unwrap(), &StoreOptions::default()).await.unwrap();
     let config = ServerConfig {
-        api: ApiConfig { data_dir: dir.path().to_path_buf(), max_attempts: 3, max_body_bytes: 1 << 20 },
+        api: ApiConfig { data_dir: dir.path().to_path_buf(), ..ApiConfig::default() },
         workers: 0,
         worker: WorkerConfig::default(),
         event_poll: Duration::from_millis(5),

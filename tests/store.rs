@@ -2,98 +2,16 @@
 //! backend runs the same suite, and the agent loop driven step by step
 //! against a real store (no processes, no timers but the lease).
 
+mod store_support;
+
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::Utc;
-use serde_json::{json, Value};
-use wingman::checkpoint::{Checkpoint, CheckpointBody};
+use serde_json::json;
+use store_support::*;
 use wingman::engine::{self, LoopConfig, RunExit, RunSignals};
-use wingman::model::{new_id, Agent, Message, NewEvent, RunInput, RunKind, RunStatus, Session, Usage};
-use wingman::store::{self, Claim, Commit, Finish, HandBack, Heartbeat, IdempotencyKey, NewRun, Store, StoreError};
-
-const LEASE: Duration = Duration::from_millis(300);
-
-/// Every backend under test: SQLite always.
-async fn backends() -> Vec<(Arc<dyn Store>, tempfile::TempDir)> {
-    let dir = tempfile::tempdir().unwrap();
-    let url = dir.path().join("t.db").to_string_lossy().into_owned();
-    let store = store::open(&url, &store::StoreOptions::default()).await.unwrap();
-    vec![(store, dir)]
-}
-
-fn agent(options: Value, max_steps: u32) -> Agent {
-    let now = Utc::now();
-    Agent {
-        id: new_id(),
-        name: "a".into(),
-        provider: "scripted".into(),
-        model: "echo".into(),
-        options: options.as_object().cloned().unwrap_or_default(),
-        instructions: None,
-        tools: vec!["bash".into()],
-        output_schema: None,
-        max_steps,
-        created_at: now,
-        updated_at: now,
-    }
-}
-
-async fn session(store: &Arc<dyn Store>, dir: &std::path::Path) -> String {
-    let now = Utc::now();
-    let s = Session {
-        id: new_id(),
-        agent_id: None,
-        title: None,
-        work_dir: dir.to_string_lossy().into_owned(),
-        metadata: json!({}),
-        created_at: now,
-        updated_at: now,
-    };
-    store.insert_session(&s).await.unwrap();
-    s.id
-}
-
-async fn enqueue(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, message: &str) -> String {
-    let run = NewRun {
-        id: new_id(),
-        kind: RunKind::Message,
-        session_id: Some(session_id.into()),
-        agent: agent.clone(),
-        input: RunInput { message: message.into(), instructions: None, data: None },
-        work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
-        max_attempts: 2,
-    };
-    store.enqueue_run(run, None).await.unwrap().run.id
-}
-
-async fn worker(store: &Arc<dyn Store>) -> String {
-    let id = new_id();
-    store.register_worker(&id, "test", LEASE).await.unwrap();
-    id
-}
-
-fn text_commit(step: u32, text: &str, finish: bool) -> Commit {
-    Commit {
-        checkpoints: vec![Checkpoint {
-            step,
-            body: CheckpointBody::Inference {
-                message: Message {
-                    role: wingman::model::Role::Assistant,
-                    content: vec![wingman::model::Content::Text { text: text.into() }],
-                },
-                usage: Usage { input_tokens: 1, output_tokens: 1, ..Default::default() },
-                stop_reason: "end_turn".into(),
-            },
-        }],
-        events: vec![NewEvent::new("step_completed", json!({"step": step}))],
-        finish: finish.then_some(Finish { status: RunStatus::Succeeded, error: None, summary: None }),
-    }
-}
-
-fn seqs(events: &[wingman::model::Event]) -> Vec<u64> {
-    events.iter().map(|e| e.seq).collect()
-}
+use wingman::model::{new_id, NewEvent, RunInput, RunKind, RunStatus};
+use wingman::store::{Claim, Commit, HandBack, Heartbeat, IdempotencyKey, NewRun, Store, StoreError};
 
 #[tokio::test]
 async fn runs_of_a_session_are_claimed_one_at_a_time_in_order() {
@@ -335,5 +253,18 @@ async fn streamed_text_is_coalesced_but_never_lost() {
             events.iter().filter(|e| e.kind == "text_delta").map(|e| e.data["text"].as_str().unwrap()).collect();
         assert!(deltas.len() >= 2 && deltas.len() < 40, "coalesced into a few deltas: {}", deltas.len());
         assert_eq!(deltas.concat(), text);
+    }
+}
+
+#[tokio::test]
+async fn reading_after_the_largest_sequence_numbers_yields_nothing() {
+    for (store, dir) in backends().await {
+        let s = session(&store, dir.path()).await;
+        let run = enqueue(&store, &s, &agent(json!({}), 5), "x").await;
+        assert_eq!(seqs(&store.read_events(&run, 0, 10).await.unwrap()), [1]);
+        // Stored as signed 64-bit numbers: 2^63 and above must not wrap to "before everything".
+        for after in [1u64, 1 << 62, (1 << 63) - 1, 1 << 63, u64::MAX] {
+            assert!(store.read_events(&run, after, 10).await.unwrap().is_empty(), "after {after}");
+        }
     }
 }

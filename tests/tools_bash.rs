@@ -1,11 +1,19 @@
 //! The bash tool: output, exit codes, timeouts and cancels that kill the
-//! whole process group, and an environment that leaks nothing.
+//! whole process tree (in each kind of tree this machine can make), and an
+//! environment that leaks nothing.
 
-use std::path::Path;
+mod common;
+
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+
+use common::{marked, marked_gone, marker, wait_marked};
 use serde_json::json;
 use tempfile::TempDir;
+
+use wingman::tools::sandbox::contain::{self, ProcessTree};
+use wingman::tools::sandbox::SandboxConfig;
 use wingman::tools::{self, ToolContext, ToolOutput};
 
 fn setup() -> (TempDir, ToolContext) {
@@ -18,41 +26,14 @@ async fn bash(ctx: &ToolContext, input: serde_json::Value) -> ToolOutput {
     tools::run("bash", &input, ctx).await
 }
 
-/// True while `pid` is a live (not zombie) process.
-fn alive(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => {
-            let state = stat.rsplit(')').next().unwrap_or("").trim_start().chars().next();
-            !matches!(state, Some('Z') | Some('X') | None)
-        }
-        Err(_) => false,
-    }
+/// Waits for `count` processes with the marker to be running.
+async fn started(marker: &str, count: usize) -> Vec<i32> {
+    wait_marked(marker, count, Duration::from_secs(10)).await
 }
 
-/// Waits a little for `pid` to die; killing and reaping are not instant.
-async fn gone(pid: i32) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < deadline {
-        if !alive(pid) {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    false
-}
-
-/// Reads the pid a command wrote, waiting for the file to appear.
-async fn read_pid(path: &Path) -> i32 {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Ok(text) = std::fs::read_to_string(path) {
-            if let Ok(pid) = text.trim().parse() {
-                return pid;
-            }
-        }
-        assert!(Instant::now() < deadline, "the command never wrote {}", path.display());
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+/// Waits a little for every process with the marker to die; killing and reaping are not instant.
+async fn all_gone(marker: &str) -> bool {
+    marked_gone(marker, Duration::from_secs(5)).await
 }
 
 #[tokio::test]
@@ -105,61 +86,106 @@ async fn the_environment_holds_no_planted_secret() {
     assert!(out.output.lines().any(|l| l == home), "{}", out.output);
 }
 
+/// A context for each process tree this machine can make: PID namespaces
+/// where they are allowed, and the process-group fallback always.
+fn tree_contexts(dir: &TempDir) -> Vec<(ProcessTree, ToolContext)> {
+    [ProcessTree::PidNamespace, ProcessTree::UserNamespace, ProcessTree::ProcessGroup]
+        .into_iter()
+        .filter(|tree| *tree == ProcessTree::ProcessGroup || contain::available(*tree))
+        .map(|tree| {
+            let mut ctx = ToolContext::new(dir.path());
+            ctx.sandbox = Arc::new(SandboxConfig { process_tree: Some(tree), ..Default::default() });
+            (tree, ctx)
+        })
+        .collect()
+}
+
+/// Background children, with a `setsid` one where the tree can hold it: a
+/// new session leaves the process group, so only a namespace catches it.
+fn background(tree: ProcessTree, m: &str) -> (String, usize) {
+    match tree {
+        ProcessTree::ProcessGroup => (format!("sleep {m} &"), 1),
+        _ => (format!("sleep {m} & setsid sleep {m} &"), 2),
+    }
+}
+
 #[tokio::test]
 async fn a_timeout_kills_the_command_and_its_background_children() {
-    let (dir, ctx) = setup();
-    let started = Instant::now();
-    let out =
-        bash(&ctx, json!({"command": "sleep 1000 & echo $! > child.pid; echo started; wait", "timeout_ms": 500})).await;
-    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
-    assert!(out.is_error);
-    assert!(out.output.starts_with("started\n"), "{}", out.output);
-    assert!(
-        out.output.ends_with("[timed out after 500 ms; the command and its children were killed]"),
-        "{}",
-        out.output
-    );
-    let pid = read_pid(&dir.path().join("child.pid")).await;
-    assert!(gone(pid).await, "the background sleep {pid} survived the timeout");
+    let (dir, _) = setup();
+    for (tree, ctx) in tree_contexts(&dir) {
+        let m = marker();
+        let started_at = Instant::now();
+        let command = format!("{} echo started; wait", background(tree, &m).0);
+        let out = bash(&ctx, json!({"command": command, "timeout_ms": 500})).await;
+        assert!(started_at.elapsed() < Duration::from_secs(5), "{tree:?} took {:?}", started_at.elapsed());
+        assert!(out.is_error);
+        assert!(out.output.starts_with("started\n"), "{tree:?}: {}", out.output);
+        assert!(
+            out.output.ends_with("[timed out after 500 ms; the command and its children were killed]"),
+            "{tree:?}: {}",
+            out.output
+        );
+        assert!(all_gone(&m).await, "{tree:?}: a background sleep survived the timeout: {:?}", marked(&m));
+    }
 }
 
 #[tokio::test]
 async fn cancel_kills_a_running_command_and_its_children() {
-    let (dir, ctx) = setup();
-    let task_ctx = ctx.clone();
-    let task = tokio::spawn(async move {
-        tools::run("bash", &json!({"command": "sleep 1000 & echo $! > child.pid; sleep 1000"}), &task_ctx).await
-    });
-    let pid = read_pid(&dir.path().join("child.pid")).await;
-    assert!(alive(pid));
-    ctx.cancel.cancel();
-    let out = tokio::time::timeout(Duration::from_secs(5), task).await.expect("bash ignored the cancel").unwrap();
-    assert!(out.is_error);
-    assert!(out.output.ends_with("[cancelled; the command and its children were killed]"), "{}", out.output);
-    assert!(gone(pid).await, "the background sleep {pid} survived the cancel");
+    let (dir, _) = setup();
+    for (tree, ctx) in tree_contexts(&dir) {
+        let m = marker();
+        let (children, count) = background(tree, &m);
+        let command = format!("{children} sleep {m}");
+        let task_ctx = ctx.clone();
+        let task = tokio::spawn(async move { tools::run("bash", &json!({"command": command}), &task_ctx).await });
+        started(&m, count + 1).await;
+        ctx.cancel.cancel();
+        let out = tokio::time::timeout(Duration::from_secs(5), task).await.expect("bash ignored the cancel").unwrap();
+        assert!(out.is_error);
+        assert!(out.output.ends_with("[cancelled; the command and its children were killed]"), "{}", out.output);
+        assert!(all_gone(&m).await, "{tree:?}: a background sleep survived the cancel: {:?}", marked(&m));
+    }
 }
 
 #[tokio::test]
 async fn a_finished_command_leaves_no_background_process_and_does_not_wait_for_it() {
-    let (dir, ctx) = setup();
-    let started = Instant::now();
-    let out = bash(&ctx, json!({"command": "sleep 1000 & echo $! > child.pid; echo done"})).await;
-    assert_eq!(out, ToolOutput::ok("done\n[exit code 0]"));
-    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
-    let pid = read_pid(&dir.path().join("child.pid")).await;
-    assert!(gone(pid).await, "the background sleep {pid} outlived the command");
+    let (dir, _) = setup();
+    for (tree, ctx) in tree_contexts(&dir) {
+        let m = marker();
+        let started_at = Instant::now();
+        let out = bash(&ctx, json!({"command": format!("{} echo done", background(tree, &m).0)})).await;
+        assert_eq!(out, ToolOutput::ok("done\n[exit code 0]"), "{tree:?}");
+        assert!(started_at.elapsed() < Duration::from_secs(5), "{tree:?} took {:?}", started_at.elapsed());
+        assert!(all_gone(&m).await, "{tree:?}: a background sleep outlived the command: {:?}", marked(&m));
+    }
 }
 
 #[tokio::test]
-async fn dropping_a_running_call_kills_its_process_group() {
-    let (dir, ctx) = setup();
-    let task = tokio::spawn(async move {
-        tools::run("bash", &json!({"command": "sleep 1000 & echo $! > child.pid; sleep 1000"}), &ctx).await
-    });
-    let pid = read_pid(&dir.path().join("child.pid")).await;
-    task.abort();
-    let _ = task.await;
-    assert!(gone(pid).await, "the background sleep {pid} outlived the dropped call");
+async fn dropping_a_running_call_kills_its_process_tree() {
+    let (dir, _) = setup();
+    for (tree, ctx) in tree_contexts(&dir) {
+        let m = marker();
+        let (children, count) = background(tree, &m);
+        let command = format!("{children} sleep {m}");
+        let task = tokio::spawn(async move { tools::run("bash", &json!({"command": command}), &ctx).await });
+        started(&m, count + 1).await;
+        task.abort();
+        let _ = task.await;
+        assert!(all_gone(&m).await, "{tree:?}: a background sleep outlived the dropped call: {:?}", marked(&m));
+    }
+}
+
+#[tokio::test]
+async fn exit_statuses_pass_through_every_process_tree() {
+    let (dir, _) = setup();
+    for (tree, ctx) in tree_contexts(&dir) {
+        assert_eq!(bash(&ctx, json!({"command": "echo hi; exit 7"})).await, ToolOutput::error("hi\n[exit code 7]"));
+        assert_eq!(bash(&ctx, json!({"command": "kill -9 $$"})).await, ToolOutput::error("[killed by signal 9]"));
+        let out = bash(&ctx, json!({"command": "touch made && id -u && ls -n made | cut -d' ' -f3"})).await;
+        // The tool keeps the worker's user, inside a user namespace too.
+        let uid = unsafe { libc::getuid() }.to_string();
+        assert_eq!(out.output, format!("{uid}\n{uid}\n[exit code 0]"), "{tree:?}");
+    }
 }
 
 #[tokio::test]

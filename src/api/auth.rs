@@ -7,13 +7,14 @@
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{delete, get};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::error::{ApiError, ApiResult};
+use super::extract::require_json;
 use super::AppState;
 use crate::provider::auth::{self, ApiKey, CredentialInfo};
 
@@ -33,7 +34,8 @@ async fn list(State(state): State<AppState>) -> ApiResult<Json<Value>> {
     Ok(Json(json!({"credentials": state.store.list_credentials().await?})))
 }
 
-async fn put(State(state): State<AppState>, body: Bytes) -> ApiResult<Json<CredentialInfo>> {
+async fn put(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> ApiResult<Json<CredentialInfo>> {
+    require_json(&headers)?;
     let body: PutBody = serde_json::from_slice(&body).map_err(|e| {
         // serde's message may quote a value; only its category and place are safe to show.
         // Like the shared extractor: bad syntax is a 400, the wrong fields a 422.

@@ -2,7 +2,7 @@
 //! internal errors are logged and hidden.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
@@ -77,3 +77,28 @@ impl From<QueryRejection> for ApiError {
 
 /// Shorthand for handler results.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+/// Rewrites an error answer that is not JSON into `{"error": "…"}`: the
+/// framework's own refusals (a body over the limit, a path parameter that is
+/// not UTF-8) are plain text otherwise. Other headers are kept.
+pub async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 16 * 1024).await.map(|b| String::from_utf8_lossy(&b).trim().to_string());
+    let message = match text {
+        Ok(text) if !text.is_empty() => text,
+        _ => status.canonical_reason().unwrap_or("error").to_lowercase(),
+    };
+    let body = serde_json::to_vec(&json!({"error": message})).unwrap_or_default();
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, axum::body::Body::from(body))
+}

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, State};
+use axum::middleware;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -13,12 +14,15 @@ use serde_json::json;
 use tokio::sync::Notify;
 
 use crate::hub::Hub;
+use guard::HostPolicy;
 use crate::store::Store;
+use crate::tools::sandbox::{self, SandboxMode};
 
 mod agents;
 mod auth;
 pub mod error;
 mod extract;
+pub mod guard;
 mod runs;
 mod sessions;
 mod sse;
@@ -28,10 +32,29 @@ mod sse;
 pub struct ApiConfig {
     /// Where sessions without a `work_dir` get one (`<data_dir>/sessions/<id>`).
     pub data_dir: PathBuf,
+    /// Files no session's work_dir may contain: the database.
+    pub protected: Vec<PathBuf>,
+    /// How this server's workers confine tools, for `GET /health`.
+    pub tool_sandbox: SandboxMode,
     /// Attempts a run gets before a crashing run is failed.
     pub max_attempts: u32,
     /// The largest request body accepted.
     pub max_body_bytes: usize,
+    /// Names the server answers to besides its own (`--allowed-host`); `*` for any.
+    pub allowed_hosts: Vec<String>,
+}
+
+impl Default for ApiConfig {
+    fn default() -> Self {
+        ApiConfig {
+            data_dir: PathBuf::from("."),
+            protected: Vec::new(),
+            max_attempts: 3,
+            max_body_bytes: 1024 * 1024,
+            allowed_hosts: Vec::new(),
+            tool_sandbox: SandboxMode::Auto,
+        }
+    }
 }
 
 /// What every handler shares.
@@ -42,6 +65,8 @@ pub struct AppState {
     pub config: Arc<ApiConfig>,
     /// Wakes the workers of this process when a run is enqueued.
     pub wake: Arc<Notify>,
+    /// The names (and port) the server answers to.
+    pub hosts: Arc<HostPolicy>,
 }
 
 /// Builds the router.
@@ -60,6 +85,8 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(middleware::map_response(error::json_errors))
+        .layer(middleware::from_fn_with_state(state.hosts.clone(), guard::guard))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }
@@ -68,7 +95,10 @@ pub fn router(state: AppState) -> Router {
 /// database answers, 503 when it does not.
 async fn health(State(state): State<AppState>) -> Response {
     match state.store.queue_stats().await {
-        Ok(queue) => Json(json!({"status": "ok", "queue": queue})).into_response(),
+        Ok(queue) => {
+            let sandbox = sandbox::status(state.config.tool_sandbox);
+            Json(json!({"status": "ok", "queue": queue, "sandbox": sandbox})).into_response()
+        }
         Err(e) => {
             tracing::error!(error = %e, "health check: the database did not answer");
             let body = json!({"status": "unavailable", "error": "the database did not answer"});

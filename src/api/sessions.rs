@@ -14,6 +14,7 @@ use super::error::{ApiError, ApiResult};
 use super::extract::JsonBody;
 use super::AppState;
 use crate::model::{new_id, Session};
+use crate::tools::sandbox;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -37,15 +38,30 @@ async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()>
             return Err(ApiError::NotFound(format!("agent {agent_id}")));
         }
     }
-    if let Some(dir) = &fields.work_dir {
-        if !FsPath::new(dir).is_absolute() {
-            return Err(ApiError::BadRequest("work_dir must be an absolute path".into()));
-        }
-    }
     if fields.metadata.as_ref().is_some_and(|m| !m.is_object()) {
         return Err(ApiError::BadRequest("metadata must be a JSON object".into()));
     }
     Ok(())
+}
+
+/// Checks a work_dir given by a client, creating it if it is missing: an
+/// absolute path to a directory that does not contain the database. The same
+/// rule for `POST` and `PUT`.
+async fn prepare_work_dir(state: &AppState, dir: &str) -> ApiResult<()> {
+    let bad = |m: String| Err(ApiError::BadRequest(m));
+    if dir.contains('\0') {
+        return bad("work_dir must not contain a NUL byte".into());
+    }
+    if !FsPath::new(dir).is_absolute() {
+        return bad("work_dir must be an absolute path".into());
+    }
+    if let Err(e) = tokio::fs::create_dir_all(dir).await {
+        return bad(format!("cannot use {dir:?} as a work_dir: {e}"));
+    }
+    if !tokio::fs::metadata(dir).await.is_ok_and(|m| m.is_dir()) {
+        return bad(format!("work_dir {dir:?} is not a directory"));
+    }
+    sandbox::check_work_dir(FsPath::new(dir), &state.config.protected).map_err(ApiError::BadRequest)
 }
 
 async fn create(
@@ -58,9 +74,7 @@ async fn create(
         Some(dir) => dir,
         None => state.config.data_dir.join("sessions").join(&id).to_string_lossy().into_owned(),
     };
-    tokio::fs::create_dir_all(&work_dir)
-        .await
-        .map_err(|e| ApiError::BadRequest(format!("cannot create work_dir {work_dir}: {e}")))?;
+    prepare_work_dir(&state, &work_dir).await?;
     let now = Utc::now();
     let session = Session {
         id,
@@ -102,6 +116,9 @@ async fn update(
 ) -> ApiResult<Json<Value>> {
     let mut session = find(&state, &id).await?;
     check_fields(&state, &fields).await?;
+    if let Some(dir) = &fields.work_dir {
+        prepare_work_dir(&state, dir).await?;
+    }
     if fields.agent_id.is_some() {
         session.agent_id = fields.agent_id;
     }

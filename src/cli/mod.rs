@@ -10,6 +10,7 @@ use crate::api::ApiConfig;
 use crate::app::{Application, ServerConfig};
 use crate::config::{DatabaseArgs, WorkerArgs};
 use crate::store;
+use crate::tools::sandbox;
 
 mod client;
 pub mod sse;
@@ -56,6 +57,11 @@ struct ServeArgs {
     /// How often the event hub looks for events written by other processes, in milliseconds.
     #[arg(long, env = "WINGMAN_EVENT_POLL_MS", default_value_t = 2)]
     event_poll_ms: u64,
+    /// A host name the server answers to besides localhost, 127.0.0.1, [::1]
+    /// and its --addr (a name behind a proxy, say), with any port; `*` turns
+    /// the check off. Repeatable; the variable takes a comma-separated list.
+    #[arg(long = "allowed-host", env = "WINGMAN_ALLOWED_HOSTS", value_delimiter = ',')]
+    allowed_hosts: Vec<String>,
     #[command(flatten)]
     db: DatabaseArgs,
     #[command(flatten)]
@@ -90,14 +96,18 @@ pub async fn main(cli: Cli) -> anyhow::Result<()> {
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let store = store::open(&args.db.database_url, &args.db.store_options()).await?;
+    let worker = worker_config(&args.worker, &args.db, format!("serve-{}", std::process::id()))?;
     let config = ServerConfig {
         api: ApiConfig {
             data_dir: args.db.data_dir(),
+            protected: worker.engine.sandbox.protected.clone(),
             max_attempts: args.max_attempts.max(1),
             max_body_bytes: args.max_body_bytes,
+            allowed_hosts: args.allowed_hosts,
+            tool_sandbox: worker.engine.sandbox.mode,
         },
         workers: args.workers,
-        worker: with_pricing(args.worker.worker_config(format!("serve-{}", std::process::id())), &args.worker)?,
+        worker,
         event_poll: Duration::from_millis(args.event_poll_ms.max(1)),
     };
     let app = Application::build(store, args.addr, config).await?;
@@ -109,17 +119,27 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 pub async fn run_worker(args: WorkerProcessArgs) -> anyhow::Result<()> {
     let store = store::open(&args.db.database_url, &args.db.store_options()).await?;
     let name = args.name.unwrap_or_else(|| format!("worker-{}", std::process::id()));
-    let config = with_pricing(args.worker.worker_config(name), &args.worker)?;
+    let config = worker_config(&args.worker, &args.db, name)?;
     let wake = std::sync::Arc::new(tokio::sync::Notify::new());
     crate::worker::run(store, config, wake, shutdown_signal()).await
 }
 
-/// Loads the price table the worker records costs with.
-fn with_pricing(
-    mut config: crate::worker::WorkerConfig,
-    args: &WorkerArgs,
-) -> anyhow::Result<crate::worker::WorkerConfig> {
+/// The settings of this process's workers: the flags, the price table the
+/// worker records costs with, and a tool sandbox that keeps the database out
+/// of reach and that this machine can provide (checked here, once).
+fn worker_config(args: &WorkerArgs, db: &DatabaseArgs, name: String) -> anyhow::Result<crate::worker::WorkerConfig> {
+    let mut config = args.worker_config(name);
     config.engine.pricing = std::sync::Arc::new(args.pricing()?);
+    let sandbox = args.sandbox(vec![db.database_file()]);
+    let status = sandbox::check_at_start(&sandbox)?;
+    tracing::info!(
+        mode = ?status.mode,
+        landlock_abi = ?status.landlock_abi,
+        process_tree = status.process_tree,
+        confined = status.confined,
+        "tool sandbox"
+    );
+    config.engine.sandbox = std::sync::Arc::new(sandbox);
     Ok(config)
 }
 

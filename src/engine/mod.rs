@@ -20,6 +20,7 @@ use crate::checkpoint::{self, next_action, NextAction};
 use crate::model::{NewEvent, RunStatus};
 use crate::provider::pricing::Pricing;
 use crate::store::{Claim, Commit, Finish, HandBack, Lease, RunContext, Store, StoreError};
+use crate::tools::sandbox::SandboxConfig;
 
 mod infer;
 mod tools;
@@ -39,6 +40,8 @@ pub struct LoopConfig {
     pub pricing: Arc<Pricing>,
     /// Lets webfetch reach private and local network addresses.
     pub allow_private_network: bool,
+    /// How tool processes are confined.
+    pub sandbox: Arc<SandboxConfig>,
 }
 
 impl Default for LoopConfig {
@@ -50,6 +53,7 @@ impl Default for LoopConfig {
             retry_cap: Duration::from_secs(30),
             pricing: Arc::new(Pricing::defaults()),
             allow_private_network: false,
+            sandbox: Arc::default(),
         }
     }
 }

@@ -16,10 +16,16 @@ impl Execution {
         if let Err(e) = tokio::fs::create_dir_all(&work_dir).await {
             tracing::warn!(error = %e, dir = %work_dir.display(), "could not create the work_dir");
         }
+        let agent = &self.ctx.agent;
         let ctx = ToolContext {
             work_dir,
+            // The run's agent snapshot says what the model may use, whatever it asks for.
+            granted: agent.tools.clone(),
             cancel: self.signals.abort.child_token(),
             allow_private_network: self.config.allow_private_network,
+            sandbox: self.config.sandbox.clone(),
+            // Checked when the agent was saved; an older snapshot that fails the check gets none.
+            env: agent.options.get("tool_env").and_then(|v| tools::check_tool_env(v).ok()).unwrap_or_default(),
         };
         for batch in batches(&calls) {
             if self.signals.stop.is_cancelled() || self.signals.abort.is_cancelled() {

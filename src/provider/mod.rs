@@ -150,7 +150,8 @@ pub fn is_known(id: &str) -> bool {
     catalog().iter().any(|p| p.id == id)
 }
 
-/// Checks an agent's options for its provider.
+/// Checks an agent's options for its provider. `tool_env` is the tools'
+/// option, the same for every provider, and never sent to one.
 pub fn validate_options(provider: &str, opts: &Map<String, Value>) -> Result<(), String> {
     match provider {
         "scripted" => scripted::validate_options(opts),
@@ -158,6 +159,10 @@ pub fn validate_options(provider: &str, opts: &Map<String, Value>) -> Result<(),
         "openai" => options::validate(provider, openai::OPTIONS, opts),
         "ollama" => options::validate(provider, ollama::OPTIONS, opts),
         other => Err(format!("unknown provider {other:?}")),
+    }?;
+    match opts.get("tool_env") {
+        Some(env) => crate::tools::check_tool_env(env).map(|_| ()),
+        None => Ok(()),
     }
 }
 

@@ -49,6 +49,7 @@ pub const COMMON: &[OptionSpec] = &[
     spec("max_tokens", Kind::Count),
     spec("temperature", Kind::Number),
     spec("top_p", Kind::Number),
+    spec("tool_env", Kind::Object),
 ];
 
 /// Checks `options` against the common options and the provider's own.

@@ -29,7 +29,7 @@ pub fn info() -> ProviderInfo {
         env: None,
         default_base_url: None,
         models: vec!["echo"],
-        options: vec!["script", "chunk_delay_ms"],
+        options: vec!["script", "chunk_delay_ms", "tool_env"],
     }
 }
 

@@ -200,7 +200,8 @@ pub trait Store: Send + Sync + 'static {
     async fn cancel_run(&self, id: &str) -> StoreResult<Run>;
 
     // Events.
-    /// The run's events with `seq > after`, in order, at most `limit`.
+    /// The run's events with `seq > after`, in order, at most `limit`. Any
+    /// `after` at or beyond the last event (`u64::MAX` included) yields none.
     async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>>;
     /// The newest position of the global event cursor.
     async fn event_cursor(&self) -> StoreResult<u64>;

@@ -1,10 +1,13 @@
 //! `bash {command, timeout_ms?}`: a shell command in the work_dir.
 //!
-//! The command runs in its own process group, and when it ends, times out or
-//! is cancelled the whole group is killed, so nothing it started (background
-//! children included) outlives the call. stdout and stderr share one pipe,
+//! The command runs in a process tree of its own ([`super::sandbox`]): when
+//! it ends, times out or is cancelled, or its worker dies, everything it
+//! started is killed, background and `setsid` children included. Where the
+//! kernel allows, it is confined to its work_dir and a private temporary
+//! directory (Landlock) without privileges. stdout and stderr share one pipe,
 //! so their output is merged in the order it was written. The environment is
-//! rebuilt from an allowlist: no provider key or server setting leaks in.
+//! rebuilt from an allowlist and the agent's `tool_env`: no provider key or
+//! server setting leaks in.
 
 use std::os::unix::process::ExitStatusExt;
 use std::process::{ExitStatus, Stdio};
@@ -18,6 +21,7 @@ use tokio::process::{Child, Command};
 
 use super::args;
 use super::output::Tail;
+use super::sandbox::{self, contain, Prepared};
 use super::{ToolContext, ToolOutput};
 
 /// The timeout when none is given: two minutes.
@@ -25,8 +29,8 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 /// The longest timeout allowed: ten minutes.
 pub const MAX_TIMEOUT_MS: u64 = 600_000;
 /// Variables passed through from the worker's environment; nothing else is.
-const ENV_ALLOWLIST: &[&str] =
-    &["PATH", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TERM", "TZ", "TMPDIR", "USER", "LOGNAME"];
+/// `TMPDIR` is the call's own private directory.
+const ENV_ALLOWLIST: &[&str] = &["PATH", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TERM", "TZ", "USER", "LOGNAME"];
 /// The search path when the worker has none.
 const DEFAULT_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 /// How long output still in the pipe is read after the group is killed.
@@ -55,7 +59,11 @@ pub async fn run(input: &Value, ctx: &ToolContext) -> ToolOutput {
             ctx.work_dir.display()
         ));
     }
-    let (mut child, receiver) = match spawn(command, ctx) {
+    let prepared = match sandbox::prepare(&ctx.sandbox, &ctx.work_dir) {
+        Ok(prepared) => prepared,
+        Err(e) => return ToolOutput::error(format!("could not start bash: preparing its sandbox failed: {e}")),
+    };
+    let (mut child, receiver) = match spawn(command, ctx, &prepared) {
         Ok(started) => started,
         Err(e) => return ToolOutput::error(format!("could not start bash: {e}")),
     };
@@ -86,9 +94,9 @@ fn timeout_ms(input: &Value) -> Result<u64, ToolOutput> {
     Ok(args::opt_positive(input, "timeout_ms")?.unwrap_or(DEFAULT_TIMEOUT_MS).min(MAX_TIMEOUT_MS))
 }
 
-/// Starts `bash -c command` in the work_dir, in a new process group, with a
-/// clean environment and stdout and stderr on one pipe.
-fn spawn(command: &str, ctx: &ToolContext) -> std::io::Result<(Child, pipe::Receiver)> {
+/// Starts `bash -c command` in the work_dir, in a new process group and the
+/// prepared sandbox, with a clean environment and stdout and stderr on one pipe.
+fn spawn(command: &str, ctx: &ToolContext, prepared: &Prepared) -> std::io::Result<(Child, pipe::Receiver)> {
     let (read_end, write_end) = std::io::pipe()?;
     let mut cmd = Command::new("bash");
     cmd.arg("-c")
@@ -107,6 +115,12 @@ fn spawn(command: &str, ctx: &ToolContext) -> std::io::Result<(Child, pipe::Rece
             cmd.env(key, value);
         }
     }
+    cmd.env("TMPDIR", prepared.tmp_dir.path());
+    cmd.envs(ctx.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let plan = prepared.plan;
+    // SAFETY: the closure runs between fork and exec and makes only
+    // async-signal-safe calls (see sandbox::contain).
+    unsafe { cmd.pre_exec(move || contain::in_child(&plan)) };
     let child = cmd.spawn()?;
     // `cmd` holds our copies of the write end; they must close for the
     // reader to see end of file once the group is gone.

@@ -7,6 +7,7 @@
 //! See `docs/tools.md` for each tool's inputs, limits and guarantees.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -23,6 +24,7 @@ pub mod html;
 pub mod netpolicy;
 pub mod output;
 pub mod read;
+pub mod sandbox;
 mod specs;
 mod walk;
 pub mod webfetch;
@@ -33,19 +35,39 @@ pub mod write;
 pub struct ToolContext {
     /// The session's working directory; every path a tool touches is inside it.
     pub work_dir: PathBuf,
+    /// The tools the run's agent was given. A call to any other tool never
+    /// runs, whatever the model answered.
+    pub granted: Vec<String>,
     /// Fired when the run is cancelled or the worker gives the run up: a
-    /// running tool stops at once (bash kills its process group).
+    /// running tool stops at once (bash kills its process tree).
     pub cancel: CancellationToken,
     /// Lets webfetch reach loopback, private, link-local and unique-local
     /// addresses: for trusted deployments and tests only.
     pub allow_private_network: bool,
+    /// How tool processes are confined.
+    pub sandbox: Arc<sandbox::SandboxConfig>,
+    /// Variables the agent's `tool_env` option adds to bash's environment.
+    pub env: Vec<(String, String)>,
 }
 
 impl ToolContext {
-    /// A context for `work_dir` with its own cancel token and the safe
-    /// network default.
+    /// A context for `work_dir` that grants every built-in tool, with its own
+    /// cancel token, the safe network default and the default sandbox: for
+    /// running tools directly. The worker grants the agent's tools only.
     pub fn new(work_dir: impl Into<PathBuf>) -> Self {
-        ToolContext { work_dir: work_dir.into(), cancel: CancellationToken::new(), allow_private_network: false }
+        ToolContext {
+            work_dir: work_dir.into(),
+            granted: NAMES.iter().map(|n| n.to_string()).collect(),
+            cancel: CancellationToken::new(),
+            allow_private_network: false,
+            sandbox: Arc::default(),
+            env: Vec::new(),
+        }
+    }
+
+    /// True if the agent was given the tool `name`.
+    pub fn grants(&self, name: &str) -> bool {
+        self.granted.iter().any(|g| g == name)
     }
 }
 
@@ -89,10 +111,17 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
     specs::spec(name)
 }
 
-/// Runs a tool by name.
+/// Runs a tool by name, if the context grants it: a call to a tool the
+/// agent was not given is refused here, where tools execute, and never runs.
 pub async fn run(name: &str, input: &Value, ctx: &ToolContext) -> ToolOutput {
+    if !ctx.grants(name) {
+        return ToolOutput::error(not_granted(name, &ctx.granted));
+    }
     if !input.is_object() {
         return ToolOutput::error(format!("the input of {name} must be a JSON object"));
+    }
+    if let Err(e) = sandbox::check_work_dir(&ctx.work_dir, &ctx.sandbox.protected) {
+        return ToolOutput::error(e);
     }
     match name {
         "bash" => bash::run(input, ctx).await,
@@ -104,6 +133,34 @@ pub async fn run(name: &str, input: &Value, ctx: &ToolContext) -> ToolOutput {
         "webfetch" => webfetch::run(input, ctx).await,
         other => ToolOutput::error(format!("unknown tool {other:?} (known: {})", NAMES.join(", "))),
     }
+}
+
+/// The refusal of a call to a tool the agent was not given.
+fn not_granted(name: &str, granted: &[String]) -> String {
+    let has = if granted.is_empty() { "none".to_string() } else { granted.join(", ") };
+    format!("tool {name:?} is not granted to this agent (its tools: {has}); the call was not run")
+}
+
+/// Checks an agent's `tool_env` option: an object of variable names to
+/// string values that bash's environment gets on top of the allowlist.
+pub fn check_tool_env(value: &Value) -> Result<Vec<(String, String)>, String> {
+    let vars = value.as_object().ok_or("options.tool_env must be an object of variable names to strings")?;
+    let mut env = Vec::with_capacity(vars.len());
+    for (name, value) in vars {
+        let valid_name = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid_name {
+            return Err(format!("options.tool_env: {name:?} is not a variable name ([A-Za-z_][A-Za-z0-9_]*)"));
+        }
+        if name.starts_with("WINGMAN_") {
+            return Err(format!("options.tool_env: {name} is Wingman's own setting and is never passed to tools"));
+        }
+        match value.as_str() {
+            Some(v) if !v.contains('\0') => env.push((name.clone(), v.to_string())),
+            _ => return Err(format!("options.tool_env.{name} must be a string without NUL bytes")),
+        }
+    }
+    Ok(env)
 }
 
 #[cfg(test)]
@@ -136,5 +193,36 @@ mod tests {
         let ctx = ToolContext::new(std::env::temp_dir());
         assert!(run("nope", &json!({}), &ctx).await.is_error);
         assert!(run("read", &json!("x"), &ctx).await.output.contains("JSON object"));
+    }
+
+    #[tokio::test]
+    async fn a_tool_the_context_does_not_grant_never_runs() {
+        let dir = std::env::temp_dir().join(format!("wingman-grant-{}", crate::model::new_id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut ctx = ToolContext::new(&dir);
+        ctx.granted = vec!["read".into()];
+        let out = run("write", &json!({"path": "x.txt", "content": "hi"}), &ctx).await;
+        assert!(out.is_error && out.output.contains("\"write\" is not granted"), "{}", out.output);
+        assert!(out.output.contains("its tools: read"), "{}", out.output);
+        assert!(!dir.join("x.txt").exists(), "nothing ran");
+        ctx.granted.clear();
+        assert!(run("read", &json!({"path": "x.txt"}), &ctx).await.output.contains("its tools: none"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn tool_env_takes_plain_names_and_strings_only() {
+        let env = check_tool_env(&json!({"GIT_AUTHOR_NAME": "agent", "_X1": ""})).unwrap();
+        assert_eq!(env.len(), 2);
+        for bad in [
+            json!([]),
+            json!({"1X": "a"}),
+            json!({"A-B": "a"}),
+            json!({"WINGMAN_AUTH_TOKEN": "t"}),
+            json!({"A": 1}),
+            json!({"A": "x\u{0}y"}),
+        ] {
+            assert!(check_tool_env(&bad).is_err(), "{bad}");
+        }
     }
 }

@@ -379,3 +379,59 @@ pub fn bash_script(commands: &[String], final_text: &str) -> Value {
 pub fn pid_alive(pid: i32) -> bool {
     unsafe { libc::kill(pid, 0) == 0 }
 }
+
+/// True while `pid` is a live (not zombie) process.
+pub fn running(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat.rsplit(')').next().unwrap_or("").trim_start().chars().next();
+            !matches!(state, Some('Z') | Some('X') | None)
+        }
+        Err(_) => false,
+    }
+}
+
+/// A `sleep` argument no other process has (`1000.<digits>` seconds): tool
+/// processes live in a PID namespace of their own, so a test finds them by
+/// their command line rather than by a PID they report.
+pub fn marker() -> String {
+    format!("1000.{}", fastrand::u64(1_000_000_000..10_000_000_000))
+}
+
+/// The live processes, seen from the test, with the argument `marker`.
+pub fn marked(marker: &str) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else { continue };
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else { continue };
+        if cmdline.split(|b| *b == 0).any(|arg| arg == marker.as_bytes()) && running(pid) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Waits up to `limit` for `count` processes with the marker to be running.
+pub async fn wait_marked(marker: &str, count: usize, limit: Duration) -> Vec<i32> {
+    let start = Instant::now();
+    loop {
+        let found = marked(marker);
+        if found.len() >= count {
+            return found;
+        }
+        assert!(start.elapsed() < limit, "{count} processes with {marker} never ran: {found:?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Waits up to `limit` for every process with the marker to be gone.
+pub async fn marked_gone(marker: &str, limit: Duration) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if marked(marker).is_empty() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    false
+}

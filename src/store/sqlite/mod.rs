@@ -222,8 +222,9 @@ impl Store for SqliteStore {
                     "SELECT run_id, seq, type, data, at FROM run_events WHERE run_id = ?1 AND seq > ?2
                      ORDER BY seq LIMIT ?3",
                 )?;
-                let events =
-                    rows::all(select.query(params![run_id, after as i64, limit as i64])?, |row| rows::event(row))?;
+                // Sequence numbers are stored as i64: anything above is after every event, not a wrap to below zero.
+                let after = i64::try_from(after).unwrap_or(i64::MAX);
+                let events = rows::all(select.query(params![run_id, after, limit as i64])?, |row| rows::event(row))?;
                 Ok(events)
             })
             .await

@@ -136,7 +136,13 @@ pub fn finish(
 }
 
 /// The terminal state of a run: its summary, its messages appended to the
-/// session's history, and the turn passed to the session's next queued run.
+/// session's history, and, if this run held the session's turn, the turn
+/// passed to the session's next queued run.
+///
+/// A run holds its session's turn unless it is `blocked` (queued behind an
+/// unfinished run of its session). Only the holder passes the turn on:
+/// ending a blocked run (a cancel of a queued run further back, say) must not
+/// start the next one beside the run that is still going.
 fn end_run(
     conn: &Connection,
     run_id: &str,
@@ -145,11 +151,12 @@ fn end_run(
     summary: &RunSummary,
     now: DateTime<Utc>,
 ) -> StoreResult<()> {
-    let session_id: Option<String> = conn
+    // `blocked` is left as it was, so RETURNING tells whether the run held the turn.
+    let (session_id, blocked): (Option<String>, bool) = conn
         .prepare_cached(
             "UPDATE runs SET status = ?2, response = ?3, usage = ?4, steps = ?5, tool_calls = ?6, error = ?7,
-                    finished_at = ?8, updated_at = ?8, worker_id = NULL, blocked = 0
-             WHERE id = ?1 RETURNING session_id",
+                    finished_at = ?8, updated_at = ?8, worker_id = NULL
+             WHERE id = ?1 RETURNING session_id, blocked",
         )?
         .query_row(
             params![
@@ -162,10 +169,11 @@ fn end_run(
                 error,
                 ms(now)
             ],
-            |r| r.get(0),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
-    if let Some(session_id) = session_id {
-        append_history(conn, &session_id, run_id, &summary.history, now)?;
+    let Some(session_id) = session_id else { return Ok(()) };
+    append_history(conn, &session_id, run_id, &summary.history, now)?;
+    if !blocked {
         conn.prepare_cached(
             "UPDATE runs SET blocked = 0 WHERE queue_seq =
                (SELECT MIN(queue_seq) FROM runs INDEXED BY runs_session

@@ -1,0 +1,417 @@
+//! A tool's process tree, set up in the child between fork and exec: what
+//! ties every process a command starts to the call, and the call to its
+//! worker.
+//!
+//! With a PID namespace (the normal case) the worker's child is a small
+//! supervisor outside the namespace, which starts the namespace's init,
+//! which starts the shell:
+//!
+//! ```text
+//! worker ─▶ supervisor ─▶ init (PID 1 of a new namespace) ─▶ bash ─▶ …
+//! ```
+//!
+//! - When the shell ends, init reports its status and exits; the kernel then
+//!   kills every process left in the namespace, `setsid` ones included, and
+//!   the supervisor exits with the shell's status once they are gone.
+//! - The supervisor dies with the worker (parent-death signal), init dies with
+//!   the supervisor (the same), and the namespace dies with its init. A
+//!   SIGKILL of the worker therefore ends the whole tree, with no process of
+//!   Wingman's left to clean up.
+//! - Nothing inside can address a process outside by PID, the worker included.
+//!
+//! Without namespaces the shell is the worker's child, in a process group of
+//! its own, with the parent-death signal: a background child outlives a
+//! SIGKILLed worker there (see docs/tools.md).
+//!
+//! Everything here after the fork runs in a copy of a multi-threaded process:
+//! only async-signal-safe calls, no allocation, no locks.
+
+use std::io;
+use std::os::fd::RawFd;
+
+use super::landlock;
+
+/// How a tool's process tree is tied to its call and its worker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProcessTree {
+    /// A PID namespace (and a mount namespace with a private /proc) of its own.
+    PidNamespace,
+    /// The same, inside a user namespace: for workers without privileges.
+    UserNamespace,
+    /// Its own process group, and the parent-death signal on the shell only.
+    ProcessGroup,
+}
+
+impl ProcessTree {
+    /// The name shown at start-up and in `GET /health`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProcessTree::PidNamespace => "pid_namespace",
+            ProcessTree::UserNamespace => "user_namespace",
+            ProcessTree::ProcessGroup => "process_group",
+        }
+    }
+
+    fn clone_flags(self) -> libc::c_int {
+        match self {
+            ProcessTree::PidNamespace => libc::CLONE_NEWPID | libc::CLONE_NEWNS,
+            ProcessTree::UserNamespace => libc::CLONE_NEWUSER | libc::CLONE_NEWPID | libc::CLONE_NEWNS,
+            ProcessTree::ProcessGroup => 0,
+        }
+    }
+}
+
+/// The best process tree this process can make, found by trying: a PID
+/// namespace needs privilege (root), a user namespace may be refused by the
+/// system's policy.
+pub fn probe() -> ProcessTree {
+    [ProcessTree::PidNamespace, ProcessTree::UserNamespace]
+        .into_iter()
+        .find(|tree| available(*tree))
+        .unwrap_or(ProcessTree::ProcessGroup)
+}
+
+/// True if this process can make `tree`: tried with a child that exits at once.
+pub fn available(tree: ProcessTree) -> bool {
+    // SAFETY: the child only calls _exit; the parent reaps it.
+    unsafe {
+        match raw_fork(tree.clone_flags()) {
+            Ok(0) => libc::_exit(0),
+            Ok(pid) => {
+                let mut status = 0;
+                while libc::waitpid(pid, &mut status, 0) < 0 && errno() == libc::EINTR {}
+                true
+            }
+            Err(_) => false,
+        }
+    }
+}
+
+/// Everything the child needs, prepared before the fork: plain data only.
+#[derive(Debug, Clone, Copy)]
+pub struct ChildPlan {
+    pub tree: ProcessTree,
+    /// The worker's PID: the supervisor checks it is still its parent.
+    pub worker_pid: libc::pid_t,
+    /// Confine the shell: no new privileges, no capabilities, the ruleset.
+    pub confine: bool,
+    /// A Landlock ruleset to apply, when the kernel has Landlock.
+    pub ruleset: Option<RawFd>,
+    /// `"<uid> <uid> 1"` and the same for the gid, for a user namespace.
+    pub uid_map: IdMap,
+    pub gid_map: IdMap,
+}
+
+/// One line of an ID map, formatted before the fork.
+#[derive(Debug, Clone, Copy)]
+pub struct IdMap {
+    bytes: [u8; 40],
+    len: usize,
+}
+
+impl IdMap {
+    /// The identity map of one ID: the tool keeps its user and group.
+    pub fn identity(id: u32) -> IdMap {
+        let line = format!("{id} {id} 1\n");
+        let mut bytes = [0u8; 40];
+        bytes[..line.len()].copy_from_slice(line.as_bytes());
+        IdMap { bytes, len: line.len() }
+    }
+}
+
+/// Runs in the child after fork, before exec. Returns only in the process
+/// that must go on to exec the shell; every other process it makes exits here.
+///
+/// # Safety
+/// Only between fork and exec, with the plan's descriptors open.
+pub unsafe fn in_child(plan: &ChildPlan) -> io::Result<()> {
+    reset_signal_handlers();
+    die_with_parent(plan.worker_pid);
+    if plan.tree == ProcessTree::ProcessGroup {
+        if let Some(fd) = plan.ruleset.filter(|_| plan.confine) {
+            landlock::allow_proc(fd)?;
+        }
+        return confine(plan);
+    }
+    let mut pipe = [0; 2];
+    if libc::pipe2(pipe.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let (status_read, status_write) = (pipe[0], pipe[1]);
+    // The supervisor and init are copies of the worker, memory and
+    // environment included, and init is PID 1 in the tool's /proc: make
+    // them undumpable, so no process without privilege can read them.
+    // (The shell's exec makes it dumpable again, with its own clean environment.)
+    libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    // Errors up to here reach the worker as a failed spawn; past the fork,
+    // this process never returns.
+    let init = raw_fork(plan.tree.clone_flags())?;
+    if init == 0 {
+        libc::close(status_read);
+        return init_process(plan, status_write);
+    }
+    supervise(init, status_read)
+}
+
+/// The supervisor: waits for init's report of the shell's status, waits for
+/// the namespace to empty, and exits the way the shell did.
+unsafe fn supervise(init: libc::pid_t, status_read: RawFd) -> ! {
+    close_all_except(&[status_read]);
+    let mut status: libc::c_int = 0;
+    let reported = read_exact(status_read, &mut status as *mut libc::c_int as *mut u8, 4);
+    let mut init_status = 0;
+    while libc::waitpid(init, &mut init_status, 0) < 0 && errno() == libc::EINTR {}
+    if !reported {
+        // Init ended before the shell did: it failed to set the namespace up
+        // (and said so on the output), or it was killed, like the tree.
+        status = init_status;
+    }
+    if libc::WIFEXITED(status) {
+        libc::_exit(libc::WEXITSTATUS(status));
+    }
+    exit_like(if libc::WIFSIGNALED(status) { libc::WTERMSIG(status) } else { libc::SIGKILL })
+}
+
+/// Init, PID 1 of the new namespace: sets the namespace up, starts the shell,
+/// reaps everything until the shell ends, reports its status and exits,
+/// which ends the namespace.
+unsafe fn init_process(plan: &ChildPlan, status_write: RawFd) -> io::Result<()> {
+    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+    if supervisor_gone(status_write) {
+        libc::_exit(1);
+    }
+    if plan.tree == ProcessTree::UserNamespace {
+        // An undumpable process's /proc files belong to root: its own ID
+        // maps could not be written. Dumpable for as long as that takes.
+        libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0);
+        let mapped = write_id_maps(plan);
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+        if !mapped {
+            fail(b"wingman: could not map the tool's user and group into its user namespace\n");
+        }
+    }
+    if plan.confine {
+        private_proc();
+        if let Some(fd) = plan.ruleset {
+            if landlock::allow_proc(fd).is_err() {
+                fail(b"wingman: could not grant the tool its /proc\n");
+            }
+        }
+    }
+    let shell = match raw_fork(0) {
+        Ok(pid) => pid,
+        Err(_) => fail(b"wingman: could not start the tool's shell in its namespace\n"),
+    };
+    if shell == 0 {
+        return confine(plan);
+    }
+    close_all_except(&[status_write]);
+    let status = reap_until(shell);
+    write_all(status_write, &status as *const libc::c_int as *const u8, 4);
+    libc::_exit(0)
+}
+
+/// Confines the process that execs the shell: no new privileges, no
+/// capabilities, and the Landlock ruleset.
+unsafe fn confine(plan: &ChildPlan) -> io::Result<()> {
+    if !plan.confine {
+        return Ok(());
+    }
+    if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    drop_capabilities()?;
+    if let Some(fd) = plan.ruleset {
+        landlock::restrict_self(fd)?;
+    }
+    Ok(())
+}
+
+/// Empties the bounding, ambient and effective capability sets, so that even
+/// a root worker's shell holds no privilege (no reading other processes'
+/// memory or environment, no bypassing file permissions).
+unsafe fn drop_capabilities() -> io::Result<()> {
+    for cap in 0..64 {
+        // EINVAL past the kernel's last capability; EPERM without CAP_SETPCAP (nothing to drop).
+        libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+    }
+    libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: libc::c_int,
+    }
+    #[repr(C)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    const VERSION_3: u32 = 0x2008_0522;
+    let header = Header { version: VERSION_3, pid: 0 };
+    let data = [Data { effective: 0, permitted: 0, inheritable: 0 }, Data { effective: 0, permitted: 0, inheritable: 0 }];
+    if libc::syscall(libc::SYS_capset, &header as *const Header, data.as_ptr()) != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Asks for SIGKILL when the parent (thread) dies, and checks the parent did
+/// not die before the request took effect.
+unsafe fn die_with_parent(parent: libc::pid_t) {
+    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+    if libc::getppid() != parent {
+        libc::_exit(1);
+    }
+}
+
+/// True when the supervisor is gone: the read end of the status pipe closed.
+/// (Inside the namespace `getppid` is 0 whoever the parent is.)
+unsafe fn supervisor_gone(status_write: RawFd) -> bool {
+    let mut poll = libc::pollfd { fd: status_write, events: libc::POLLOUT, revents: 0 };
+    libc::poll(&mut poll, 1, 0) == 1 && poll.revents & (libc::POLLERR | libc::POLLHUP) != 0
+}
+
+/// Keeps the tool's own user and group inside its user namespace.
+unsafe fn write_id_maps(plan: &ChildPlan) -> bool {
+    write_file(b"/proc/self/setgroups\0", b"deny")
+        && write_file(b"/proc/self/uid_map\0", &plan.uid_map.bytes[..plan.uid_map.len])
+        && write_file(b"/proc/self/gid_map\0", &plan.gid_map.bytes[..plan.gid_map.len])
+}
+
+/// Mounts a /proc of the new PID namespace, so the tool sees only its own
+/// processes. Best effort: without it /proc is the host's, whose other
+/// processes' environments are still closed to the tool (no capabilities;
+/// the worker is not dumpable).
+unsafe fn private_proc() {
+    // Nothing mounted here may propagate back to the host.
+    let root = b"/\0".as_ptr() as *const libc::c_char;
+    if libc::mount(std::ptr::null(), root, std::ptr::null(), libc::MS_REC | libc::MS_PRIVATE, std::ptr::null()) != 0 {
+        return;
+    }
+    let proc_ = b"proc\0".as_ptr() as *const libc::c_char;
+    let target = b"/proc\0".as_ptr() as *const libc::c_char;
+    libc::mount(proc_, target, proc_, libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC, std::ptr::null());
+}
+
+/// Reaps every process that ends (init inherits the namespace's orphans)
+/// until the shell does; returns the shell's wait status.
+unsafe fn reap_until(shell: libc::pid_t) -> libc::c_int {
+    loop {
+        let mut status = 0;
+        let pid = libc::waitpid(-1, &mut status, 0);
+        if pid == shell {
+            return status;
+        }
+        if pid < 0 && errno() != libc::EINTR {
+            // No child left to wait for: report a plain failure.
+            return 1 << 8;
+        }
+    }
+}
+
+/// Writes a setup failure where the tool's output goes, and exits.
+unsafe fn fail(message: &[u8]) -> ! {
+    write_all(2, message.as_ptr(), message.len());
+    libc::_exit(125)
+}
+
+/// Ends this process the way a signal would have: the worker sees the
+/// shell's own death.
+unsafe fn exit_like(signal: libc::c_int) -> ! {
+    libc::signal(signal, libc::SIG_DFL);
+    libc::kill(libc::getpid(), signal);
+    libc::_exit(128 + signal)
+}
+
+/// Restores every signal's default action: handlers inherited from the
+/// worker's runtime must not run in these processes, which never exec.
+unsafe fn reset_signal_handlers() {
+    for signal in 1..libc::SIGRTMAX() {
+        if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+            libc::signal(signal, libc::SIG_DFL);
+        }
+    }
+}
+
+/// fork(2) through clone(2), so that it can make new namespaces. The child
+/// returns 0 on a copy of the caller's stack.
+unsafe fn raw_fork(flags: libc::c_int) -> io::Result<libc::pid_t> {
+    let clone_flags = (flags | libc::SIGCHLD) as libc::c_ulong;
+    let pid = libc::syscall(libc::SYS_clone, clone_flags, 0usize, 0usize, 0usize, 0usize);
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(pid as libc::pid_t)
+}
+
+/// Closes every descriptor but `keep` (at most a few, in any order).
+unsafe fn close_all_except(keep: &[RawFd]) {
+    let mut next: libc::c_uint = 0;
+    let mut sorted = [RawFd::MAX; 4];
+    sorted[..keep.len()].copy_from_slice(keep);
+    sorted.sort_unstable();
+    for &fd in sorted.iter().take(keep.len()) {
+        close_range(next, fd as libc::c_uint);
+        next = fd as libc::c_uint + 1;
+    }
+    close_range(next, libc::c_uint::MAX);
+}
+
+/// Closes descriptors `first..last` (exclusive of `last`).
+unsafe fn close_range(first: libc::c_uint, last: libc::c_uint) {
+    if first >= last {
+        return;
+    }
+    if libc::syscall(libc::SYS_close_range, first, last - 1, 0) == 0 {
+        return;
+    }
+    // Kernels before 5.9: one by one, up to a bound that covers real use.
+    for fd in first..last.min(65_536) {
+        libc::close(fd as RawFd);
+    }
+}
+
+unsafe fn write_file(path: &[u8], content: &[u8]) -> bool {
+    let fd = libc::open(path.as_ptr() as *const libc::c_char, libc::O_WRONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return false;
+    }
+    let written = libc::write(fd, content.as_ptr() as *const libc::c_void, content.len());
+    libc::close(fd);
+    written == content.len() as isize
+}
+
+unsafe fn write_all(fd: RawFd, mut data: *const u8, mut len: usize) {
+    while len > 0 {
+        let n = libc::write(fd, data as *const libc::c_void, len);
+        if n < 0 && errno() == libc::EINTR {
+            continue;
+        }
+        if n <= 0 {
+            return;
+        }
+        data = data.add(n as usize);
+        len -= n as usize;
+    }
+}
+
+/// Reads exactly `len` bytes; false on end of file or error first.
+unsafe fn read_exact(fd: RawFd, mut data: *mut u8, mut len: usize) -> bool {
+    while len > 0 {
+        let n = libc::read(fd, data as *mut libc::c_void, len);
+        if n < 0 && errno() == libc::EINTR {
+            continue;
+        }
+        if n <= 0 {
+            return false;
+        }
+        data = data.add(n as usize);
+        len -= n as usize;
+    }
+    true
+}
+
+fn errno() -> libc::c_int {
+    io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}

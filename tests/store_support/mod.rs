@@ -1,0 +1,96 @@
+//! What the store conformance suites share: every backend under test, and
+//! small builders of agents, sessions, runs, workers and commits.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use serde_json::{json, Value};
+use wingman::checkpoint::{Checkpoint, CheckpointBody};
+use wingman::model::{new_id, Agent, Message, NewEvent, RunInput, RunKind, RunStatus, Session, Usage};
+use wingman::store::{self, Commit, Finish, NewRun, Store};
+
+pub const LEASE: Duration = Duration::from_millis(300);
+
+/// Every backend under test: SQLite always.
+pub async fn backends() -> Vec<(Arc<dyn Store>, tempfile::TempDir)> {
+    let dir = tempfile::tempdir().unwrap();
+    let url = dir.path().join("t.db").to_string_lossy().into_owned();
+    let store = store::open(&url, &store::StoreOptions::default()).await.unwrap();
+    vec![(store, dir)]
+}
+
+pub fn agent(options: Value, max_steps: u32) -> Agent {
+    let now = Utc::now();
+    Agent {
+        id: new_id(),
+        name: "a".into(),
+        provider: "scripted".into(),
+        model: "echo".into(),
+        options: options.as_object().cloned().unwrap_or_default(),
+        instructions: None,
+        tools: vec!["bash".into()],
+        output_schema: None,
+        max_steps,
+        created_at: now,
+        updated_at: now,
+    }
+}
+
+pub async fn session(store: &Arc<dyn Store>, dir: &std::path::Path) -> String {
+    let now = Utc::now();
+    let s = Session {
+        id: new_id(),
+        agent_id: None,
+        title: None,
+        work_dir: dir.to_string_lossy().into_owned(),
+        metadata: json!({}),
+        created_at: now,
+        updated_at: now,
+    };
+    store.insert_session(&s).await.unwrap();
+    s.id
+}
+
+pub async fn enqueue(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, message: &str) -> String {
+    let run = NewRun {
+        id: new_id(),
+        kind: RunKind::Message,
+        session_id: Some(session_id.into()),
+        agent: agent.clone(),
+        input: RunInput { message: message.into(), instructions: None, data: None },
+        work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
+        max_attempts: 2,
+    };
+    store.enqueue_run(run, None).await.unwrap().run.id
+}
+
+pub async fn worker(store: &Arc<dyn Store>) -> String {
+    let id = new_id();
+    store.register_worker(&id, "test", LEASE).await.unwrap();
+    id
+}
+
+pub fn text_commit(step: u32, text: &str, finish: bool) -> Commit {
+    Commit {
+        checkpoints: vec![Checkpoint {
+            step,
+            body: CheckpointBody::Inference {
+                message: Message {
+                    role: wingman::model::Role::Assistant,
+                    content: vec![wingman::model::Content::Text { text: text.into() }],
+                },
+                usage: Usage { input_tokens: 1, output_tokens: 1, ..Default::default() },
+                stop_reason: "end_turn".into(),
+            },
+        }],
+        events: vec![NewEvent::new("step_completed", json!({"step": step}))],
+        finish: finish.then_some(Finish { status: RunStatus::Succeeded, error: None, summary: None }),
+    }
+}
+
+pub fn seqs(events: &[wingman::model::Event]) -> Vec<u64> {
+    events.iter().map(|e| e.seq).collect()
+}
+
