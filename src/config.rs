@@ -99,7 +99,12 @@ impl WorkerArgs {
     /// The tool sandbox these flags describe; no work_dir may contain the
     /// `protected` files (the database).
     pub fn sandbox(&self, protected: Vec<PathBuf>) -> SandboxConfig {
-        SandboxConfig { mode: self.tool_sandbox, read_paths: self.tool_read_paths.clone(), protected, process_tree: None }
+        SandboxConfig {
+            mode: self.tool_sandbox,
+            read_paths: self.tool_read_paths.clone(),
+            protected,
+            process_tree: None,
+        }
     }
 
     /// The worker settings these flags describe.

@@ -127,7 +127,9 @@ pub async fn guard(State(policy): State<Arc<HostPolicy>>, request: Request, next
         if let Some(origin) = request.headers().get(header::ORIGIN) {
             let origin = origin.to_str().unwrap_or("");
             if !policy.trusts_origin(origin) {
-                return refuse(format!("requests that change state are not accepted from pages of the origin {origin:?}"));
+                return refuse(format!(
+                    "requests that change state are not accepted from pages of the origin {origin:?}"
+                ));
             }
         }
     }
@@ -189,7 +191,8 @@ mod tests {
     fn page_origins_are_trusted_only_under_the_servers_names() {
         let p = policy("127.0.0.1:2323", &[]);
         assert!(p.trusts_origin("http://localhost:2323") && p.trusts_origin("http://127.0.0.1:2323"));
-        for bad in ["http://attacker.example:2323", "null", "http://localhost:3000", "file://", "ftp://localhost:2323"] {
+        for bad in ["http://attacker.example:2323", "null", "http://localhost:3000", "file://", "ftp://localhost:2323"]
+        {
             assert!(!p.trusts_origin(bad), "{bad}");
         }
     }

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, State};
-use axum::middleware;
 use axum::http::StatusCode;
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -14,9 +14,9 @@ use serde_json::json;
 use tokio::sync::Notify;
 
 use crate::hub::Hub;
-use guard::HostPolicy;
 use crate::store::Store;
 use crate::tools::sandbox::{self, SandboxMode};
+use guard::HostPolicy;
 
 mod agents;
 mod auth;

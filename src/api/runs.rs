@@ -197,9 +197,7 @@ async fn events(
     headers: HeaderMap,
     QueryParams(q): QueryParams<EventsQuery>,
 ) -> ApiResult<Response> {
-    if state.store.get_run(&id).await?.is_none() {
-        return Err(ApiError::NotFound(format!("run {id}")));
-    }
+    let run = state.store.get_run(&id).await?.ok_or_else(|| ApiError::NotFound(format!("run {id}")))?;
     let last_event_id = match headers.get("last-event-id") {
         None => None,
         Some(v) => Some(
@@ -213,6 +211,11 @@ async fn events(
     let wants_sse =
         headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("text/event-stream"));
     if wants_sse {
+        // A finished run whose log the client has to the end: nothing will
+        // ever follow, and 204 is what tells an EventSource to stop reconnecting.
+        if run.status.is_terminal() && state.store.read_events(&id, after, 1).await?.is_empty() {
+            return Ok(StatusCode::NO_CONTENT.into_response());
+        }
         return Ok(sse::stream(&state, &id, after));
     }
     let mut all = Vec::new();

@@ -245,6 +245,10 @@ async fn tail_once(
     if !status.is_success() {
         return Err(TailError::Retry(format!("server answered {status}")));
     }
+    if status == reqwest::StatusCode::NO_CONTENT {
+        // The run has ended and every event after `last` was already seen.
+        return Ok(true);
+    }
     let mut parser = Parser::default();
     let mut body = response.bytes_stream();
     while let Some(chunk) = body.next().await {

@@ -31,8 +31,6 @@ pub const MAX_TIMEOUT_MS: u64 = 600_000;
 /// Variables passed through from the worker's environment; nothing else is.
 /// `TMPDIR` is the call's own private directory.
 const ENV_ALLOWLIST: &[&str] = &["PATH", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TERM", "TZ", "USER", "LOGNAME"];
-/// The search path when the worker has none.
-const DEFAULT_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 /// How long output still in the pipe is read after the group is killed.
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
@@ -104,7 +102,7 @@ fn spawn(command: &str, ctx: &ToolContext, prepared: &Prepared) -> std::io::Resu
         .current_dir(&ctx.work_dir)
         .env_clear()
         .env("HOME", &ctx.work_dir)
-        .env("PATH", DEFAULT_PATH)
+        .env("PATH", sandbox::DEFAULT_PATH)
         .stdin(Stdio::null())
         .stdout(write_end.try_clone()?)
         .stderr(write_end)
@@ -115,7 +113,10 @@ fn spawn(command: &str, ctx: &ToolContext, prepared: &Prepared) -> std::io::Resu
             cmd.env(key, value);
         }
     }
-    cmd.env("TMPDIR", prepared.tmp_dir.path());
+    if let Some(path) = &prepared.path {
+        cmd.env("PATH", path);
+    }
+    cmd.env("TMPDIR", prepared.tmp_dir());
     cmd.envs(ctx.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     let plan = prepared.plan;
     // SAFETY: the closure runs between fork and exec and makes only

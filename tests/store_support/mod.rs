@@ -93,4 +93,3 @@ pub fn text_commit(step: u32, text: &str, finish: bool) -> Commit {
 pub fn seqs(events: &[wingman::model::Event]) -> Vec<u64> {
     events.iter().map(|e| e.seq).collect()
 }
-

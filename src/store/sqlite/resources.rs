@@ -62,8 +62,10 @@ pub fn delete_session(conn: &Connection, id: &str) -> StoreResult<()> {
         return Err(StoreError::NotFound("session"));
     }
     let active: Vec<String> = conn
-        .prepare_cached("SELECT id FROM runs WHERE session_id = ?1 AND status IN ('queued','running','waiting')
-             ORDER BY queue_seq")?
+        .prepare_cached(
+            "SELECT id FROM runs WHERE session_id = ?1 AND status IN ('queued','running','waiting')
+             ORDER BY queue_seq",
+        )?
         .query_map([id], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
     for run_id in active {

@@ -29,7 +29,7 @@
 use std::io;
 use std::os::fd::RawFd;
 
-use super::landlock;
+use super::landlock::ChildRuleset;
 
 /// How a tool's process tree is tied to its call and its worker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,8 +95,11 @@ pub struct ChildPlan {
     pub worker_pid: libc::pid_t,
     /// Confine the shell: no new privileges, no capabilities, the ruleset.
     pub confine: bool,
+    /// Give the tool its own /proc and /dev/shm (in its mount namespace): it
+    /// sees only its own processes, and its shared memory vanishes with it.
+    pub private_mounts: bool,
     /// A Landlock ruleset to apply, when the kernel has Landlock.
-    pub ruleset: Option<RawFd>,
+    pub ruleset: Option<ChildRuleset>,
     /// `"<uid> <uid> 1"` and the same for the gid, for a user namespace.
     pub uid_map: IdMap,
     pub gid_map: IdMap,
@@ -128,8 +131,8 @@ pub unsafe fn in_child(plan: &ChildPlan) -> io::Result<()> {
     reset_signal_handlers();
     die_with_parent(plan.worker_pid);
     if plan.tree == ProcessTree::ProcessGroup {
-        if let Some(fd) = plan.ruleset.filter(|_| plan.confine) {
-            landlock::allow_proc(fd)?;
+        if let Some(rules) = plan.ruleset.filter(|_| plan.confine) {
+            rules.allow_read(c"/proc")?;
         }
         return confine(plan);
     }
@@ -177,6 +180,8 @@ unsafe fn supervise(init: libc::pid_t, status_read: RawFd) -> ! {
 /// which ends the namespace.
 unsafe fn init_process(plan: &ChildPlan, status_write: RawFd) -> io::Result<()> {
     libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+    // Init is PID 1 in the tool's /proc, where anyone reads a command line.
+    scrub_arguments_and_environment();
     if supervisor_gone(status_write) {
         libc::_exit(1);
     }
@@ -190,13 +195,8 @@ unsafe fn init_process(plan: &ChildPlan, status_write: RawFd) -> io::Result<()> 
             fail(b"wingman: could not map the tool's user and group into its user namespace\n");
         }
     }
-    if plan.confine {
-        private_proc();
-        if let Some(fd) = plan.ruleset {
-            if landlock::allow_proc(fd).is_err() {
-                fail(b"wingman: could not grant the tool its /proc\n");
-            }
-        }
+    if plan.private_mounts {
+        private_mounts(plan);
     }
     let shell = match raw_fork(0) {
         Ok(pid) => pid,
@@ -221,8 +221,8 @@ unsafe fn confine(plan: &ChildPlan) -> io::Result<()> {
         return Err(io::Error::last_os_error());
     }
     drop_capabilities()?;
-    if let Some(fd) = plan.ruleset {
-        landlock::restrict_self(fd)?;
+    if let Some(rules) = plan.ruleset {
+        rules.restrict_self()?;
     }
     Ok(())
 }
@@ -249,7 +249,8 @@ unsafe fn drop_capabilities() -> io::Result<()> {
     }
     const VERSION_3: u32 = 0x2008_0522;
     let header = Header { version: VERSION_3, pid: 0 };
-    let data = [Data { effective: 0, permitted: 0, inheritable: 0 }, Data { effective: 0, permitted: 0, inheritable: 0 }];
+    let data =
+        [Data { effective: 0, permitted: 0, inheritable: 0 }, Data { effective: 0, permitted: 0, inheritable: 0 }];
     if libc::syscall(libc::SYS_capset, &header as *const Header, data.as_ptr()) != 0 {
         return Err(io::Error::last_os_error());
     }
@@ -274,24 +275,77 @@ unsafe fn supervisor_gone(status_write: RawFd) -> bool {
 
 /// Keeps the tool's own user and group inside its user namespace.
 unsafe fn write_id_maps(plan: &ChildPlan) -> bool {
-    write_file(b"/proc/self/setgroups\0", b"deny")
-        && write_file(b"/proc/self/uid_map\0", &plan.uid_map.bytes[..plan.uid_map.len])
-        && write_file(b"/proc/self/gid_map\0", &plan.gid_map.bytes[..plan.gid_map.len])
+    write_file(c"/proc/self/setgroups", b"deny")
+        && write_file(c"/proc/self/uid_map", &plan.uid_map.bytes[..plan.uid_map.len])
+        && write_file(c"/proc/self/gid_map", &plan.gid_map.bytes[..plan.gid_map.len])
 }
 
-/// Mounts a /proc of the new PID namespace, so the tool sees only its own
-/// processes. Best effort: without it /proc is the host's, whose other
-/// processes' environments are still closed to the tool (no capabilities;
-/// the worker is not dumpable).
-unsafe fn private_proc() {
+/// Mounts the tool's own /proc (of its PID namespace: it sees only its own
+/// processes) and /dev/shm (a tmpfs, gone with the namespace), and grants
+/// them. Best effort: without its own /proc the tool reads the host's, whose
+/// other processes' environments stay closed to it (no capabilities; the
+/// worker is not dumpable); without its own /dev/shm it has none.
+/// (/tmp is not replaced: work_dirs often live under it.)
+unsafe fn private_mounts(plan: &ChildPlan) {
     // Nothing mounted here may propagate back to the host.
-    let root = b"/\0".as_ptr() as *const libc::c_char;
+    let root = c"/".as_ptr();
     if libc::mount(std::ptr::null(), root, std::ptr::null(), libc::MS_REC | libc::MS_PRIVATE, std::ptr::null()) != 0 {
         return;
     }
-    let proc_ = b"proc\0".as_ptr() as *const libc::c_char;
-    let target = b"/proc\0".as_ptr() as *const libc::c_char;
-    libc::mount(proc_, target, proc_, libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC, std::ptr::null());
+    let hidden = libc::MS_NOSUID | libc::MS_NODEV;
+    libc::mount(c"proc".as_ptr(), c"/proc".as_ptr(), c"proc".as_ptr(), hidden | libc::MS_NOEXEC, std::ptr::null());
+    let tmpfs = c"tmpfs".as_ptr();
+    let mode = c"mode=1777".as_ptr() as *const libc::c_void;
+    let shm = libc::mount(tmpfs, c"/dev/shm".as_ptr(), tmpfs, hidden, mode) == 0;
+    if let Some(rules) = plan.ruleset {
+        let _ = rules.allow_read(c"/proc");
+        if shm {
+            let _ = rules.allow_write(c"/dev/shm");
+        }
+    }
+}
+
+/// Zeroes this process's copy of the worker's command line and environment
+/// (the memory `/proc/<pid>/cmdline` and `environ` show): a secret given to
+/// the worker as an argument must not show in the tool's /proc.
+unsafe fn scrub_arguments_and_environment() {
+    let mut stat = [0u8; 2048];
+    let fd = libc::open(c"/proc/self/stat".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return;
+    }
+    let len = libc::read(fd, stat.as_mut_ptr() as *mut libc::c_void, stat.len());
+    libc::close(fd);
+    if len <= 0 {
+        return;
+    }
+    // Fields 48 to 51 (after the command name, which ends at the last ')'):
+    // arg_start, arg_end, env_start, env_end.
+    let Some(mut fields) = stat_fields_after_name(&stat[..len as usize]) else { return };
+    let mut at = [0u64; 4];
+    for (n, field) in (3..=51).zip(&mut fields) {
+        if n >= 48 {
+            at[n - 48] = parse_u64(field);
+        }
+    }
+    for (start, end) in [(at[0], at[1]), (at[2], at[3])] {
+        if start > 0 && end > start {
+            std::ptr::write_bytes(start as *mut u8, 0, (end - start) as usize);
+        }
+    }
+}
+
+/// The space-separated fields of `/proc/self/stat` after the `(comm)` one.
+fn stat_fields_after_name(stat: &[u8]) -> Option<impl Iterator<Item = &[u8]>> {
+    let close = stat.iter().rposition(|b| *b == b')')?;
+    Some(stat[close + 1..].split(|b| *b == b' ').filter(|f| !f.is_empty()))
+}
+
+fn parse_u64(digits: &[u8]) -> u64 {
+    digits
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .fold(0u64, |n, b| n.wrapping_mul(10).wrapping_add((b - b'0') as u64))
 }
 
 /// Reaps every process that ends (init inherits the namespace's orphans)
@@ -372,8 +426,8 @@ unsafe fn close_range(first: libc::c_uint, last: libc::c_uint) {
     }
 }
 
-unsafe fn write_file(path: &[u8], content: &[u8]) -> bool {
-    let fd = libc::open(path.as_ptr() as *const libc::c_char, libc::O_WRONLY | libc::O_CLOEXEC);
+unsafe fn write_file(path: &std::ffi::CStr, content: &[u8]) -> bool {
+    let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
     if fd < 0 {
         return false;
     }

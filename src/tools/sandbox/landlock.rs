@@ -3,10 +3,10 @@
 //! names a path (`..`, symlinks, /proc magic links).
 //!
 //! The ruleset is built in the worker before the tool starts; the tool's
-//! process applies it to itself between fork and exec ([`restrict_self`]),
-//! where only async-signal-safe calls are allowed.
+//! process adds the paths it mounts itself and applies it between fork and
+//! exec ([`ChildRuleset`]), where only async-signal-safe calls are allowed.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
@@ -159,39 +159,63 @@ impl Ruleset {
         Ok(())
     }
 
-    /// The ruleset's descriptor, for [`restrict_self`] in the tool's process.
-    pub fn raw_fd(&self) -> RawFd {
-        self.fd.as_raw_fd()
+    /// The ruleset for the tool's process, which applies it to itself.
+    /// `self` must stay alive until the process has started.
+    pub fn for_child(&self) -> ChildRuleset {
+        ChildRuleset { fd: self.fd.as_raw_fd(), handled: self.handled }
     }
 }
 
-/// Grants reading `/proc` as the calling process sees it now. Called in the
-/// tool's process tree after it mounted its own /proc, which the worker's
-/// view of `/proc` would not cover. Async-signal-safe.
-///
-/// # Safety
-/// `fd` must be a Landlock ruleset descriptor.
-pub unsafe fn allow_proc(fd: RawFd) -> io::Result<()> {
-    let target = libc::open(b"/proc\0".as_ptr() as *const libc::c_char, libc::O_PATH | libc::O_CLOEXEC);
-    if target < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    let rule = PathBeneathAttr { allowed_access: fs::READ_FILE | fs::READ_DIR, parent_fd: target };
-    let added = libc::syscall(libc::SYS_landlock_add_rule, fd, RULE_PATH_BENEATH, &rule as *const PathBeneathAttr, 0);
-    let result = if added < 0 { Err(io::Error::last_os_error()) } else { Ok(()) };
-    libc::close(target);
-    result
+/// A ruleset as the tool's process tree uses it between fork and exec:
+/// plain data, and async-signal-safe methods only.
+#[derive(Debug, Clone, Copy)]
+pub struct ChildRuleset {
+    fd: RawFd,
+    /// Every right the ruleset handles: what a read-write grant gives.
+    handled: u64,
 }
 
-/// Applies a ruleset to the calling process and everything it starts later.
-/// Needs `no_new_privs` (set by the caller). Async-signal-safe: for the child
-/// between fork and exec.
-///
-/// # Safety
-/// `fd` must be a Landlock ruleset descriptor.
-pub unsafe fn restrict_self(fd: RawFd) -> io::Result<()> {
-    if libc::syscall(libc::SYS_landlock_restrict_self, fd, 0) < 0 {
-        return Err(io::Error::last_os_error());
+impl ChildRuleset {
+    /// Grants reading beneath `path` as this process sees it now: after it
+    /// mounted a /proc of its own, which the worker's view would not cover.
+    ///
+    /// # Safety
+    /// The ruleset's descriptor must still be open.
+    pub unsafe fn allow_read(&self, path: &CStr) -> io::Result<()> {
+        self.allow_now(path, fs::READ_FILE | fs::READ_DIR)
     }
-    Ok(())
+
+    /// Grants everything beneath `path` as this process sees it now (a
+    /// private /tmp it mounted).
+    ///
+    /// # Safety
+    /// The ruleset's descriptor must still be open.
+    pub unsafe fn allow_write(&self, path: &CStr) -> io::Result<()> {
+        self.allow_now(path, self.handled)
+    }
+
+    unsafe fn allow_now(&self, path: &CStr, rights: u64) -> io::Result<()> {
+        let target = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+        if target < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let rule = PathBeneathAttr { allowed_access: rights, parent_fd: target };
+        let added =
+            libc::syscall(libc::SYS_landlock_add_rule, self.fd, RULE_PATH_BENEATH, &rule as *const PathBeneathAttr, 0);
+        let result = if added < 0 { Err(io::Error::last_os_error()) } else { Ok(()) };
+        libc::close(target);
+        result
+    }
+
+    /// Applies the ruleset to the calling process and everything it starts
+    /// later. Needs `no_new_privs` (set by the caller).
+    ///
+    /// # Safety
+    /// The ruleset's descriptor must still be open.
+    pub unsafe fn restrict_self(&self) -> io::Result<()> {
+        if libc::syscall(libc::SYS_landlock_restrict_self, self.fd, 0) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
 }

@@ -17,6 +17,7 @@
 //!   agent's `tool_env`.
 //! - **No work_dir contains the database** ([`check_work_dir`]).
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -168,41 +169,76 @@ const SYSTEM_FILES: &[&str] = &[
 /// Devices a shell reads and writes.
 const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
 
-/// What one tool process is started with: its private temporary directory,
-/// its Landlock ruleset and the plan of its process tree.
+/// What one tool process is started with: its temporary directory, its
+/// Landlock ruleset and the plan of its process tree.
 pub struct Prepared {
-    /// `TMPDIR` of the call, removed when this is dropped.
-    pub tmp_dir: TempDir,
-    /// Kept open until the child has applied it.
-    ruleset: Option<Ruleset>,
+    /// The call's private `TMPDIR`, removed when this is dropped.
+    tmp: TempDir,
+    /// `PATH` cut to the directories the shell may run programs from, when
+    /// it is confined: a tool installed elsewhere (a version manager's shims
+    /// under a home directory, say) must not shadow the system's copy.
+    pub path: Option<OsString>,
+    /// Held only to keep its descriptor open until the child has applied it.
+    _ruleset: Option<Ruleset>,
     pub plan: ChildPlan,
+}
+
+impl Prepared {
+    /// The tool's `TMPDIR`.
+    pub fn tmp_dir(&self) -> &Path {
+        self.tmp.path()
+    }
 }
 
 /// Prepares a tool process for `work_dir` under `config`.
 pub fn prepare(config: &SandboxConfig, work_dir: &Path) -> std::io::Result<Prepared> {
-    let tmp_dir = TempDir::create()?;
+    let tree = config.process_tree.unwrap_or_else(process_tree);
     let confine = config.mode != SandboxMode::Off;
+    let tmp = TempDir::create()?;
     let ruleset = match landlock::abi() {
-        Some(abi) if confine => Some(ruleset(abi, config, work_dir, tmp_dir.path())?),
+        Some(abi) if confine => Some(ruleset(abi, config, work_dir, tmp.path())?),
         _ => None,
     };
     // SAFETY: getuid/getgid cannot fail.
     let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
     let plan = ChildPlan {
-        tree: config.process_tree.unwrap_or_else(process_tree),
+        tree,
         worker_pid: std::process::id() as libc::pid_t,
         confine,
-        ruleset: ruleset.as_ref().map(Ruleset::raw_fd),
+        private_mounts: confine && tree != ProcessTree::ProcessGroup,
+        ruleset: ruleset.as_ref().map(Ruleset::for_child),
         uid_map: IdMap::identity(uid),
         gid_map: IdMap::identity(gid),
     };
-    Ok(Prepared { tmp_dir, ruleset, plan })
+    let path = ruleset.as_ref().map(|_| runnable_path(config, work_dir));
+    Ok(Prepared { tmp, path, _ruleset: ruleset, plan })
 }
 
-fn ruleset(abi: u32, config: &SandboxConfig, work_dir: &Path, tmp_dir: &Path) -> std::io::Result<Ruleset> {
+/// The worker's `PATH` without the directories a confined shell cannot run
+/// programs from; the system's default when nothing is left.
+fn runnable_path(config: &SandboxConfig, work_dir: &Path) -> OsString {
+    let allowed: Vec<&Path> = SYSTEM_PROGRAMS
+        .iter()
+        .map(Path::new)
+        .chain(config.read_paths.iter().map(PathBuf::as_path))
+        .chain([work_dir])
+        .collect();
+    let worker = std::env::var_os("PATH").unwrap_or_default();
+    let kept: Vec<PathBuf> =
+        std::env::split_paths(&worker).filter(|dir| allowed.iter().any(|root| dir.starts_with(root))).collect();
+    match std::env::join_paths(kept) {
+        Ok(path) if !path.is_empty() => path,
+        _ => OsString::from(DEFAULT_PATH),
+    }
+}
+
+/// The search path when nothing else is left.
+pub const DEFAULT_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+fn ruleset(abi: u32, config: &SandboxConfig, work_dir: &Path, tmp: &Path) -> std::io::Result<Ruleset> {
     let mut rules = Ruleset::new(abi)?;
     rules.allow(work_dir, Grant::ReadWrite)?;
-    rules.allow(tmp_dir, Grant::ReadWrite)?;
+    rules.allow(tmp, Grant::ReadWrite)?;
     for path in SYSTEM_PROGRAMS.iter().map(Path::new).chain(config.read_paths.iter().map(PathBuf::as_path)) {
         rules.allow(path, Grant::ReadExecute)?;
     }
@@ -213,13 +249,6 @@ fn ruleset(abi: u32, config: &SandboxConfig, work_dir: &Path, tmp_dir: &Path) ->
         rules.allow(Path::new(path), Grant::Device)?;
     }
     Ok(rules)
-}
-
-impl Prepared {
-    /// True while the ruleset is held for the child; for tests.
-    pub fn has_ruleset(&self) -> bool {
-        self.ruleset.is_some()
-    }
 }
 
 /// A private temporary directory (mode 0700), removed with everything in it

@@ -1,0 +1,143 @@
+//! Bad input gets a 4xx `{"error"}` and changes nothing: event cursors past
+//! the end of a log, bodies over the limit or of the wrong type, work_dirs
+//! that `POST` and `PUT` must refuse alike, and the framework's own refusals.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Api, TestEnv};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+async fn raw(api: &Api, method: Method, path: &str, headers: &[(&str, &str)], body: Vec<u8>) -> (u16, String) {
+    let mut request = api.http.request(method, format!("{}{path}", api.base)).body(body);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.unwrap();
+    (response.status().as_u16(), response.text().await.unwrap())
+}
+
+fn is_json_error(text: &str) -> bool {
+    serde_json::from_str::<Value>(text).ok().and_then(|v| v["error"].as_str().map(|s| !s.is_empty())) == Some(true)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cursors_past_the_end_replay_nothing() {
+    let env = TestEnv::new();
+    let server = env.server(1);
+    let api = server.api();
+    let agent = api.create_agent(json!({"name": "echo"})).await;
+    let session = api.create_session(&agent, None).await;
+    let run = api.send(&session, "hi").await;
+    api.wait_terminal(&run, LIMIT).await;
+    let all = api.events(&run).await;
+    let last = all.len() as u64;
+    for after in [last, 1 << 62, (1 << 63) - 1, 1 << 63, u64::MAX] {
+        let (status, events) = api.get(&format!("/runs/{run}/events?after={after}")).await;
+        assert_eq!((status, events), (200, json!([])), "after={after}");
+        // The stream of a finished run the client has to the end: 204, so an EventSource stops.
+        let id = after.to_string();
+        let (status, body) = raw(
+            &api,
+            Method::GET,
+            &format!("/runs/{run}/events"),
+            &[("accept", "text/event-stream"), ("last-event-id", &id)],
+            vec![],
+        )
+        .await;
+        assert_eq!((status, body.as_str()), (204, ""), "Last-Event-ID {after}");
+    }
+    let (events, done) = api.sse_read(&run, Some(0), None).await;
+    assert!(done && events.len() as u64 == last, "from 0 the whole log");
+    for bad in ["-1", "abc", "18446744073709551616"] {
+        let (status, body) = raw(&api, Method::GET, &format!("/runs/{run}/events?after={bad}"), &[], vec![]).await;
+        assert!(status == 400 && is_json_error(&body), "after={bad}: {status} {body}");
+        let (status, body) = raw(
+            &api,
+            Method::GET,
+            &format!("/runs/{run}/events"),
+            &[("accept", "text/event-stream"), ("last-event-id", bad)],
+            vec![],
+        )
+        .await;
+        assert!(status == 400 && is_json_error(&body), "Last-Event-ID {bad}: {status} {body}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn provider_auth_refuses_big_and_non_json_bodies_in_json() {
+    let mut env = TestEnv::new();
+    // A small limit, so that the client has sent the whole body before the
+    // server refuses it (a refusal mid-upload closes the connection).
+    env.set("WINGMAN_MAX_BODY_BYTES", "1024");
+    let server = env.server(0);
+    let api = server.api();
+    let json_type = [("content-type", "application/json")];
+    let big = format!("{{\"provider\": \"anthropic\", \"api_key\": \"{}\"}}", "k".repeat(4096));
+    let (status, body) = raw(&api, Method::PUT, "/provider/auth", &json_type, big.into_bytes()).await;
+    assert!(status == 413 && is_json_error(&body), "{status} {body}");
+    let good = br#"{"provider": "anthropic", "api_key": "sk-ant-0123456789abcdef"}"#.to_vec();
+    for content_type in [None, Some("text/plain"), Some("application/x-www-form-urlencoded")] {
+        let headers: Vec<(&str, &str)> = content_type.map(|t| ("content-type", t)).into_iter().collect();
+        let (status, body) = raw(&api, Method::PUT, "/provider/auth", &headers, good.clone()).await;
+        assert!(status == 415 && is_json_error(&body), "{content_type:?}: {status} {body}");
+    }
+    let (_, stored) = api.get("/provider/auth").await;
+    assert_eq!(stored["credentials"], json!([]), "nothing was stored");
+    let (status, _) = raw(&api, Method::PUT, "/provider/auth", &json_type, good).await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn post_and_put_refuse_the_same_work_dirs() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let api = server.api();
+    let agent = api.create_agent(json!({"name": "echo"})).await;
+    let file = env.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let session = api.create_session(&agent, None).await;
+    let (_, before) = api.get(&format!("/sessions/{session}")).await;
+    let bad = [
+        "/dev/null".to_string(),
+        "relative/dir".to_string(),
+        "/tmp/nul\u{0}byte".to_string(),
+        file.display().to_string(),
+        // The directory holding the database, and any above it.
+        env.path().display().to_string(),
+        "/".to_string(),
+    ];
+    for dir in &bad {
+        let (status, body) = api.put(&format!("/sessions/{session}"), json!({"work_dir": dir})).await;
+        assert!(status == 400 && body["error"].is_string(), "PUT {dir:?}: {status} {body}");
+        let (status, body) = api.post("/sessions", json!({"agent_id": agent, "work_dir": dir})).await;
+        assert!(status == 400 && body["error"].is_string(), "POST {dir:?}: {status} {body}");
+    }
+    let (_, after) = api.get(&format!("/sessions/{session}")).await;
+    assert_eq!(after, before, "a refused PUT changed the session");
+    let (_, list) = api.get("/sessions").await;
+    assert_eq!(list["sessions"].as_array().unwrap().len(), 1, "a refused POST created a session");
+    // A directory that does not exist yet is made, by either.
+    let fresh = env.path().join("work/new");
+    let (status, body) = api.put(&format!("/sessions/{session}"), json!({"work_dir": fresh})).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(fresh.is_dir());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_frameworks_own_refusals_are_json_too() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let api = server.api();
+    for path in ["/provider/%95%37", "/agents/%FF", "/runs/%C3%28/events"] {
+        let (status, body) = raw(&api, Method::GET, path, &[], vec![]).await;
+        assert!((400..500).contains(&status) && is_json_error(&body), "{path}: {status} {body}");
+    }
+    let (status, body) =
+        raw(&api, Method::POST, "/agents", &[("content-type", "application/json")], b"{".to_vec()).await;
+    assert!(status == 400 && is_json_error(&body), "{status} {body}");
+}
