@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::Setup;
 use crate::model::{new_id, Agent, RunInput, RunKind, RunStatus, Session};
 use crate::store::{NewRun, Store};
+use crate::tools::sandbox::{SandboxConfig, SandboxMode};
 use crate::worker::WorkerConfig;
 
 #[derive(Debug, Args)]
@@ -29,6 +30,10 @@ pub struct StepsArgs {
     /// The tool each of the ten tool steps calls (a cheap one measures the loop, not the tool).
     #[arg(long, default_value = "bash")]
     tool: String,
+    /// The tool sandbox of the worker, as `wingman worker --tool-sandbox`
+    /// (`off` measures what confinement costs).
+    #[arg(long, value_enum, default_value_t = SandboxMode::Auto)]
+    tool_sandbox: SandboxMode,
 }
 
 /// 10 tool steps then a final answer: 11 inferences and 10 tool results.
@@ -65,7 +70,10 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
     store.insert_agent(&agent).await?;
     let shutdown = CancellationToken::new();
     let wake = Arc::new(Notify::new());
-    let config = WorkerConfig { concurrency: args.in_flight.max(1), ..WorkerConfig::default() };
+    let mut config = WorkerConfig { concurrency: args.in_flight.max(1), ..WorkerConfig::default() };
+    let sandbox =
+        SandboxConfig { mode: args.tool_sandbox, protected: vec![setup.db.clone().into()], ..SandboxConfig::default() };
+    config.engine.sandbox = Arc::new(sandbox);
     let worker = tokio::spawn(crate::worker::run(store.clone(), config, wake.clone(), shutdown.clone()));
     let work = work.to_string_lossy().into_owned();
 

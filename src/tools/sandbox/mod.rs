@@ -25,6 +25,7 @@ use serde::Serialize;
 
 pub mod contain;
 pub mod landlock;
+mod sys;
 
 use contain::{ChildPlan, IdMap, ProcessTree};
 use landlock::{Grant, Ruleset};
