@@ -163,7 +163,7 @@ pub unsafe fn in_child(plan: &ChildPlan) -> io::Result<()> {
 /// The supervisor: waits for init's report of the shell's status, waits for
 /// the namespace to empty, and exits the way the shell did.
 unsafe fn supervise(init: libc::pid_t, status_read: RawFd) -> ! {
-    close_all_except(&[status_read]);
+    close_all_except(status_read);
     let mut status: libc::c_int = 0;
     let reported = read_exact(status_read, &mut status as *mut libc::c_int as *mut u8, 4);
     let mut init_status = 0;
@@ -209,7 +209,7 @@ unsafe fn init_process(plan: &ChildPlan, status_write: RawFd) -> io::Result<()> 
     if shell == 0 {
         return confine(plan);
     }
-    close_all_except(&[status_write]);
+    close_all_except(status_write);
     let status = reap_until(shell);
     write_all(status_write, &status as *const libc::c_int as *const u8, 4);
     libc::_exit(0)

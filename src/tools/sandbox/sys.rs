@@ -69,17 +69,11 @@ pub(super) unsafe fn raw_fork(flags: libc::c_int) -> io::Result<libc::pid_t> {
     Ok(pid as libc::pid_t)
 }
 
-/// Closes every descriptor but `keep` (at most a few, in any order).
-pub(super) unsafe fn close_all_except(keep: &[RawFd]) {
-    let mut next: libc::c_uint = 0;
-    let mut sorted = [RawFd::MAX; 4];
-    sorted[..keep.len()].copy_from_slice(keep);
-    sorted.sort_unstable();
-    for &fd in sorted.iter().take(keep.len()) {
-        close_range(next, fd as libc::c_uint);
-        next = fd as libc::c_uint + 1;
-    }
-    close_range(next, libc::c_uint::MAX);
+/// Closes every descriptor but `keep`.
+pub(super) unsafe fn close_all_except(keep: RawFd) {
+    let keep = keep as libc::c_uint;
+    close_range(0, keep);
+    close_range(keep + 1, libc::c_uint::MAX);
 }
 
 /// Closes descriptors `first..last` (exclusive of `last`).
