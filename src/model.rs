@@ -93,6 +93,24 @@ pub struct Session {
     pub updated_at: DateTime<Utc>,
 }
 
+/// A fleet: one agent fanned out over many tasks. The definition only; each
+/// `POST /fleets/{id}/run` makes a fleet run whose tasks are runs.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Fleet {
+    pub id: String,
+    pub name: String,
+    pub agent_id: String,
+    /// How many of a fleet run's tasks may run at once; 0 is no limit.
+    pub worker_count: u32,
+    /// The default `work_dir` of its tasks; `None` gives each task a directory of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_dir: Option<String>,
+    #[serde(with = "timestamp")]
+    pub created_at: DateTime<Utc>,
+    #[serde(with = "timestamp")]
+    pub updated_at: DateTime<Utc>,
+}
+
 /// The role of a message in a session's history.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]

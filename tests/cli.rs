@@ -32,6 +32,41 @@ async fn create_an_agent_and_a_session_then_send_and_follow() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_models_a_blocking_send_and_deletes_from_the_command_line() {
+    let env = TestEnv::new();
+    let server = env.server(1);
+    let url = server.url.as_str();
+    let key = "sk-cli-0123456789abcdefghij";
+    let (ok, out) = env.client(&["auth", "set", "openai", "--key", key, "--server", url]);
+    assert!(ok && serde_json::from_str::<Value>(&out).unwrap() == json!({"status": "ok"}), "{out}");
+    let (ok, out) = env.client(&["auth", "set", "anthropic", "--server", url]);
+    assert!(!ok, "an empty key from standard input is refused: {out}");
+    let (ok, out) = env.client(&["auth", "list", "--server", url]);
+    let listed: Value = serde_json::from_str(&out).unwrap();
+    assert!(ok && listed["providers"]["openai"]["configured"] == true && !out.contains(key), "{out}");
+    let (ok, out) = env.client(&["models", "anthropic", "claude-haiku-4-5", "--server", url]);
+    let model: Value = serde_json::from_str(&out).unwrap();
+    assert!(ok && model["limit"]["output"] == 64000, "{out}");
+
+    let (_, out) = env.client(&["agent", "create", "--name", "cli", "--server", url]);
+    let agent = id_of(&out);
+    let (_, out) = env.client(&["session", "create", "--agent", &agent, "--server", url]);
+    let session = id_of(&out);
+    let (ok, out) = env.client(&["send", &session, "wait for me", "--wait", "--server", url]);
+    let answer: Value = serde_json::from_str(&out).unwrap();
+    assert!(ok && answer["response"] == "wait for me" && answer["steps"] == 1, "{out}");
+    let (ok, out) = env.client(&["session", "list", "--server", url]);
+    let sessions: Value = serde_json::from_str(&out).unwrap();
+    assert!(ok && sessions[0]["history"].as_array().unwrap().len() == 2, "{out}");
+    for (what, id) in [("session", &session), ("agent", &agent)] {
+        let (ok, out) = env.client(&[what, "delete", id, "--server", url]);
+        assert!(ok && serde_json::from_str::<Value>(&out).unwrap() == json!({"status": "deleted"}), "{out}");
+    }
+    let (ok, out) = env.client(&["auth", "delete", "openai", "--server", url]);
+    assert!(ok && out.contains("deleted"), "{out}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tail_survives_a_server_restart_and_prints_each_event_once() {
     let env = TestEnv::new();
     let server = env.server(0);

@@ -15,14 +15,25 @@ fn routes(agent: &str, session: &str, run: &str) -> Vec<(Method, String, Option<
         (Method::GET, "/health".into(), None),
         (Method::GET, "/provider".into(), None),
         (Method::GET, "/provider/anthropic".into(), None),
+        (Method::GET, "/provider/anthropic/models".into(), None),
+        (Method::GET, "/provider/anthropic/models/claude-haiku-4-5".into(), None),
         (Method::GET, "/provider/auth".into(), None),
-        (Method::PUT, "/provider/auth".into(), Some(json!({"provider": "anthropic", "api_key": "sk-evil-0123456789"}))),
+        (
+            Method::PUT,
+            "/provider/auth".into(),
+            Some(json!({"providers": {"anthropic": {"type": "api_key", "key": "sk-evil-0123456789"}}})),
+        ),
         (Method::DELETE, "/provider/auth/openai".into(), None),
         (Method::GET, "/agents".into(), None),
         (Method::POST, "/agents".into(), Some(agent_body.clone())),
         (Method::GET, format!("/agents/{agent}"), None),
         (Method::PUT, format!("/agents/{agent}"), Some(agent_body)),
         (Method::DELETE, format!("/agents/{agent}"), None),
+        (Method::GET, "/fleets".into(), None),
+        (Method::POST, "/fleets".into(), Some(json!({"name": "evil", "agent_id": agent}))),
+        (Method::GET, "/fleets/01JNOFLEET000000000000000".into(), None),
+        (Method::PUT, "/fleets/01JNOFLEET000000000000000".into(), Some(json!({"worker_count": 1}))),
+        (Method::DELETE, "/fleets/01JNOFLEET000000000000000".into(), None),
         (Method::GET, "/sessions".into(), None),
         (Method::POST, "/sessions".into(), Some(json!({"agent_id": agent}))),
         (Method::GET, format!("/sessions/{session}"), None),
@@ -41,7 +52,7 @@ fn routes(agent: &str, session: &str, run: &str) -> Vec<(Method, String, Option<
 /// Everything a refused request could have changed.
 async fn state(api: &Api) -> Value {
     let mut all = json!({});
-    for path in ["/agents", "/sessions", "/runs", "/provider/auth"] {
+    for path in ["/agents", "/sessions", "/fleets", "/runs", "/provider/auth"] {
         all[path] = api.get(path).await.1;
     }
     all

@@ -59,8 +59,10 @@ async fn the_catalogue_lists_real_providers_with_auth_and_options() {
     let (status, body) = send(reqwest::Method::GET, format!("{}/provider", s.url), None).await;
     assert_eq!(status, StatusCode::OK);
     let body: Value = serde_json::from_str(&body).unwrap();
-    let ids: Vec<_> = body["providers"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let ids: Vec<_> = body.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["anthropic", "openai", "ollama", "scripted"]);
+    let auth_types: Vec<_> = body.as_array().unwrap().iter().map(|p| p["auth_types"].clone()).collect();
+    assert_eq!(auth_types, [json!(["api_key"]), json!(["api_key"]), json!(["api_key"]), json!([])]);
     let (status, body) = send(reqwest::Method::GET, format!("{}/provider/anthropic", s.url), None).await;
     assert_eq!(status, StatusCode::OK);
     let anthropic: Value = serde_json::from_str(&body).unwrap();
@@ -75,51 +77,65 @@ async fn the_catalogue_lists_real_providers_with_auth_and_options() {
 async fn keys_go_in_and_never_come_out() {
     let s = start().await;
     let auth = format!("{}/provider/auth", s.url);
-    let (status, body) =
-        send(reqwest::Method::PUT, auth.clone(), Some(json!({"provider": "anthropic", "api_key": KEY}))).await;
+    let put = |providers: Value| json!({"providers": providers});
+    let one = |key: &str| json!({"type": "api_key", "key": key});
+    let (status, body) = send(reqwest::Method::PUT, auth.clone(), Some(put(json!({"anthropic": one(KEY)})))).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert!(!body.contains(KEY) && !body.contains("SENTINEL"));
-    let stored: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!((stored["provider"].as_str(), stored["hint"].as_str()), (Some("anthropic"), Some("…e5f6")));
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap(), json!({"status": "ok"}));
     assert_eq!(s.store.get_credential("anthropic").await.unwrap().unwrap().expose(), KEY);
 
     let (status, body) = send(reqwest::Method::GET, auth.clone(), None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(!body.contains(KEY) && !body.contains("SENTINEL"));
     let listed: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(listed["credentials"].as_array().unwrap().len(), 1);
+    let entry = &listed["providers"]["anthropic"];
+    assert_eq!(
+        (&entry["type"], &entry["configured"], &entry["hint"]),
+        (&json!("api_key"), &json!(true), &json!("…e5f6"))
+    );
+    assert_eq!(listed["updated_at"], entry["updated_at"]);
 
-    // Bad bodies are refused without quoting them.
+    // Bad bodies are refused without quoting them, and store nothing: not
+    // even the good entries beside a bad one.
     for bad in [
-        json!({"provider": "anthropic", "api_key": KEY, "extra": 1}),
-        json!({"provider": 7, "api_key": KEY}),
-        json!({"api_key": KEY}),
+        json!({"providers": {"openai": one(KEY)}, "extra": 1}),
+        json!({"providers": {"openai": {"type": "api_key", "key": KEY, "extra": 1}}}),
+        json!({"providers": {"openai": {"key": KEY}}}),
+        json!({"providers": {"openai": {"type": "api_key", "key": 7}}}),
+        json!({"providers": {"openai": one(KEY), "ollama": {"type": "oauth", "key": KEY}}}),
+        json!({"providers": {}}),
+        json!({"provider": "openai", "api_key": KEY}),
     ] {
-        let (status, body) = send(reqwest::Method::PUT, auth.clone(), Some(bad)).await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        let (status, body) = send(reqwest::Method::PUT, auth.clone(), Some(bad.clone())).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {body}");
         assert!(!body.contains(KEY) && !body.contains("SENTINEL"), "{body}");
     }
     let malformed = reqwest::Client::new()
         .put(auth.clone())
         .header("content-type", "application/json")
-        .body(format!("{{\"provider\": \"anthropic\", \"api_key\": \"{KEY}"))
+        .body(format!("{{\"providers\": {{\"openai\": {{\"type\": \"api_key\", \"key\": \"{KEY}"))
         .send()
         .await
         .unwrap();
     assert_eq!(malformed.status(), StatusCode::BAD_REQUEST);
     assert!(!malformed.text().await.unwrap().contains(KEY));
-    let (status, body) =
-        send(reqwest::Method::PUT, auth.clone(), Some(json!({"provider": "scripted", "api_key": KEY}))).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(body.contains("takes no credentials") && !body.contains(KEY));
-    let (status, _) =
-        send(reqwest::Method::PUT, auth.clone(), Some(json!({"provider": "anthropic", "api_key": "has space"}))).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    for (providers, message) in [
+        (json!({"openai": one(KEY), "scripted": one(KEY)}), "takes no credentials"),
+        (json!({"openai": one(KEY), "anthropic": one("has space")}), "visible ASCII"),
+    ] {
+        let (status, body) = send(reqwest::Method::PUT, auth.clone(), Some(put(providers))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(body.contains(message) && !body.contains(KEY), "{body}");
+    }
+    assert!(s.store.get_credential("openai").await.unwrap().is_none(), "a refused PUT stored nothing");
+    assert_eq!(s.store.get_credential("anthropic").await.unwrap().unwrap().expose(), KEY, "nor replaced anything");
 
-    let (status, _) = send(reqwest::Method::DELETE, format!("{auth}/anthropic"), None).await;
-    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, body) = send(reqwest::Method::DELETE, format!("{auth}/anthropic"), None).await;
+    assert_eq!((status, body.trim()), (StatusCode::OK, r#"{"status":"deleted"}"#));
     let (status, _) = send(reqwest::Method::DELETE, format!("{auth}/anthropic"), None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = send(reqwest::Method::DELETE, format!("{auth}/nosuch"), None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(s.store.get_credential("anthropic").await.unwrap().is_none());
 }
 

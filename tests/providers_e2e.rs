@@ -51,8 +51,9 @@ async fn full_run(case: Case) -> Vec<Received> {
     let _worker = env.worker();
     let api = server.api();
     let replay = MockServer::start(case.replies).await;
-    let (status, body) = api.put("/provider/auth", json!({"provider": case.provider, "api_key": case.key})).await;
-    assert_eq!(status, 200, "{body}");
+    let credential = json!({"providers": {case.provider: {"type": "api_key", "key": case.key}}});
+    let (status, body) = api.put("/provider/auth", credential).await;
+    assert_eq!((status, body), (200, json!({"status": "ok"})));
     let options = json!({"base_url": format!("{}{}", replay.url, case.base_path)});
     let agent = api
         .create_agent(json!({"name": "e2e", "provider": case.provider, "model": case.model,
@@ -116,11 +117,11 @@ async fn full_run(case: Case) -> Vec<Received> {
     let (status, body) = api.get(&format!("/sessions/{session}")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        body["messages"],
+        body["history"],
         json!([
             {"role": "user", "content": [{"type": "text", "text": MESSAGE}]},
             {"role": "assistant", "content": [{"type": "tool_use", "id": case.call_id, "name": "bash", "input": bash_call(COMMAND)}]},
-            {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": case.call_id, "content": TOOL_OUTPUT, "is_error": false}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": case.call_id, "content": TOOL_OUTPUT, "is_error": false}]},
             {"role": "assistant", "content": [{"type": "text", "text": response}]},
         ])
     );
@@ -267,10 +268,11 @@ async fn a_planted_key_shows_only_in_the_requests_sent_to_the_provider() {
     let mut server = env.server(0);
     let mut worker = env.worker();
     let api = server.api();
-    for provider in ["anthropic", "openai"] {
-        let (status, body) = api.put("/provider/auth", json!({"provider": provider, "api_key": SENTINEL})).await;
-        assert_eq!((status, &body["hint"]), (200, &json!("…aa31")), "{body}");
-    }
+    // Both keys in one PUT, in the original API's shape.
+    let both = json!({"providers": {"anthropic": {"type": "api_key", "key": SENTINEL},
+        "openai": {"type": "api_key", "key": SENTINEL}}});
+    let (status, body) = api.put("/provider/auth", both).await;
+    assert_eq!((status, body), (200, json!({"status": "ok"})));
     // A misbehaving server: OpenAI's recorded 401, echoing the whole key where the real one masks it.
     let masked = "sk-svcac****************************************************r-IL";
     let echo = String::from_utf8(fixture("openai_error_401.json")).unwrap().replace(masked, SENTINEL);
@@ -320,7 +322,15 @@ async fn a_planted_key_shows_only_in_the_requests_sent_to_the_provider() {
         assert_eq!(api.get(path).await.0, 200, "{path}");
     }
     let (_, listed) = api.get("/provider/auth").await;
-    assert_eq!(listed["credentials"].as_array().map(Vec::len), Some(2), "{listed}");
+    for provider in ["anthropic", "openai"] {
+        let entry = &listed["providers"][provider];
+        assert_eq!(
+            (&entry["type"], &entry["configured"], &entry["hint"]),
+            (&json!("api_key"), &json!(true), &json!("…aa31"))
+        );
+    }
+    assert_eq!(listed["providers"].as_object().map(|p| p.len()), Some(2), "{listed}");
+    assert!(listed["updated_at"].is_string(), "{listed}");
 
     let requests = replay.requests();
     assert_eq!(requests.len(), 4);

@@ -46,7 +46,7 @@ async fn stays_queued_while(api: &Api, running: &str, waiting: &[&str]) {
 }
 
 fn history_texts(session: &Value) -> Vec<String> {
-    session["messages"]
+    session["history"]
         .as_array()
         .unwrap()
         .iter()

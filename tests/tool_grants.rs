@@ -54,8 +54,24 @@ async fn an_agent_without_tools_runs_none_of_the_calls_its_script_asks_for() {
     }
     // The history stays valid: every tool_use has its (error) tool_result.
     let (_, body) = api.get(&format!("/sessions/{session}")).await;
-    let roles: Vec<&str> = body["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
-    assert_eq!(roles, ["user", "assistant", "tool", "assistant", "tool", "assistant"]);
+    let kinds: Vec<(&str, &str)> = body["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["role"].as_str().unwrap(), m["content"][0]["type"].as_str().unwrap()))
+        .collect();
+    let results = ("user", "tool_result");
+    assert_eq!(
+        kinds,
+        [
+            ("user", "text"),
+            ("assistant", "tool_use"),
+            results,
+            ("assistant", "tool_use"),
+            results,
+            ("assistant", "text")
+        ]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -99,8 +115,9 @@ async fn an_openai_compatible_endpoint_cannot_make_the_worker_run_an_ungranted_t
         Reply::sse(openai_text("I was not allowed to run that.", 60, 8)),
     ])
     .await;
-    let (status, body) =
-        api.put("/provider/auth", json!({"provider": "openai", "api_key": "sk-grants-0123456789"})).await;
+    let (status, body) = api
+        .put("/provider/auth", json!({"providers": {"openai": {"type": "api_key", "key": "sk-grants-0123456789"}}}))
+        .await;
     assert_eq!(status, 200, "{body}");
     let agent = api
         .create_agent(json!({"name": "reader", "provider": "openai", "model": "gpt-4o-2024-08-06", "tools": ["read"],

@@ -1,4 +1,4 @@
-//! Agents and the provider catalogue.
+//! Agents: `POST|GET /agents`, `GET|PUT|DELETE /agents/{id}`.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -6,11 +6,11 @@ use axum::routing::get;
 use axum::{Json, Router};
 use chrono::Utc;
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::error::{ApiError, ApiResult};
 use super::extract::JsonBody;
-use super::AppState;
+use super::{deleted, AppState};
 use crate::model::{new_id, Agent, DEFAULT_MAX_STEPS, MAX_MAX_STEPS};
 use crate::{provider, tools};
 
@@ -120,8 +120,8 @@ async fn create(
     Ok((StatusCode::CREATED, Json(agent)))
 }
 
-async fn list(State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    Ok(Json(json!({"agents": state.store.list_agents().await?})))
+async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Agent>>> {
+    Ok(Json(state.store.list_agents().await?))
 }
 
 async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Agent>> {
@@ -142,22 +142,10 @@ async fn update(
     Ok(Json(agent))
 }
 
-async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<StatusCode> {
+async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     state.store.delete_agent(&id).await.map_err(|e| match e {
         crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("agent {id}")),
         other => other.into(),
     })?;
-    Ok(StatusCode::NO_CONTENT)
-}
-
-pub async fn list_providers() -> Json<Value> {
-    Json(json!({"providers": provider::catalog()}))
-}
-
-pub async fn get_provider(Path(id): Path<String>) -> ApiResult<Json<provider::ProviderInfo>> {
-    provider::catalog()
-        .into_iter()
-        .find(|p| p.id == id)
-        .map(Json)
-        .ok_or_else(|| ApiError::NotFound(format!("provider {id}")))
+    Ok(deleted())
 }

@@ -1,5 +1,6 @@
 //! Extractors whose rejections are answered in the API's error shape.
 
+use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -7,15 +8,26 @@ use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
 
-/// A JSON body; malformed or mistyped JSON is a 4xx `{"error": …}`.
+/// A JSON body; malformed or mistyped JSON is a 4xx `{"error": …}`. An empty
+/// body reads as `{}`, as the original Wingman server read it.
 pub struct JsonBody<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let axum::Json(value) = axum::Json::<T>::from_request(req, state).await?;
-        Ok(JsonBody(value))
+        require_json(req.headers())?;
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|e| ApiError::Rejected { status: e.status(), message: e.body_text() })?;
+        let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
+        serde_json::from_slice(text).map(JsonBody).map_err(|e| match e.classify() {
+            // Missing fields and wrong types are the client's data, not its syntax.
+            serde_json::error::Category::Data => {
+                ApiError::Unprocessable(format!("the body does not fit this route: {e}"))
+            }
+            _ => ApiError::BadRequest(format!("the body is not valid JSON: {e}")),
+        })
     }
 }
 
@@ -31,17 +43,24 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T>
     }
 }
 
-/// Refuses a body that does not say it is JSON, as the JSON extractor does
-/// (415), for handlers that parse their body themselves.
+/// Refuses a body that declares a type other than JSON (415).
+///
+/// A body without a `Content-Type`, or labelled
+/// `application/x-www-form-urlencoded` (what `curl -d` sends by default, and
+/// what the original Wingman API's curl examples send), is read as JSON, as
+/// that server read it. This opens no door to other sites' pages: a browser
+/// sends `Origin` with every cross-site request that changes state, and the
+/// host guard refuses those before any handler runs.
 pub fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
-    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let Some(content_type) = headers.get(header::CONTENT_TYPE) else { return Ok(()) };
+    let content_type = content_type.to_str().unwrap_or("");
     let mime = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
     let json = mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"));
-    if json {
+    if json || mime == "application/x-www-form-urlencoded" {
         return Ok(());
     }
     Err(ApiError::Rejected {
         status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        message: "Expected request with `Content-Type: application/json`".into(),
+        message: format!("the body must be JSON (Content-Type: application/json), not {mime:?}"),
     })
 }

@@ -8,12 +8,13 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::json;
 use tokio::sync::Notify;
 
 use crate::hub::Hub;
+use crate::provider::models::ModelCatalog;
 use crate::store::Store;
 use crate::tools::sandbox::{self, SandboxMode};
 use guard::HostPolicy;
@@ -22,7 +23,9 @@ mod agents;
 mod auth;
 pub mod error;
 mod extract;
+mod fleets;
 pub mod guard;
+mod providers;
 mod runs;
 mod sessions;
 mod sse;
@@ -42,6 +45,8 @@ pub struct ApiConfig {
     pub max_body_bytes: usize,
     /// Names the server answers to besides its own (`--allowed-host`); `*` for any.
     pub allowed_hosts: Vec<String>,
+    /// The models `GET /provider/{id}/models` lists.
+    pub models: Arc<ModelCatalog>,
 }
 
 impl Default for ApiConfig {
@@ -53,6 +58,7 @@ impl Default for ApiConfig {
             max_body_bytes: 1024 * 1024,
             allowed_hosts: Vec::new(),
             tool_sandbox: SandboxMode::Auto,
+            models: Arc::new(ModelCatalog::shipped()),
         }
     }
 }
@@ -76,12 +82,10 @@ pub fn router(state: AppState) -> Router {
         .route("/health", get(health))
         .merge(agents::routes())
         .merge(sessions::routes())
+        .merge(fleets::routes())
         .merge(runs::routes())
         .merge(auth::routes())
-        .route("/provider", get(agents::list_providers))
-        .route("/provider/{id}", get(agents::get_provider))
-        .route("/sessions/{id}/message", post(runs::submit_message))
-        .route("/sessions/{id}/message/stream", post(runs::submit_message_stream))
+        .merge(providers::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))
@@ -105,6 +109,11 @@ async fn health(State(state): State<AppState>) -> Response {
             (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
         }
     }
+}
+
+/// The answer of a `DELETE` of a resource, as the original API gave it.
+fn deleted() -> Json<serde_json::Value> {
+    Json(json!({"status": "deleted"}))
 }
 
 async fn not_found() -> impl IntoResponse {

@@ -24,12 +24,16 @@ pub fn routes() -> Router<AppState> {
         .route("/runs/{id}", get(show))
         .route("/runs/{id}/events", get(events))
         .route("/runs/{id}/cancel", post(cancel))
+        .route("/sessions/{id}/message", post(submit_message))
+        .route("/sessions/{id}/message/stream", post(submit_message_stream))
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MessageBody {
     agent_id: Option<String>,
+    /// `prompt` is the name an early version of the original API used.
+    #[serde(alias = "prompt")]
     message: String,
 }
 
@@ -94,7 +98,7 @@ fn idempotency_key(headers: &HeaderMap, scope: &str, parts: &[&str]) -> ApiResul
     Ok(Some(IdempotencyKey { scope: scope.to_string(), key: key.to_string(), request_hash }))
 }
 
-pub async fn submit_message(
+async fn submit_message(
     State(state): State<AppState>,
     Path(session_id): Path<String>,
     QueryParams(query): QueryParams<WaitQuery>,
@@ -123,14 +127,14 @@ pub async fn submit_message(
     Ok(answer)
 }
 
-pub async fn submit_message_stream(
+async fn submit_message_stream(
     State(state): State<AppState>,
     Path(session_id): Path<String>,
     headers: HeaderMap,
     JsonBody(body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
     let enqueued = enqueue(&state, &session_id, &headers, body).await?;
-    Ok(sse::stream(&state, &enqueued.run.id, 0))
+    Ok(sse::stream(&state, &enqueued.run.id, 0, sse::Dialect::Seed))
 }
 
 /// Follows the run's events until `done`, then reads the finished run.
@@ -144,11 +148,23 @@ async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<Run> {
     state.store.get_run(run_id).await?.ok_or_else(|| ApiError::NotFound(format!("run {run_id}")))
 }
 
-/// The answer of `?wait=true`.
+/// The answer of `?wait=true`: the original API's blocking answer
+/// (`response`, `tool_calls`, `usage`, `steps`) with the run's ID and status.
+/// Each tool call carries `tool_name`, which in that API holds the call's ID
+/// (its tool's name is `name`).
 fn result_of(run: &Run) -> Value {
+    let tool_calls: Vec<Value> = run
+        .tool_calls
+        .iter()
+        .map(|call| {
+            let mut call = call.clone();
+            call["tool_name"] = call["call_id"].clone();
+            call
+        })
+        .collect();
     let mut body = json!({
-        "run_id": run.id, "status": run.status, "response": run.response,
-        "tool_calls": run.tool_calls, "usage": run.usage, "steps": run.steps,
+        "run_id": run.id, "status": run.status, "response": run.response.as_deref().unwrap_or(""),
+        "tool_calls": tool_calls, "usage": run.usage, "steps": run.steps,
     });
     if let Some(error) = &run.error {
         body["error"] = json!(error);
@@ -216,7 +232,7 @@ async fn events(
         if run.status.is_terminal() && state.store.read_events(&id, after, 1).await?.is_empty() {
             return Ok(StatusCode::NO_CONTENT.into_response());
         }
-        return Ok(sse::stream(&state, &id, after));
+        return Ok(sse::stream(&state, &id, after, sse::Dialect::Wingman));
     }
     let mut all = Vec::new();
     let mut last = after;

@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 
 use super::error::{ApiError, ApiResult};
 use super::extract::JsonBody;
-use super::AppState;
-use crate::model::{new_id, Session};
+use super::{deleted, AppState};
+use crate::model::{new_id, Message, Role, Session};
 use crate::tools::sandbox;
 
 pub fn routes() -> Router<AppState> {
@@ -44,24 +44,32 @@ async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()>
     Ok(())
 }
 
-/// Checks a work_dir given by a client, creating it if it is missing: an
-/// absolute path to a directory that does not contain the database. The same
-/// rule for `POST` and `PUT`.
-async fn prepare_work_dir(state: &AppState, dir: &str) -> ApiResult<()> {
-    let bad = |m: String| Err(ApiError::BadRequest(m));
+/// Checks the form of a work_dir given by a client and that it does not
+/// contain the database (when it exists already: the worker checks again
+/// before every run). Fleets keep theirs unchecked on disk until a task runs.
+pub(super) fn check_work_dir(state: &AppState, dir: &str) -> ApiResult<()> {
     if dir.contains('\0') {
-        return bad("work_dir must not contain a NUL byte".into());
+        return Err(ApiError::BadRequest("work_dir must not contain a NUL byte".into()));
     }
     if !FsPath::new(dir).is_absolute() {
-        return bad("work_dir must be an absolute path".into());
-    }
-    if let Err(e) = tokio::fs::create_dir_all(dir).await {
-        return bad(format!("cannot use {dir:?} as a work_dir: {e}"));
-    }
-    if !tokio::fs::metadata(dir).await.is_ok_and(|m| m.is_dir()) {
-        return bad(format!("work_dir {dir:?} is not a directory"));
+        return Err(ApiError::BadRequest("work_dir must be an absolute path".into()));
     }
     sandbox::check_work_dir(FsPath::new(dir), &state.config.protected).map_err(ApiError::BadRequest)
+}
+
+/// Checks a session's work_dir, creating it if it is missing: an absolute
+/// path to a directory that does not contain the database. The same rule for
+/// `POST` and `PUT`.
+async fn prepare_work_dir(state: &AppState, dir: &str) -> ApiResult<()> {
+    check_work_dir(state, dir)?;
+    if let Err(e) = tokio::fs::create_dir_all(dir).await {
+        return Err(ApiError::BadRequest(format!("cannot use {dir:?} as a work_dir: {e}")));
+    }
+    if !tokio::fs::metadata(dir).await.is_ok_and(|m| m.is_dir()) {
+        return Err(ApiError::BadRequest(format!("work_dir {dir:?} is not a directory")));
+    }
+    // Checked again now that it exists: a path through a symlink resolves only now.
+    check_work_dir(state, dir)
 }
 
 async fn create(
@@ -89,14 +97,31 @@ async fn create(
     Ok((StatusCode::CREATED, Json(with_history(&session, Vec::new()))))
 }
 
-fn with_history(session: &Session, messages: Vec<crate::model::Message>) -> Value {
+/// A session as the original API showed it: its fields and its
+/// conversation as `history`, in that API's roles, where tool results are
+/// `user` messages (as the Anthropic Messages API has them); a tool result is
+/// told apart by its `tool_result` blocks.
+fn with_history(session: &Session, messages: Vec<Message>) -> Value {
     let mut body = serde_json::to_value(session).unwrap_or_default();
-    body["messages"] = json!(messages);
+    let history: Vec<Value> = messages
+        .into_iter()
+        .map(|m| {
+            let role = if m.role == Role::Tool { Role::User } else { m.role };
+            json!({"role": role, "content": m.content})
+        })
+        .collect();
+    body["history"] = Value::Array(history);
     body
 }
 
-async fn list(State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    Ok(Json(json!({"sessions": state.store.list_sessions().await?})))
+/// Every session with its history, oldest first: a plain array, as the original API answered.
+async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Value>>> {
+    let sessions = state.store.list_sessions().await?;
+    let mut listed = Vec::with_capacity(sessions.len());
+    for session in &sessions {
+        listed.push(with_history(session, state.store.session_history(&session.id).await?));
+    }
+    Ok(Json(listed))
 }
 
 async fn find(state: &AppState, id: &str) -> ApiResult<Session> {
@@ -137,11 +162,11 @@ async fn update(
     Ok(Json(with_history(&session, history)))
 }
 
-async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<StatusCode> {
+async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     state.store.delete_session(&id).await.map_err(|e| match e {
         crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("session {id}")),
         other => other.into(),
     })?;
     state.hub.nudge();
-    Ok(StatusCode::NO_CONTENT)
+    Ok(deleted())
 }

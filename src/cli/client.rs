@@ -1,14 +1,10 @@
 //! Client commands: talk to a running server over HTTP.
 
-use std::io::Write;
-use std::time::Duration;
-
 use anyhow::{bail, Context};
 use clap::Subcommand;
-use futures_util::StreamExt;
 use serde_json::{json, Value};
 
-use super::sse::Parser;
+use super::tail::tail;
 
 #[derive(Debug, clap::Args)]
 pub struct ServerArg {
@@ -25,6 +21,16 @@ pub enum ClientCommand {
     /// Manage sessions.
     #[command(subcommand)]
     Session(SessionCommand),
+    /// Manage provider API keys (stored in the database; never shown again).
+    #[command(subcommand)]
+    Auth(AuthCommand),
+    /// List a provider's models from the server's catalogue, or show one.
+    Models {
+        provider: String,
+        model: Option<String>,
+        #[command(flatten)]
+        server: ServerArg,
+    },
     /// Send a message to a session (queues a run and prints its ID).
     Send {
         session_id: String,
@@ -33,8 +39,11 @@ pub enum ClientCommand {
         #[arg(long)]
         agent: Option<String>,
         /// Tail the run's events until it ends.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "wait")]
         follow: bool,
+        /// Wait for the run to end and print the answer (`?wait=true`).
+        #[arg(long)]
+        wait: bool,
         /// Make the submission idempotent under this key.
         #[arg(long)]
         idempotency_key: Option<String>,
@@ -95,6 +104,18 @@ pub enum AgentCommand {
         #[command(flatten)]
         server: ServerArg,
     },
+    /// Show an agent.
+    Show {
+        agent_id: String,
+        #[command(flatten)]
+        server: ServerArg,
+    },
+    /// Delete an agent.
+    Delete {
+        agent_id: String,
+        #[command(flatten)]
+        server: ServerArg,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -113,6 +134,42 @@ pub enum SessionCommand {
     /// Show a session with its history.
     Show {
         session_id: String,
+        #[command(flatten)]
+        server: ServerArg,
+    },
+    /// List sessions with their histories.
+    List {
+        #[command(flatten)]
+        server: ServerArg,
+    },
+    /// Delete a session (its unfinished runs are cancelled).
+    Delete {
+        session_id: String,
+        #[command(flatten)]
+        server: ServerArg,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Store a provider's API key, read from standard input (so that it stays
+    /// out of shell history) unless --key is given.
+    Set {
+        /// A provider ID, or `provider:label` for a second key of one provider.
+        provider: String,
+        #[arg(long)]
+        key: Option<String>,
+        #[command(flatten)]
+        server: ServerArg,
+    },
+    /// Show which providers have a key (never the keys).
+    List {
+        #[command(flatten)]
+        server: ServerArg,
+    },
+    /// Forget a provider's key.
+    Delete {
+        provider: String,
         #[command(flatten)]
         server: ServerArg,
     },
@@ -147,24 +204,45 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             }
             print_json(&call(http.post(format!("{}/agents", server.server)).json(&body)).await?);
         }
-        ClientCommand::Agent(AgentCommand::List { server }) => {
-            print_json(&call(http.get(format!("{}/agents", server.server))).await?);
+        ClientCommand::Agent(AgentCommand::List { server }) => get(&http, &server, "/agents").await?,
+        ClientCommand::Agent(AgentCommand::Show { agent_id, server }) => {
+            get(&http, &server, &format!("/agents/{agent_id}")).await?
+        }
+        ClientCommand::Agent(AgentCommand::Delete { agent_id, server }) => {
+            print_json(&call(http.delete(format!("{}/agents/{agent_id}", server.server))).await?);
         }
         ClientCommand::Session(SessionCommand::Create { agent, work_dir, title, server }) => {
             let body = json!({"agent_id": agent, "work_dir": work_dir, "title": title});
             print_json(&call(http.post(format!("{}/sessions", server.server)).json(&body)).await?);
         }
         ClientCommand::Session(SessionCommand::Show { session_id, server }) => {
-            print_json(&call(http.get(format!("{}/sessions/{session_id}", server.server))).await?);
+            get(&http, &server, &format!("/sessions/{session_id}")).await?
         }
-        ClientCommand::Send { session_id, message, agent, follow, idempotency_key, server } => {
+        ClientCommand::Session(SessionCommand::List { server }) => get(&http, &server, "/sessions").await?,
+        ClientCommand::Session(SessionCommand::Delete { session_id, server }) => {
+            print_json(&call(http.delete(format!("{}/sessions/{session_id}", server.server))).await?);
+        }
+        ClientCommand::Auth(command) => auth(&http, command).await?,
+        ClientCommand::Models { provider, model, server } => {
+            let path = match model {
+                Some(model) => format!("/provider/{provider}/models/{model}"),
+                None => format!("/provider/{provider}/models"),
+            };
+            get(&http, &server, &path).await?
+        }
+        ClientCommand::Send { session_id, message, agent, follow, wait, idempotency_key, server } => {
+            let wait = if wait { "?wait=true" } else { "" };
             let mut request = http
-                .post(format!("{}/sessions/{session_id}/message", server.server))
+                .post(format!("{}/sessions/{session_id}/message{wait}", server.server))
                 .json(&json!({"agent_id": agent, "message": message}));
             if let Some(key) = idempotency_key {
                 request = request.header("Idempotency-Key", key);
             }
             let answer = call(request).await?;
+            if !wait.is_empty() {
+                print_json(&answer);
+                return Ok(());
+            }
             let run_id = answer["run_id"].as_str().context("the server answered without a run_id")?.to_string();
             eprintln!("run {run_id} queued");
             if follow {
@@ -186,6 +264,34 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
     Ok(())
 }
 
+async fn get(http: &reqwest::Client, server: &ServerArg, path: &str) -> anyhow::Result<()> {
+    print_json(&call(http.get(format!("{}{path}", server.server))).await?);
+    Ok(())
+}
+
+/// The `auth` commands, in the API's shape: `{"providers": {name: {"type", "key"}}}`.
+async fn auth(http: &reqwest::Client, command: AuthCommand) -> anyhow::Result<()> {
+    match command {
+        AuthCommand::Set { provider, key, server } => {
+            let key = match key {
+                Some(key) => key,
+                None => {
+                    let mut line = String::new();
+                    std::io::stdin().read_line(&mut line).context("could not read the key from standard input")?;
+                    line.trim().to_string()
+                }
+            };
+            let body = json!({"providers": {provider: {"type": "api_key", "key": key}}});
+            print_json(&call(http.put(format!("{}/provider/auth", server.server)).json(&body)).await?);
+        }
+        AuthCommand::List { server } => get(http, &server, "/provider/auth").await?,
+        AuthCommand::Delete { provider, server } => {
+            print_json(&call(http.delete(format!("{}/provider/auth/{provider}", server.server))).await?);
+        }
+    }
+    Ok(())
+}
+
 async fn call(request: reqwest::RequestBuilder) -> anyhow::Result<Value> {
     let response = request.send().await.context("could not reach the server")?;
     let status = response.status();
@@ -198,99 +304,4 @@ async fn call(request: reqwest::RequestBuilder) -> anyhow::Result<Value> {
 
 fn print_json(value: &Value) {
     println!("{}", serde_json::to_string_pretty(value).unwrap_or_default());
-}
-
-/// Follows a run's events until `done`. A dropped connection or a server
-/// restart is survived: it reconnects with `Last-Event-ID` and goes on after
-/// the last event it printed.
-pub async fn tail(http: &reqwest::Client, server: &str, run_id: &str, after: u64, as_json: bool) -> anyhow::Result<()> {
-    let mut last = after;
-    let mut delay = Duration::from_millis(100);
-    loop {
-        match tail_once(http, server, run_id, &mut last, as_json).await {
-            Ok(true) => return Ok(()),
-            Ok(false) => {}
-            Err(TailError::Fatal(e)) => return Err(e),
-            Err(TailError::Retry(e)) => eprintln!("\n[connection lost: {e}; reconnecting after event {last}]"),
-        }
-        tokio::time::sleep(delay).await;
-        delay = (delay * 2).min(Duration::from_secs(2));
-    }
-}
-
-enum TailError {
-    Retry(String),
-    Fatal(anyhow::Error),
-}
-
-async fn tail_once(
-    http: &reqwest::Client,
-    server: &str,
-    run_id: &str,
-    last: &mut u64,
-    as_json: bool,
-) -> Result<bool, TailError> {
-    let response = http
-        .get(format!("{server}/runs/{run_id}/events"))
-        .header("Accept", "text/event-stream")
-        .header("Last-Event-ID", last.to_string())
-        .send()
-        .await
-        .map_err(|e| TailError::Retry(e.to_string()))?;
-    let status = response.status();
-    if status.is_client_error() {
-        let body: Value = response.json().await.unwrap_or(Value::Null);
-        return Err(TailError::Fatal(anyhow::anyhow!("{status}: {}", body["error"].as_str().unwrap_or(""))));
-    }
-    if !status.is_success() {
-        return Err(TailError::Retry(format!("server answered {status}")));
-    }
-    if status == reqwest::StatusCode::NO_CONTENT {
-        // The run has ended and every event after `last` was already seen.
-        return Ok(true);
-    }
-    let mut parser = Parser::default();
-    let mut body = response.bytes_stream();
-    while let Some(chunk) = body.next().await {
-        let chunk = chunk.map_err(|e| TailError::Retry(e.to_string()))?;
-        for frame in parser.push(&chunk) {
-            let Some(seq) = frame.id.as_deref().and_then(|id| id.parse::<u64>().ok()) else { continue };
-            if seq <= *last {
-                continue;
-            }
-            *last = seq;
-            let event: Value = serde_json::from_str(&frame.data).unwrap_or(Value::Null);
-            print_event(&event, as_json);
-            if event["type"] == "done" {
-                return Ok(true);
-            }
-        }
-    }
-    Err(TailError::Retry("the stream ended before the run did".into()))
-}
-
-fn print_event(event: &Value, as_json: bool) {
-    let mut out = std::io::stdout().lock();
-    if as_json {
-        let _ = writeln!(out, "{event}");
-        return;
-    }
-    let _ = match event["type"].as_str().unwrap_or("") {
-        "text_delta" => write!(out, "{}", event["text"].as_str().unwrap_or("")),
-        "tool_call" => writeln!(out, "\n→ {} {}", event["name"].as_str().unwrap_or(""), event["input"]),
-        "tool_result" => {
-            let output = event["output"].as_str().unwrap_or("");
-            let short: String = output.chars().take(300).collect();
-            writeln!(out, "← {short}")
-        }
-        "step_restarted" => {
-            writeln!(out, "\n[step {} restarted: {}]", event["step"], event["reason"].as_str().unwrap_or(""))
-        }
-        "done" => {
-            let error = event["error"].as_str().map(|e| format!(": {e}")).unwrap_or_default();
-            writeln!(out, "\n[{}{error}]", event["status"].as_str().unwrap_or(""))
-        }
-        _ => Ok(()),
-    };
-    let _ = out.flush();
 }

@@ -9,11 +9,13 @@ use tokio_util::sync::CancellationToken;
 use crate::api::ApiConfig;
 use crate::app::{Application, ServerConfig};
 use crate::config::{DatabaseArgs, WorkerArgs};
+use crate::provider::models::ModelCatalog;
 use crate::store;
 use crate::tools::sandbox;
 
 mod client;
 pub mod sse;
+mod tail;
 
 /// Wingman: a durable job-queue orchestrator for LLM agents.
 #[derive(Debug, Parser)]
@@ -62,6 +64,10 @@ struct ServeArgs {
     /// the check off. Repeatable; the variable takes a comma-separated list.
     #[arg(long = "allowed-host", env = "WINGMAN_ALLOWED_HOSTS", value_delimiter = ',')]
     allowed_hosts: Vec<String>,
+    /// A JSON file of models laid over the shipped catalogue that
+    /// `GET /provider/{id}/models` answers from (docs/providers.md).
+    #[arg(long, env = "WINGMAN_MODELS_FILE")]
+    models_file: Option<std::path::PathBuf>,
     #[command(flatten)]
     db: DatabaseArgs,
     #[command(flatten)]
@@ -97,6 +103,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<()> {
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let store = store::open(&args.db.database_url, &args.db.store_options()).await?;
     let worker = worker_config(&args.worker, &args.db, format!("serve-{}", std::process::id()))?;
+    let models = ModelCatalog::load(args.models_file.as_deref(), &worker.engine.pricing)?;
     let config = ServerConfig {
         api: ApiConfig {
             data_dir: args.db.data_dir(),
@@ -105,6 +112,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             max_body_bytes: args.max_body_bytes,
             allowed_hosts: args.allowed_hosts,
             tool_sandbox: worker.engine.sandbox.mode,
+            models: std::sync::Arc::new(models),
         },
         workers: args.workers,
         worker,

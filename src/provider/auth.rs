@@ -97,10 +97,10 @@ pub fn check_name(name: &str) -> Result<(), String> {
 /// Checks a key before it is stored: it must fit in an HTTP header.
 pub fn check_key(key: &str) -> Result<(), String> {
     if key.is_empty() || key.len() > 4096 {
-        return Err("api_key must be 1 to 4096 characters".into());
+        return Err("the key must be 1 to 4096 characters".into());
     }
     if !key.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err("api_key must be visible ASCII without spaces".into());
+        return Err("the key must be visible ASCII without spaces".into());
     }
     Ok(())
 }

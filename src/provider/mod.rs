@@ -26,6 +26,7 @@ pub mod auth;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod http;
+pub mod models;
 pub mod ollama;
 pub mod openai;
 pub mod options;

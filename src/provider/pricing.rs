@@ -1,37 +1,45 @@
 //! What inferences cost: a price table per provider and model, in US dollars
 //! per million tokens of each kind.
 //!
-//! The shipped defaults are list prices as published when this table was
-//! written (see docs/providers.md); a JSON file named by `--pricing-file`
-//! (`WINGMAN_PRICING_FILE`) overrides or adds entries, and an agent's
-//! `options.pricing` overrides the price of its own model. A model matches an
-//! entry with its exact name, or the longest entry that is a prefix of it
-//! followed by `-`, `:` or `@` (`claude-haiku-4-5-20251001` is priced as
-//! `claude-haiku-4-5`); `*` matches every model of a provider. A model with no
-//! price has an unknown cost, which is recorded as such and fails nothing.
+//! The shipped defaults are list prices as published when they were written
+//! (see docs/providers.md); they live in the model catalogue (`models.json`,
+//! read by [`super::models`]) so that each price is written once. A JSON file
+//! named by `--pricing-file` (`WINGMAN_PRICING_FILE`) overrides or adds
+//! entries, and an agent's `options.pricing` overrides the price of its own
+//! model. A model matches an entry with its exact name, or the longest entry
+//! that is a prefix of it followed by `-`, `:` or `@`
+//! (`claude-haiku-4-5-20251001` is priced as `claude-haiku-4-5`); `*` matches
+//! every model of a provider. A model with no price has an unknown cost,
+//! which is recorded as such and fails nothing.
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::models::ModelCatalog;
 use crate::model::Usage;
 
 /// The price of one model, in US dollars per million tokens.
-#[derive(Debug, Clone, Copy, PartialEq)]
+///
+/// It (de)serializes as `{"input", "output", "cache_read"?, "cache_write"?}`,
+/// which is both the pricing file's entry and a catalogue model's `cost`, so
+/// one type carries a price everywhere. Serde does not check that prices are
+/// non-negative: input from users goes through [`Price::parse`] first.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Price {
     pub input: f64,
     pub output: f64,
     /// Input read from the prompt cache; the input price when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_read: Option<f64>,
     /// Input written to the prompt cache; the input price when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_write: Option<f64>,
 }
 
 impl Price {
-    const fn new(input: f64, output: f64, cache_read: f64, cache_write: Option<f64>) -> Price {
-        Price { input, output, cache_read: Some(cache_read), cache_write }
-    }
-
     /// Reads `{"input", "output", "cache_read"?, "cache_write"?}`.
     pub fn parse(value: &Value) -> Result<Price, String> {
         let obj = value.as_object().ok_or("a price is an object of dollars per million tokens")?;
@@ -64,29 +72,6 @@ impl Price {
     }
 }
 
-/// The shipped list prices (USD per million tokens): input, output, cache read, cache write.
-const DEFAULTS: &[(&str, &str, Price)] = &[
-    ("anthropic", "claude-opus-4-5", Price::new(5.0, 25.0, 0.5, Some(6.25))),
-    ("anthropic", "claude-opus-4-1", Price::new(15.0, 75.0, 1.5, Some(18.75))),
-    ("anthropic", "claude-opus-4", Price::new(15.0, 75.0, 1.5, Some(18.75))),
-    ("anthropic", "claude-sonnet-4-5", Price::new(3.0, 15.0, 0.3, Some(3.75))),
-    ("anthropic", "claude-sonnet-4", Price::new(3.0, 15.0, 0.3, Some(3.75))),
-    ("anthropic", "claude-3-7-sonnet", Price::new(3.0, 15.0, 0.3, Some(3.75))),
-    ("anthropic", "claude-haiku-4-5", Price::new(1.0, 5.0, 0.1, Some(1.25))),
-    ("anthropic", "claude-3-5-haiku", Price::new(0.8, 4.0, 0.08, Some(1.0))),
-    ("anthropic", "claude-3-haiku", Price::new(0.25, 1.25, 0.03, Some(0.3))),
-    ("openai", "gpt-5", Price::new(1.25, 10.0, 0.125, None)),
-    ("openai", "gpt-5-mini", Price::new(0.25, 2.0, 0.025, None)),
-    ("openai", "gpt-5-nano", Price::new(0.05, 0.4, 0.005, None)),
-    ("openai", "gpt-4.1", Price::new(2.0, 8.0, 0.5, None)),
-    ("openai", "gpt-4.1-mini", Price::new(0.4, 1.6, 0.1, None)),
-    ("openai", "gpt-4.1-nano", Price::new(0.1, 0.4, 0.025, None)),
-    ("openai", "gpt-4o", Price::new(2.5, 10.0, 1.25, None)),
-    ("openai", "gpt-4o-mini", Price::new(0.15, 0.6, 0.075, None)),
-    ("openai", "o3", Price::new(2.0, 8.0, 0.5, None)),
-    ("openai", "o4-mini", Price::new(1.1, 4.4, 0.275, None)),
-];
-
 /// A price table: provider → model → price.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Pricing {
@@ -94,11 +79,17 @@ pub struct Pricing {
 }
 
 impl Pricing {
-    /// The shipped defaults.
+    /// The shipped defaults: the cost of every model in the shipped model
+    /// catalogue that has one. Prices are written there once, so the
+    /// catalogue shown to clients and the charges cannot disagree.
     pub fn defaults() -> Pricing {
         let mut pricing = Pricing::default();
-        for (provider, model, price) in DEFAULTS {
-            pricing.set(provider, model, *price);
+        for (provider, models) in ModelCatalog::shipped().providers() {
+            for (id, model) in models {
+                if let Some(price) = model.cost {
+                    pricing.set(provider, id, price);
+                }
+            }
         }
         pricing
     }
@@ -125,6 +116,15 @@ impl Pricing {
             }
         }
         Ok(())
+    }
+
+    /// Every entry of the table as (provider, model, price), in no
+    /// particular order; `*` entries included, as written. The model
+    /// catalogue reads it to show what runs are charged.
+    pub fn entries(&self) -> impl Iterator<Item = (&str, &str, Price)> + '_ {
+        self.table.iter().flat_map(|(provider, models)| {
+            models.iter().map(move |(model, price)| (provider.as_str(), model.as_str(), *price))
+        })
     }
 
     fn set(&mut self, provider: &str, model: &str, price: Price) {

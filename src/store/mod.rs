@@ -13,7 +13,7 @@ use async_trait::async_trait;
 use std::time::Duration;
 
 use crate::checkpoint::{Checkpoint, RunSummary};
-use crate::model::{Agent, Event, Message, NewEvent, Run, RunInput, RunKind, RunStatus, Session};
+use crate::model::{Agent, Event, Fleet, Message, NewEvent, Run, RunInput, RunKind, RunStatus, Session};
 use crate::provider::auth::{ApiKey, CredentialInfo};
 
 pub mod sqlite;
@@ -176,6 +176,13 @@ pub trait Store: Send + Sync + 'static {
     async fn update_agent(&self, agent: &Agent) -> StoreResult<()>;
     async fn delete_agent(&self, id: &str) -> StoreResult<()>;
 
+    // Fleets (definitions; their runs are runs of kind `fleet_task`).
+    async fn insert_fleet(&self, fleet: &Fleet) -> StoreResult<()>;
+    async fn get_fleet(&self, id: &str) -> StoreResult<Option<Fleet>>;
+    async fn list_fleets(&self) -> StoreResult<Vec<Fleet>>;
+    async fn update_fleet(&self, fleet: &Fleet) -> StoreResult<()>;
+    async fn delete_fleet(&self, id: &str) -> StoreResult<()>;
+
     // Sessions.
     async fn insert_session(&self, session: &Session) -> StoreResult<()>;
     async fn get_session(&self, id: &str) -> StoreResult<Option<Session>>;
@@ -245,8 +252,14 @@ pub trait Store: Send + Sync + 'static {
     async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()>;
 
     // Provider credentials.
-    /// Stores (or replaces) the key of a credential name.
-    async fn put_credential(&self, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo>;
+    /// Stores (or replaces) the keys of several credential names at once:
+    /// all of them or, on failure, none.
+    async fn put_credentials(&self, keys: Vec<(String, ApiKey)>) -> StoreResult<Vec<CredentialInfo>>;
+    /// Stores (or replaces) the key of one credential name.
+    async fn put_credential(&self, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo> {
+        let mut stored = self.put_credentials(vec![(name.to_string(), key.clone())]).await?;
+        stored.pop().ok_or_else(|| StoreError::Backend("the credential was not stored".into()))
+    }
     /// The key of a credential name, for a worker building a provider.
     async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>>;
     /// Every stored credential, without the keys.

@@ -10,7 +10,7 @@ use rusqlite::params;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{ConnectOptions, Row};
 
-use crate::model::{Agent, Event, Message, RunStatus, Session};
+use crate::model::{Agent, Event, Fleet, Message, RunStatus, Session};
 use crate::provider::auth::{ApiKey, CredentialInfo};
 use crate::store::{
     Claim, Commit, Enqueued, HandBack, Heartbeat, IdempotencyKey, Lease, NewRun, QueueStats, Run, RunContext,
@@ -30,6 +30,7 @@ mod workers;
 mod writer;
 
 use readers::Readers;
+use resources::{Body, BodyTable};
 use rows::ms;
 use writer::Writer;
 
@@ -94,28 +95,53 @@ fn connect_options(url: &str) -> anyhow::Result<SqliteConnectOptions> {
 #[async_trait]
 impl Store for SqliteStore {
     async fn insert_agent(&self, agent: &Agent) -> StoreResult<()> {
-        let agent = agent.clone();
-        self.writer.write(move |c| resources::insert_agent(c, &agent)).await
+        let body = Body::of(&agent.id, agent, agent.created_at, agent.updated_at)?;
+        self.writer.write(move |c| resources::insert_body(c, BodyTable::Agents, &body)).await
     }
 
     async fn get_agent(&self, id: &str) -> StoreResult<Option<Agent>> {
         let row = sqlx::query("SELECT body FROM agents WHERE id = ?").bind(id).fetch_optional(&self.reads).await?;
-        row.as_ref().map(rows::agent).transpose()
+        row.as_ref().map(rows::body).transpose()
     }
 
     async fn list_agents(&self) -> StoreResult<Vec<Agent>> {
         let found = sqlx::query("SELECT body FROM agents ORDER BY id").fetch_all(&self.reads).await?;
-        found.iter().map(rows::agent).collect()
+        found.iter().map(rows::body).collect()
     }
 
     async fn update_agent(&self, agent: &Agent) -> StoreResult<()> {
-        let agent = agent.clone();
-        self.writer.write(move |c| resources::update_agent(c, &agent)).await
+        let body = Body::of(&agent.id, agent, agent.created_at, agent.updated_at)?;
+        self.writer.write(move |c| resources::update_body(c, BodyTable::Agents, &body)).await
     }
 
     async fn delete_agent(&self, id: &str) -> StoreResult<()> {
         let id = id.to_string();
-        self.writer.write(move |c| resources::delete_agent(c, &id)).await
+        self.writer.write(move |c| resources::delete_body(c, BodyTable::Agents, &id)).await
+    }
+
+    async fn insert_fleet(&self, fleet: &Fleet) -> StoreResult<()> {
+        let body = Body::of(&fleet.id, fleet, fleet.created_at, fleet.updated_at)?;
+        self.writer.write(move |c| resources::insert_body(c, BodyTable::Fleets, &body)).await
+    }
+
+    async fn get_fleet(&self, id: &str) -> StoreResult<Option<Fleet>> {
+        let row = sqlx::query("SELECT body FROM fleets WHERE id = ?").bind(id).fetch_optional(&self.reads).await?;
+        row.as_ref().map(rows::body).transpose()
+    }
+
+    async fn list_fleets(&self) -> StoreResult<Vec<Fleet>> {
+        let found = sqlx::query("SELECT body FROM fleets ORDER BY id").fetch_all(&self.reads).await?;
+        found.iter().map(rows::body).collect()
+    }
+
+    async fn update_fleet(&self, fleet: &Fleet) -> StoreResult<()> {
+        let body = Body::of(&fleet.id, fleet, fleet.created_at, fleet.updated_at)?;
+        self.writer.write(move |c| resources::update_body(c, BodyTable::Fleets, &body)).await
+    }
+
+    async fn delete_fleet(&self, id: &str) -> StoreResult<()> {
+        let id = id.to_string();
+        self.writer.write(move |c| resources::delete_body(c, BodyTable::Fleets, &id)).await
     }
 
     async fn insert_session(&self, session: &Session) -> StoreResult<()> {
@@ -313,9 +339,13 @@ impl Store for SqliteStore {
         self.writer.write(move |c| queue::release(c, &lease, how, Utc::now())).await
     }
 
-    async fn put_credential(&self, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo> {
-        let (name, key) = (name.to_string(), key.clone());
-        self.writer.write(move |c| credentials::put(c, &name, &key, Utc::now())).await
+    async fn put_credentials(&self, keys: Vec<(String, ApiKey)>) -> StoreResult<Vec<CredentialInfo>> {
+        self.writer
+            .write(move |c| {
+                let now = Utc::now();
+                keys.iter().map(|(name, key)| credentials::put(c, name, key, now)).collect()
+            })
+            .await
     }
 
     async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>> {

@@ -1,31 +1,73 @@
-//! Writes of agents and sessions. Each function runs inside the writer's
+//! Writes of agents, fleets and sessions. Each function runs inside the writer's
 //! transaction, on the writer's thread; a missing row is refused before
 //! anything changes.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection};
 
 use super::progress;
 use super::rows::ms;
-use crate::model::{Agent, RunStatus, Session};
+use crate::model::{RunStatus, Session};
 use crate::store::{StoreError, StoreResult};
 
-pub fn insert_agent(conn: &Connection, agent: &Agent) -> StoreResult<()> {
-    conn.prepare_cached("INSERT INTO agents (id, body, created_at, updated_at) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![agent.id, serde_json::to_string(agent)?, ms(agent.created_at), ms(agent.updated_at)])?;
+/// The tables that keep a definition as one JSON body: agents and fleets.
+#[derive(Debug, Clone, Copy)]
+pub enum BodyTable {
+    Agents,
+    Fleets,
+}
+
+impl BodyTable {
+    fn name(self) -> &'static str {
+        match self {
+            BodyTable::Agents => "agents",
+            BodyTable::Fleets => "fleets",
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            BodyTable::Agents => "agent",
+            BodyTable::Fleets => "fleet",
+        }
+    }
+}
+
+/// A definition as its table stores it.
+pub struct Body {
+    pub id: String,
+    pub json: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl Body {
+    /// Serializes a definition for its row.
+    pub fn of<T: serde::Serialize>(
+        id: &str,
+        value: &T,
+        created_at: DateTime<Utc>,
+        updated_at: DateTime<Utc>,
+    ) -> StoreResult<Body> {
+        Ok(Body { id: id.to_string(), json: serde_json::to_string(value)?, created_at, updated_at })
+    }
+}
+
+pub fn insert_body(conn: &Connection, table: BodyTable, body: &Body) -> StoreResult<()> {
+    let sql = format!("INSERT INTO {} (id, body, created_at, updated_at) VALUES (?1, ?2, ?3, ?4)", table.name());
+    conn.prepare_cached(&sql)?.execute(params![body.id, body.json, ms(body.created_at), ms(body.updated_at)])?;
     Ok(())
 }
 
-pub fn update_agent(conn: &Connection, agent: &Agent) -> StoreResult<()> {
-    let updated = conn
-        .prepare_cached("UPDATE agents SET body = ?1, updated_at = ?2 WHERE id = ?3")?
-        .execute(params![serde_json::to_string(agent)?, ms(agent.updated_at), agent.id])?;
-    found(updated, "agent")
+pub fn update_body(conn: &Connection, table: BodyTable, body: &Body) -> StoreResult<()> {
+    let sql = format!("UPDATE {} SET body = ?1, updated_at = ?2 WHERE id = ?3", table.name());
+    let updated = conn.prepare_cached(&sql)?.execute(params![body.json, ms(body.updated_at), body.id])?;
+    found(updated, table.what())
 }
 
-pub fn delete_agent(conn: &Connection, id: &str) -> StoreResult<()> {
-    let deleted = conn.prepare_cached("DELETE FROM agents WHERE id = ?1")?.execute([id])?;
-    found(deleted, "agent")
+pub fn delete_body(conn: &Connection, table: BodyTable, id: &str) -> StoreResult<()> {
+    let deleted = conn.prepare_cached(&format!("DELETE FROM {} WHERE id = ?1", table.name()))?.execute([id])?;
+    found(deleted, table.what())
 }
 
 pub fn insert_session(conn: &Connection, s: &Session) -> StoreResult<()> {

@@ -9,7 +9,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
 use crate::checkpoint::{Checkpoint, CheckpointBody};
-use crate::model::{Agent, Event, Run, RunKind, RunStatus, Session};
+use crate::model::{Event, Run, RunKind, RunStatus, Session};
 use crate::store::{StoreError, StoreResult};
 
 impl From<sqlx::Error> for StoreError {
@@ -128,8 +128,8 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
     })
 }
 
-/// Decodes an agent row (`body` holds the whole agent as JSON).
-pub fn agent(row: &impl Columns) -> StoreResult<Agent> {
+/// Decodes a definition kept whole as JSON in a `body` column (agents, fleets).
+pub fn body<T: DeserializeOwned>(row: &impl Columns) -> StoreResult<T> {
     json(row, "body")
 }
 

@@ -1,0 +1,105 @@
+//! Tailing a run from the command line: follows its events, reconnecting
+//! by itself, and prints them as text or JSON lines.
+
+use std::io::Write;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use serde_json::Value;
+
+use super::sse::Parser;
+
+/// Follows a run's events until `done`. A dropped connection or a server
+/// restart is survived: it reconnects with `Last-Event-ID` and goes on after
+/// the last event it printed.
+pub async fn tail(http: &reqwest::Client, server: &str, run_id: &str, after: u64, as_json: bool) -> anyhow::Result<()> {
+    let mut last = after;
+    let mut delay = Duration::from_millis(100);
+    loop {
+        match tail_once(http, server, run_id, &mut last, as_json).await {
+            Ok(true) => return Ok(()),
+            Ok(false) => {}
+            Err(TailError::Fatal(e)) => return Err(e),
+            Err(TailError::Retry(e)) => eprintln!("\n[connection lost: {e}; reconnecting after event {last}]"),
+        }
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(Duration::from_secs(2));
+    }
+}
+
+enum TailError {
+    Retry(String),
+    Fatal(anyhow::Error),
+}
+
+async fn tail_once(
+    http: &reqwest::Client,
+    server: &str,
+    run_id: &str,
+    last: &mut u64,
+    as_json: bool,
+) -> Result<bool, TailError> {
+    let response = http
+        .get(format!("{server}/runs/{run_id}/events"))
+        .header("Accept", "text/event-stream")
+        .header("Last-Event-ID", last.to_string())
+        .send()
+        .await
+        .map_err(|e| TailError::Retry(e.to_string()))?;
+    let status = response.status();
+    if status.is_client_error() {
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        return Err(TailError::Fatal(anyhow::anyhow!("{status}: {}", body["error"].as_str().unwrap_or(""))));
+    }
+    if !status.is_success() {
+        return Err(TailError::Retry(format!("server answered {status}")));
+    }
+    if status == reqwest::StatusCode::NO_CONTENT {
+        // The run has ended and every event after `last` was already seen.
+        return Ok(true);
+    }
+    let mut parser = Parser::default();
+    let mut body = response.bytes_stream();
+    while let Some(chunk) = body.next().await {
+        let chunk = chunk.map_err(|e| TailError::Retry(e.to_string()))?;
+        for frame in parser.push(&chunk) {
+            let Some(seq) = frame.id.as_deref().and_then(|id| id.parse::<u64>().ok()) else { continue };
+            if seq <= *last {
+                continue;
+            }
+            *last = seq;
+            let event: Value = serde_json::from_str(&frame.data).unwrap_or(Value::Null);
+            print_event(&event, as_json);
+            if event["type"] == "done" {
+                return Ok(true);
+            }
+        }
+    }
+    Err(TailError::Retry("the stream ended before the run did".into()))
+}
+
+fn print_event(event: &Value, as_json: bool) {
+    let mut out = std::io::stdout().lock();
+    if as_json {
+        let _ = writeln!(out, "{event}");
+        return;
+    }
+    let _ = match event["type"].as_str().unwrap_or("") {
+        "text_delta" => write!(out, "{}", event["text"].as_str().unwrap_or("")),
+        "tool_call" => writeln!(out, "\n→ {} {}", event["name"].as_str().unwrap_or(""), event["input"]),
+        "tool_result" => {
+            let output = event["output"].as_str().unwrap_or("");
+            let short: String = output.chars().take(300).collect();
+            writeln!(out, "← {short}")
+        }
+        "step_restarted" => {
+            writeln!(out, "\n[step {} restarted: {}]", event["step"], event["reason"].as_str().unwrap_or(""))
+        }
+        "done" => {
+            let error = event["error"].as_str().map(|e| format!(": {e}")).unwrap_or_default();
+            writeln!(out, "\n[{}{error}]", event["status"].as_str().unwrap_or(""))
+        }
+        _ => Ok(()),
+    };
+    let _ = out.flush();
+}
