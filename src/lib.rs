@@ -12,6 +12,7 @@ pub mod checkpoint;
 pub mod cli;
 pub mod config;
 pub mod engine;
+pub mod fleet;
 pub mod hub;
 pub mod model;
 pub mod provider;

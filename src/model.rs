@@ -111,6 +111,94 @@ pub struct Fleet {
     pub updated_at: DateTime<Utc>,
 }
 
+/// The life-cycle state of a fleet run.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum FleetRunStatus {
+    /// No task has started yet.
+    Queued,
+    /// Some task has started and some task has not ended.
+    Running,
+    /// Every task succeeded.
+    Succeeded,
+    /// Every task ended and at least one failed (the others' results are kept).
+    Failed,
+    /// The fleet run was cancelled, or tasks were cancelled and none failed.
+    Cancelled,
+}
+
+impl FleetRunStatus {
+    /// The status as stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FleetRunStatus::Queued => "queued",
+            FleetRunStatus::Running => "running",
+            FleetRunStatus::Succeeded => "succeeded",
+            FleetRunStatus::Failed => "failed",
+            FleetRunStatus::Cancelled => "cancelled",
+        }
+    }
+
+    /// Parses a stored status.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "queued" => FleetRunStatus::Queued,
+            "running" => FleetRunStatus::Running,
+            "succeeded" => FleetRunStatus::Succeeded,
+            "failed" => FleetRunStatus::Failed,
+            "cancelled" => FleetRunStatus::Cancelled,
+            _ => return None,
+        })
+    }
+
+    /// True once every task has ended.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, FleetRunStatus::Succeeded | FleetRunStatus::Failed | FleetRunStatus::Cancelled)
+    }
+}
+
+/// How far a fleet run has got: counts kept as its tasks end, so reading
+/// them reads one row, whatever the number of tasks.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FleetProgress {
+    pub total: u64,
+    pub queued: u64,
+    pub running: u64,
+    pub succeeded: u64,
+    pub failed: u64,
+    pub cancelled: u64,
+}
+
+impl FleetProgress {
+    /// Tasks that have ended, whichever way.
+    pub fn finished(&self) -> u64 {
+        self.succeeded + self.failed + self.cancelled
+    }
+}
+
+/// A fleet run: one submission of tasks to a fleet. Its tasks are runs of
+/// kind `fleet_task`, each in a session of its own.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FleetRun {
+    pub id: String,
+    pub fleet_id: String,
+    pub agent_id: String,
+    pub status: FleetRunStatus,
+    /// The fleet's cap when the run was submitted: tasks running at once, 0 for no cap.
+    pub worker_count: u32,
+    pub progress: FleetProgress,
+    /// True once `POST /fleet-runs/{id}/cancel` was accepted.
+    pub cancel_requested: bool,
+    #[serde(with = "timestamp")]
+    pub created_at: DateTime<Utc>,
+    #[serde(with = "timestamp::option")]
+    pub started_at: Option<DateTime<Utc>>,
+    #[serde(with = "timestamp::option")]
+    pub finished_at: Option<DateTime<Utc>>,
+    #[serde(with = "timestamp")]
+    pub updated_at: DateTime<Utc>,
+}
+
 /// The role of a message in a session's history.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -314,9 +402,11 @@ pub struct Run {
     pub updated_at: DateTime<Utc>,
 }
 
-/// A stored event of a run's log.
+/// A stored event of a log: a run's, or a fleet run's (whose events share
+/// the store, the hub and the SSE framing with runs' events).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
+    /// The ID of the log: a run's ID, or a fleet run's.
     pub run_id: String,
     pub seq: u64,
     pub kind: String,
@@ -327,8 +417,14 @@ pub struct Event {
 impl Event {
     /// The JSON clients see: the data plus `run_id`, `seq`, `type` and `at`.
     pub fn to_json(&self) -> Value {
+        self.to_json_as("run_id")
+    }
+
+    /// The JSON of an event whose log ID is named `id_key`: `fleet_run_id`
+    /// for a fleet run's events, whose `result`s carry their task's `run_id`.
+    pub fn to_json_as(&self, id_key: &str) -> Value {
         let mut obj = self.data.clone();
-        obj.insert("run_id".into(), Value::String(self.run_id.clone()));
+        obj.insert(id_key.into(), Value::String(self.run_id.clone()));
         obj.insert("seq".into(), Value::from(self.seq));
         obj.insert("type".into(), Value::String(self.kind.clone()));
         obj.insert("at".into(), Value::String(timestamp::format(&self.at)));

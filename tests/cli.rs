@@ -112,3 +112,69 @@ fn migrate_creates_the_database_and_can_run_again() {
     }
     assert!(db.exists());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fleet_run_from_the_command_line_survives_a_server_restart() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let addr = server.url.trim_start_matches("http://").to_string();
+    let url = server.url.clone();
+    let api = server.api();
+    let (_, out) =
+        env.client(&["agent", "create", "--name", "slow", "--options", r#"{"chunk_delay_ms": 30}"#, "--server", &url]);
+    let agent = id_of(&out);
+    let (ok, out) =
+        env.client(&["fleet", "create", "--name", "f", "--agent", &agent, "--worker-count", "2", "--server", &url]);
+    assert!(ok, "{out}");
+    let fleet = id_of(&out);
+    let file = env.path().join("tasks.jsonl");
+    let lines: Vec<String> =
+        (2..20).map(|i| json!({"message": format!("task {i} of many"), "data": i}).to_string()).collect();
+    std::fs::write(&file, lines.join("\n") + "\n\n").unwrap();
+    let _worker = env.worker();
+    let mut run = env.spawn_client(&[
+        "fleet",
+        "run",
+        &fleet,
+        "--task",
+        "task 0 of many",
+        "--task",
+        "task 1 of many",
+        "--tasks-file",
+        file.to_str().unwrap(),
+        "--json",
+        "--server",
+        &url,
+    ]);
+    // Once some tasks have ended, kill the server under the client.
+    let start = std::time::Instant::now();
+    loop {
+        let (_, listed) = api.get("/fleet-runs").await;
+        if listed["fleet_runs"][0]["progress"]["succeeded"].as_u64().unwrap_or(0) >= 3 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "{listed}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut server = server;
+    server.process.kill9();
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let _server = env.server_at(0, &addr);
+    let output = BufReader::new(run.child.stdout.take().unwrap()).lines().map(|l| l.unwrap()).collect::<Vec<_>>();
+    assert!(run.child.wait().unwrap().success(), "{}", run.log_text());
+    let results: Vec<Value> = output.iter().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    let indexes: Vec<u64> = results.iter().map(|r| r["task_index"].as_u64().unwrap()).collect();
+    assert_eq!(indexes, (0..20).collect::<Vec<u64>>(), "every task once, in order");
+    assert!(results
+        .iter()
+        .all(|r| r["status"] == "succeeded" && r["response"] == format!("task {} of many", r["task_index"])));
+    assert_eq!(results[5]["data"], 5);
+    assert!(run.log_text().contains("reconnecting"), "the client said it reconnected: {}", run.log_text());
+
+    // Re-attached later: the same results, as a table.
+    let id = api.get("/fleet-runs").await.1["fleet_runs"][0]["id"].as_str().unwrap().to_string();
+    let (ok, table) = env.client(&["fleet", "tail", &id, "--server", &url]);
+    assert!(ok, "{table}");
+    assert_eq!(table.lines().count(), 21, "a header and a row per task: {table}");
+    assert!(table.lines().nth(20).unwrap().contains("succeeded") && table.contains("task 19 of many"), "{table}");
+}

@@ -34,6 +34,16 @@ fn routes(agent: &str, session: &str, run: &str) -> Vec<(Method, String, Option<
         (Method::GET, "/fleets/01JNOFLEET000000000000000".into(), None),
         (Method::PUT, "/fleets/01JNOFLEET000000000000000".into(), Some(json!({"worker_count": 1}))),
         (Method::DELETE, "/fleets/01JNOFLEET000000000000000".into(), None),
+        (Method::POST, "/fleets/01JNOFLEET000000000000000/run".into(), Some(json!({"tasks": [{"message": "x"}]}))),
+        (
+            Method::POST,
+            "/fleets/01JNOFLEET000000000000000/run/stream".into(),
+            Some(json!({"tasks": [{"message": "x"}]})),
+        ),
+        (Method::GET, "/fleet-runs".into(), None),
+        (Method::GET, "/fleet-runs/01JNOFLEETRUN0000000000000".into(), None),
+        (Method::GET, "/fleet-runs/01JNOFLEETRUN0000000000000/events".into(), None),
+        (Method::POST, "/fleet-runs/01JNOFLEETRUN0000000000000/cancel".into(), None),
         (Method::GET, "/sessions".into(), None),
         (Method::POST, "/sessions".into(), Some(json!({"agent_id": agent}))),
         (Method::GET, format!("/sessions/{session}"), None),
@@ -52,7 +62,7 @@ fn routes(agent: &str, session: &str, run: &str) -> Vec<(Method, String, Option<
 /// Everything a refused request could have changed.
 async fn state(api: &Api) -> Value {
     let mut all = json!({});
-    for path in ["/agents", "/sessions", "/fleets", "/runs", "/provider/auth"] {
+    for path in ["/agents", "/sessions", "/fleets", "/fleet-runs", "/runs", "/provider/auth"] {
         all[path] = api.get(path).await.1;
     }
     all

@@ -321,3 +321,70 @@ async fn the_message_stream_carries_the_original_event_names() {
         }
     }
 }
+
+/// The documented fleet run, with its work_dirs moved under the test's directory.
+const RUN_FLEET: &str = r#"{
+  "tasks": [
+    {"message": "Explore this dir", "work_dir": "/src/auth", "data": "auth"},
+    {"message": "Explore this dir", "work_dir": "/src/api", "data": "api"}
+  ]
+}"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fleet_run_answers_the_original_results_blocking_and_streamed() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let _worker = env.worker();
+    let api = server.api();
+    let agent = api.create_agent(json!({"name": "echo"})).await;
+    let create = CREATE_FLEET.replace("{{agent_id}}", &agent).replace("/data/documents", "/nonexistent/documents");
+    let (_, fleet) = curl_d(&api, reqwest::Method::POST, "/fleets", &create).await;
+    let fleet = fleet["id"].as_str().unwrap().to_string();
+    let body = RUN_FLEET.replace("\"/src/", &format!("\"{}/src/", env.path().display()));
+
+    let path = format!("/fleets/{fleet}/run?wait=true");
+    let (status, results) = curl_d(&api, reqwest::Method::POST, &path, &body).await;
+    assert_eq!(status, 200, "{results}");
+    let results = results.as_array().expect("the original answer: an array of results");
+    assert_eq!(results.len(), 2);
+    for (i, (result, data)) in results.iter().zip(["auth", "api"]).enumerate() {
+        has_fields(result, &["task_index", "worker_name", "response", "steps", "data"]);
+        assert_eq!(
+            (&result["task_index"], &result["worker_name"], &result["response"], &result["steps"], &result["data"]),
+            (&json!(i), &json!(format!("worker-{i}")), &json!("Explore this dir"), &json!(1), &json!(data))
+        );
+        assert!(result.get("error").is_none(), "no error on success: {result}");
+    }
+    for (result, dir) in results.iter().zip(["src/auth", "src/api"]) {
+        let session = api.get(&format!("/sessions/{}", result["session_id"].as_str().unwrap())).await.1;
+        assert_eq!(session["work_dir"], json!(env.path().join(dir)), "each task in its work_dir");
+    }
+
+    let plain = api.http.post(format!("{}/fleets/{fleet}/run", api.base)).body(body.clone()).send().await.unwrap();
+    assert_eq!(plain.status().as_u16(), 202, "without ?wait=true a fleet run is queued");
+    let queued: Value = plain.json().await.unwrap();
+    assert!(is_ulid(&queued["fleet_run_id"]), "{queued}");
+
+    let response = api.http.post(format!("{}/fleets/{fleet}/run/stream", api.base)).body(body).send().await.unwrap();
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    let mut parser = SseParser::default();
+    let mut names = Vec::new();
+    let mut body = response.bytes_stream();
+    'read: while let Some(chunk) = tokio::time::timeout(LIMIT, body.next()).await.expect("the stream stalled") {
+        for frame in parser.push(&chunk.unwrap()) {
+            let data: Value = serde_json::from_str(&frame.data).unwrap();
+            let name = frame.event.unwrap_or_default();
+            if name == "result" {
+                assert_eq!(
+                    (&data["worker_name"], &data["response"]),
+                    (&json!(format!("worker-{}", data["task_index"])), &json!("Explore this dir"))
+                );
+            }
+            names.push(name);
+            if names.last().unwrap() == "done" {
+                break 'read;
+            }
+        }
+    }
+    assert_eq!(names, ["fleet_queued", "result", "result", "done"], "one result per task, then done");
+}

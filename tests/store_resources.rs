@@ -3,11 +3,14 @@
 
 mod store_support;
 
+use std::sync::Arc;
+
 use chrono::Utc;
+use serde_json::json;
 use store_support::*;
-use wingman::model::{new_id, Fleet};
+use wingman::model::{new_id, Fleet, FleetRunStatus, RunInput, RunStatus, Session};
 use wingman::provider::auth::ApiKey;
-use wingman::store::StoreError;
+use wingman::store::{FleetRunFilter, IdempotencyKey, NewFleetRun, NewTask, Store, StoreError};
 
 fn fleet(agent_id: &str) -> Fleet {
     let now = Utc::now();
@@ -69,5 +72,102 @@ async fn several_keys_are_stored_in_one_write_and_replace_earlier_ones() {
         let listed = store.list_credentials().await.unwrap();
         assert_eq!(listed.len(), 2);
         assert!(listed[1].created_at <= listed[1].updated_at, "a replaced key keeps its first created_at");
+    }
+}
+
+/// A fleet run of `n` one-line tasks with a cap of `cap`, on a fleet made for it.
+async fn fleet_run(store: &Arc<dyn Store>, n: usize, cap: u32, key: Option<IdempotencyKey>) -> (String, bool) {
+    let a = agent(json!({}), 5);
+    let f = fleet(&a.id);
+    store.insert_fleet(&f).await.unwrap();
+    let now = Utc::now();
+    let tasks = (0..n)
+        .map(|i| NewTask {
+            run_id: new_id(),
+            session: Session {
+                id: new_id(),
+                agent_id: Some(a.id.clone()),
+                title: None,
+                work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
+                metadata: json!({}),
+                created_at: now,
+                updated_at: now,
+            },
+            input: RunInput { message: format!("task {i}"), instructions: None, data: Some(json!(i)) },
+        })
+        .collect();
+    let new = NewFleetRun { id: new_id(), fleet_id: f.id, agent: a, worker_count: cap, tasks, max_attempts: 2 };
+    let enqueued = store.enqueue_fleet_run(new, key).await.unwrap();
+    (enqueued.fleet_run.id, enqueued.created)
+}
+
+#[tokio::test]
+async fn a_fleet_runs_tasks_hold_its_slots_and_each_ending_writes_one_result() {
+    for (store, _dir) in backends().await {
+        let (id, _) = fleet_run(&store, 5, 2, None).await;
+        let run = store.get_fleet_run(&id).await.unwrap().unwrap();
+        assert_eq!((run.status, run.progress.total, run.progress.queued), (FleetRunStatus::Queued, 5, 5));
+        let w = worker(&store).await;
+        let claims = store.claim_runs(&w, 10).await.unwrap();
+        assert_eq!(claims.len(), 2, "two slots");
+        let run = store.get_fleet_run(&id).await.unwrap().unwrap();
+        assert_eq!((run.status, run.progress.running, run.progress.queued), (FleetRunStatus::Running, 2, 3));
+        // Each task that ends passes its slot to the next.
+        let mut ended = 0;
+        let mut claims = claims;
+        while let Some(claim) = claims.pop() {
+            store.commit(&claim.lease, text_commit(1, "ok", true)).await.unwrap();
+            ended += 1;
+            claims.extend(store.claim_runs(&w, 10).await.unwrap());
+            assert!(claims.len() <= 2, "never more than the cap");
+        }
+        assert_eq!(ended, 5);
+        let run = store.get_fleet_run(&id).await.unwrap().unwrap();
+        assert_eq!((run.status, run.progress.succeeded), (FleetRunStatus::Succeeded, 5));
+        let events = store.read_events(&id, 0, 100).await.unwrap();
+        let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+        assert_eq!(kinds, ["fleet_queued", "result", "result", "result", "result", "result", "done"]);
+        assert_eq!(seqs(&events), [1, 2, 3, 4, 5, 6, 7]);
+        let tasks = store.fleet_run_tasks(&id, Some(1), 2).await.unwrap();
+        let indexes: Vec<Option<u32>> = tasks.iter().map(|t| t.task_index).collect();
+        assert_eq!(indexes, [Some(2), Some(3)], "a page after task 1");
+        assert!(tasks.iter().all(|t| t.status == RunStatus::Succeeded));
+    }
+}
+
+#[tokio::test]
+async fn cancelling_a_fleet_run_ends_every_open_task_once() {
+    for (store, _dir) in backends().await {
+        let (id, _) = fleet_run(&store, 4, 1, None).await;
+        let w = worker(&store).await;
+        assert_eq!(store.claim_runs(&w, 10).await.unwrap().len(), 1);
+        let run = store.cancel_fleet_run(&id).await.unwrap();
+        assert_eq!((run.status, run.progress.cancelled, run.progress.running), (FleetRunStatus::Cancelled, 4, 0));
+        assert!(matches!(store.cancel_fleet_run(&id).await, Err(StoreError::Conflict(_))));
+        assert!(store.claim_runs(&w, 10).await.unwrap().is_empty(), "nothing of it is claimable");
+        let events = store.read_events(&id, 0, 100).await.unwrap();
+        assert_eq!(events.iter().filter(|e| e.kind == "result").count(), 4);
+        assert_eq!(events.last().unwrap().kind, "done");
+        assert!(matches!(store.cancel_fleet_run("nope").await, Err(StoreError::NotFound(_))));
+    }
+}
+
+#[tokio::test]
+async fn fleet_runs_are_listed_and_an_idempotency_key_returns_the_first() {
+    for (store, _dir) in backends().await {
+        let key = || IdempotencyKey { scope: "fleet:x".into(), key: "k".into(), request_hash: "h".into() };
+        let (first, created) = fleet_run(&store, 2, 0, Some(key())).await;
+        assert!(created);
+        let (again, created) = fleet_run(&store, 2, 0, Some(key())).await;
+        assert_eq!((again.as_str(), created), (first.as_str(), false));
+        tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+        let (second, _) = fleet_run(&store, 1, 0, None).await;
+        let all = store.list_fleet_runs(&FleetRunFilter { fleet_id: None, after: None, limit: 10 }).await.unwrap();
+        let ids: Vec<&str> = all.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, [first.as_str(), second.as_str()]);
+        let page = FleetRunFilter { fleet_id: None, after: Some(first.clone()), limit: 10 };
+        assert_eq!(store.list_fleet_runs(&page).await.unwrap().len(), 1);
+        let w = worker(&store).await;
+        assert_eq!(store.claim_runs(&w, 10).await.unwrap().len(), 3, "no cap: every task at once");
     }
 }

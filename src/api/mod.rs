@@ -23,6 +23,7 @@ mod agents;
 mod auth;
 pub mod error;
 mod extract;
+mod fleet_runs;
 mod fleets;
 pub mod guard;
 mod providers;
@@ -43,6 +44,8 @@ pub struct ApiConfig {
     pub max_attempts: u32,
     /// The largest request body accepted.
     pub max_body_bytes: usize,
+    /// The largest body of a fleet run's submission (10,000 tasks must fit).
+    pub max_fleet_body_bytes: usize,
     /// Names the server answers to besides its own (`--allowed-host`); `*` for any.
     pub allowed_hosts: Vec<String>,
     /// The models `GET /provider/{id}/models` lists.
@@ -56,6 +59,7 @@ impl Default for ApiConfig {
             protected: Vec::new(),
             max_attempts: 3,
             max_body_bytes: 1024 * 1024,
+            max_fleet_body_bytes: 16 * 1024 * 1024,
             allowed_hosts: Vec::new(),
             tool_sandbox: SandboxMode::Auto,
             models: Arc::new(ModelCatalog::shipped()),
@@ -83,6 +87,7 @@ pub fn router(state: AppState) -> Router {
         .merge(agents::routes())
         .merge(sessions::routes())
         .merge(fleets::routes())
+        .merge(fleet_runs::routes(state.config.max_fleet_body_bytes))
         .merge(runs::routes())
         .merge(auth::routes())
         .merge(providers::routes())

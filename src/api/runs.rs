@@ -16,7 +16,7 @@ use crate::model::{new_id, Run, RunInput, RunKind, RunStatus};
 use crate::store::{Enqueued, IdempotencyKey, NewRun, RunFilter};
 
 /// The largest message accepted, in bytes.
-const MAX_MESSAGE_BYTES: usize = 256 * 1024;
+pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -40,7 +40,7 @@ pub struct MessageBody {
 #[derive(Debug, Deserialize, Default)]
 pub struct WaitQuery {
     #[serde(default)]
-    wait: bool,
+    pub wait: bool,
 }
 
 /// Writes the run (and nothing else happens here: a worker picks it up).
@@ -83,7 +83,7 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
 }
 
 /// Reads the `Idempotency-Key` header, hashing what identifies the request.
-fn idempotency_key(headers: &HeaderMap, scope: &str, parts: &[&str]) -> ApiResult<Option<IdempotencyKey>> {
+pub fn idempotency_key(headers: &HeaderMap, scope: &str, parts: &[&str]) -> ApiResult<Option<IdempotencyKey>> {
     let Some(value) = headers.get("idempotency-key") else { return Ok(None) };
     let key = value.to_str().map_err(|_| ApiError::BadRequest("Idempotency-Key must be visible ASCII".into()))?;
     if key.is_empty() || key.len() > 255 {
@@ -111,20 +111,21 @@ async fn submit_message(
         let finished = wait_for(&state, &run.id).await?;
         return Ok((StatusCode::OK, Json(result_of(&finished))).into_response());
     }
-    let location = format!("/runs/{}", run.id);
-    let mut answer = (
-        StatusCode::ACCEPTED,
-        [(header::LOCATION, location)],
-        Json(json!({
-            "run_id": run.id, "status": run.status, "session_id": run.session_id,
-            "agent_id": run.agent_id, "created_at": crate::model::timestamp::format(&run.created_at),
-        })),
-    )
-        .into_response();
-    if !enqueued.created {
+    let body = json!({
+        "run_id": run.id, "status": run.status, "session_id": run.session_id,
+        "agent_id": run.agent_id, "created_at": crate::model::timestamp::format(&run.created_at),
+    });
+    Ok(accepted(format!("/runs/{}", run.id), body, !enqueued.created))
+}
+
+/// The answer of an accepted submission: `202`, where to find what it made,
+/// and `Idempotent-Replayed: true` when an idempotency key matched an earlier one.
+pub fn accepted(location: String, body: Value, replayed: bool) -> Response {
+    let mut answer = (StatusCode::ACCEPTED, [(header::LOCATION, location)], Json(body)).into_response();
+    if replayed {
         answer.headers_mut().insert("idempotent-replayed", "true".parse().expect("static header"));
     }
-    Ok(answer)
+    answer
 }
 
 async fn submit_message_stream(
@@ -139,12 +140,7 @@ async fn submit_message_stream(
 
 /// Follows the run's events until `done`, then reads the finished run.
 async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<Run> {
-    let mut events = state.hub.tail(run_id, 0);
-    while let Some(event) = events.recv().await {
-        if event?.is_terminal() {
-            break;
-        }
-    }
+    sse::wait_done(state, run_id).await?;
     state.store.get_run(run_id).await?.ok_or_else(|| ApiError::NotFound(format!("run {run_id}")))
 }
 
@@ -203,8 +199,8 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct EventsQuery {
-    after: Option<u64>,
+pub struct EventsQuery {
+    pub after: Option<u64>,
 }
 
 async fn events(
@@ -214,38 +210,7 @@ async fn events(
     QueryParams(q): QueryParams<EventsQuery>,
 ) -> ApiResult<Response> {
     let run = state.store.get_run(&id).await?.ok_or_else(|| ApiError::NotFound(format!("run {id}")))?;
-    let last_event_id = match headers.get("last-event-id") {
-        None => None,
-        Some(v) => Some(
-            v.to_str()
-                .ok()
-                .and_then(|s| s.trim().parse::<u64>().ok())
-                .ok_or_else(|| ApiError::BadRequest("Last-Event-ID must be an event seq number".into()))?,
-        ),
-    };
-    let after = last_event_id.or(q.after).unwrap_or(0);
-    let wants_sse =
-        headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("text/event-stream"));
-    if wants_sse {
-        // A finished run whose log the client has to the end: nothing will
-        // ever follow, and 204 is what tells an EventSource to stop reconnecting.
-        if run.status.is_terminal() && state.store.read_events(&id, after, 1).await?.is_empty() {
-            return Ok(StatusCode::NO_CONTENT.into_response());
-        }
-        return Ok(sse::stream(&state, &id, after, sse::Dialect::Wingman));
-    }
-    let mut all = Vec::new();
-    let mut last = after;
-    loop {
-        let page = state.store.read_events(&id, last, 1000).await?;
-        let full = page.len() == 1000;
-        last = page.last().map(|e| e.seq).unwrap_or(last);
-        all.extend(page.iter().map(|e| e.to_json()));
-        if !full {
-            break;
-        }
-    }
-    Ok(Json(Value::Array(all)).into_response())
+    sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Wingman).await
 }
 
 async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<(StatusCode, Json<Run>)> {

@@ -1,27 +1,101 @@
-//! Server-Sent Events for a run's log.
+//! Server-Sent Events (and JSON) for a log: a run's or a fleet run's.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::time::Duration;
 
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use axum::Json;
 use futures_util::stream::{self, Stream};
-use serde_json::json;
+use serde_json::{json, Value};
 
+use super::error::{ApiError, ApiResult};
 use super::AppState;
 use crate::model::Event;
 
-/// Which names a stream's frames carry.
+/// Which log a stream reads, and which names its frames carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
-    /// Wingman's events, one frame each (`GET /runs/{id}/events`).
+    /// A run's events, one frame each (`GET /runs/{id}/events`).
     Wingman,
+    /// A fleet run's events (`fleet_queued`, `result`, `done`): their JSON
+    /// names the log `fleet_run_id`, since a `result` carries its task's `run_id`.
+    Fleet,
     /// Wingman's events plus the frames the original API's stream routes
     /// sent that Wingman's log has no event for: a `message_stop` after each
     /// completed step (`POST /sessions/{id}/message/stream`). Those frames
     /// carry no `id:`, so a reconnecting client resumes by the events' seqs.
     Seed,
+}
+
+impl Dialect {
+    /// The key that names the log in each event's JSON.
+    pub fn id_key(self) -> &'static str {
+        match self {
+            Dialect::Fleet => "fleet_run_id",
+            _ => "run_id",
+        }
+    }
+}
+
+/// The answer of a log's events route: SSE when the client accepts it
+/// (replay after `Last-Event-ID` or `?after=N`, then live, then closed after
+/// `done`; `204` once a finished log has nothing more for the client), else a
+/// JSON array of the events after `?after=N`.
+pub async fn events_answer(
+    state: &AppState,
+    log_id: &str,
+    finished: bool,
+    headers: &HeaderMap,
+    after: Option<u64>,
+    dialect: Dialect,
+) -> ApiResult<Response> {
+    let last_event_id = match headers.get("last-event-id") {
+        None => None,
+        Some(v) => Some(
+            v.to_str()
+                .ok()
+                .and_then(|s| s.trim().parse::<u64>().ok())
+                .ok_or_else(|| ApiError::BadRequest("Last-Event-ID must be an event seq number".into()))?,
+        ),
+    };
+    let after = last_event_id.or(after).unwrap_or(0);
+    let wants_sse =
+        headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("text/event-stream"));
+    if wants_sse {
+        // A finished log the client has to the end: nothing will ever
+        // follow, and 204 is what tells an EventSource to stop reconnecting.
+        if finished && state.store.read_events(log_id, after, 1).await?.is_empty() {
+            return Ok(StatusCode::NO_CONTENT.into_response());
+        }
+        return Ok(stream(state, log_id, after, dialect));
+    }
+    let mut all = Vec::new();
+    let mut last = after;
+    loop {
+        let page = state.store.read_events(log_id, last, 1000).await?;
+        let full = page.len() == 1000;
+        last = page.last().map(|e| e.seq).unwrap_or(last);
+        all.extend(page.iter().map(|e| e.to_json_as(dialect.id_key())));
+        if !full {
+            break;
+        }
+    }
+    Ok(Json(Value::Array(all)).into_response())
+}
+
+/// Follows a log until its `done` (a run's or a fleet run's), for the
+/// answers that wait for the end.
+pub async fn wait_done(state: &AppState, log_id: &str) -> ApiResult<()> {
+    let mut events = state.hub.tail(log_id, 0);
+    while let Some(event) = events.recv().await {
+        if event?.is_terminal() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Streams the run's events after `after`: replay from the log, then the live
@@ -63,8 +137,9 @@ fn frames(events: Events, dialect: Dialect) -> impl Stream<Item = Result<SseEven
 /// The frames one event makes in a dialect: its own, then any the original
 /// API's clients expect after it.
 fn frames_of(event: &Event, dialect: Dialect) -> Vec<SseEvent> {
-    let own = SseEvent::default().id(event.seq.to_string()).event(event.kind.clone()).data(event.to_json().to_string());
-    if dialect == Dialect::Wingman || event.kind != "step_completed" {
+    let json = event.to_json_as(dialect.id_key());
+    let own = SseEvent::default().id(event.seq.to_string()).event(event.kind.clone()).data(json.to_string());
+    if dialect != Dialect::Seed || event.kind != "step_completed" {
         return vec![own];
     }
     let stop = json!({

@@ -27,7 +27,7 @@ pub struct PickupArgs {
     submissions: u32,
 }
 
-async fn post(http: &reqwest::Client, url: &str, body: Value) -> anyhow::Result<Value> {
+pub async fn post(http: &reqwest::Client, url: &str, body: Value) -> anyhow::Result<Value> {
     let response = http.post(url).json(&body).send().await?;
     let status = response.status();
     let body: Value = response.json().await?;

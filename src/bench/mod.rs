@@ -10,6 +10,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 
 mod burn;
+mod fleet;
 mod http;
 mod steps;
 
@@ -36,6 +37,8 @@ enum Which {
     Pickup(http::PickupArgs),
     /// (d) Per-step cost of an 11-step scripted tool loop, one run at a time and many in flight.
     Steps(steps::StepsArgs),
+    /// (e) A fleet run: submit N one-step tasks in one request, then time worker processes draining them.
+    Fleet(fleet::FleetArgs),
 }
 
 /// Runs a benchmark and prints its figures.
@@ -58,6 +61,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         Which::Enqueue(a) => http::enqueue(&setup, a).await,
         Which::Pickup(a) => http::pickup(&setup, a).await,
         Which::Steps(a) => steps::run(&setup, a).await,
+        Which::Fleet(a) => fleet::run(&setup, a).await,
     }
 }
 

@@ -21,6 +21,9 @@ pub enum ClientCommand {
     /// Manage sessions.
     #[command(subcommand)]
     Session(SessionCommand),
+    /// Manage fleets and follow their runs.
+    #[command(subcommand)]
+    Fleet(super::fleet::FleetCommand),
     /// Manage provider API keys (stored in the database; never shown again).
     #[command(subcommand)]
     Auth(AuthCommand),
@@ -223,6 +226,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             print_json(&call(http.delete(format!("{}/sessions/{session_id}", server.server))).await?);
         }
         ClientCommand::Auth(command) => auth(&http, command).await?,
+        ClientCommand::Fleet(command) => super::fleet::run(&http, command).await?,
         ClientCommand::Models { provider, model, server } => {
             let path = match model {
                 Some(model) => format!("/provider/{provider}/models/{model}"),
@@ -292,7 +296,7 @@ async fn auth(http: &reqwest::Client, command: AuthCommand) -> anyhow::Result<()
     Ok(())
 }
 
-async fn call(request: reqwest::RequestBuilder) -> anyhow::Result<Value> {
+pub(super) async fn call(request: reqwest::RequestBuilder) -> anyhow::Result<Value> {
     let response = request.send().await.context("could not reach the server")?;
     let status = response.status();
     let body: Value = response.json().await.unwrap_or(Value::Null);
@@ -302,6 +306,6 @@ async fn call(request: reqwest::RequestBuilder) -> anyhow::Result<Value> {
     Ok(body)
 }
 
-fn print_json(value: &Value) {
+pub(super) fn print_json(value: &Value) {
     println!("{}", serde_json::to_string_pretty(value).unwrap_or_default());
 }

@@ -14,6 +14,7 @@ use crate::store;
 use crate::tools::sandbox;
 
 mod client;
+mod fleet;
 pub mod sse;
 mod tail;
 
@@ -56,6 +57,9 @@ struct ServeArgs {
     /// The largest request body, in bytes.
     #[arg(long, env = "WINGMAN_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     max_body_bytes: usize,
+    /// The largest body of a fleet run's submission, in bytes (10,000 tasks fit in the default).
+    #[arg(long, env = "WINGMAN_MAX_FLEET_BODY_BYTES", default_value_t = 16 * 1024 * 1024)]
+    max_fleet_body_bytes: usize,
     /// How often the event hub looks for events written by other processes, in milliseconds.
     #[arg(long, env = "WINGMAN_EVENT_POLL_MS", default_value_t = 2)]
     event_poll_ms: u64,
@@ -110,6 +114,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             protected: worker.engine.sandbox.protected.clone(),
             max_attempts: args.max_attempts.max(1),
             max_body_bytes: args.max_body_bytes,
+            max_fleet_body_bytes: args.max_fleet_body_bytes,
             allowed_hosts: args.allowed_hosts,
             tool_sandbox: worker.engine.sandbox.mode,
             models: std::sync::Arc::new(models),

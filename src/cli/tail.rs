@@ -9,18 +9,32 @@ use serde_json::Value;
 
 use super::sse::Parser;
 
-/// Follows a run's events until `done`. A dropped connection or a server
-/// restart is survived: it reconnects with `Last-Event-ID` and goes on after
-/// the last event it printed.
+/// Follows a run's events until `done`, printing them. A dropped connection
+/// or a server restart is survived: it reconnects with `Last-Event-ID` and
+/// goes on after the last event it printed.
 pub async fn tail(http: &reqwest::Client, server: &str, run_id: &str, after: u64, as_json: bool) -> anyhow::Result<()> {
+    let url = format!("{server}/runs/{run_id}/events");
+    follow(http, &url, after, |event| print_event(event, as_json), |why| eprintln!("\n[{why}]")).await
+}
+
+/// Follows a log (`…/events` of a run or a fleet run) from after `after`
+/// until its `done`, calling `on_event` with each event once, in order, and
+/// `on_retry` with the reason whenever it reconnects.
+pub async fn follow(
+    http: &reqwest::Client,
+    url: &str,
+    after: u64,
+    mut on_event: impl FnMut(&Value),
+    mut on_retry: impl FnMut(&str),
+) -> anyhow::Result<()> {
     let mut last = after;
     let mut delay = Duration::from_millis(100);
     loop {
-        match tail_once(http, server, run_id, &mut last, as_json).await {
+        match follow_once(http, url, &mut last, &mut on_event).await {
             Ok(true) => return Ok(()),
             Ok(false) => {}
             Err(TailError::Fatal(e)) => return Err(e),
-            Err(TailError::Retry(e)) => eprintln!("\n[connection lost: {e}; reconnecting after event {last}]"),
+            Err(TailError::Retry(e)) => on_retry(&format!("connection lost: {e}; reconnecting after event {last}")),
         }
         tokio::time::sleep(delay).await;
         delay = (delay * 2).min(Duration::from_secs(2));
@@ -32,15 +46,14 @@ enum TailError {
     Fatal(anyhow::Error),
 }
 
-async fn tail_once(
+async fn follow_once(
     http: &reqwest::Client,
-    server: &str,
-    run_id: &str,
+    url: &str,
     last: &mut u64,
-    as_json: bool,
+    on_event: &mut impl FnMut(&Value),
 ) -> Result<bool, TailError> {
     let response = http
-        .get(format!("{server}/runs/{run_id}/events"))
+        .get(url)
         .header("Accept", "text/event-stream")
         .header("Last-Event-ID", last.to_string())
         .send()
@@ -55,7 +68,7 @@ async fn tail_once(
         return Err(TailError::Retry(format!("server answered {status}")));
     }
     if status == reqwest::StatusCode::NO_CONTENT {
-        // The run has ended and every event after `last` was already seen.
+        // The log has ended and every event after `last` was already seen.
         return Ok(true);
     }
     let mut parser = Parser::default();
@@ -69,13 +82,13 @@ async fn tail_once(
             }
             *last = seq;
             let event: Value = serde_json::from_str(&frame.data).unwrap_or(Value::Null);
-            print_event(&event, as_json);
+            on_event(&event);
             if event["type"] == "done" {
                 return Ok(true);
             }
         }
     }
-    Err(TailError::Retry("the stream ended before the run did".into()))
+    Err(TailError::Retry("the stream ended before the log did".into()))
 }
 
 fn print_event(event: &Value, as_json: bool) {

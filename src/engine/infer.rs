@@ -16,10 +16,8 @@ impl Execution {
         let agent = &self.ctx.agent;
         let mut messages = self.ctx.history.clone();
         messages.extend(checkpoint::conversation(&self.ctx.run.input, &self.ctx.checkpoints));
-        let system = match (&agent.instructions, &self.ctx.run.input.instructions) {
-            (Some(a), Some(b)) => Some(format!("{a}\n\n{b}")),
-            (a, b) => a.clone().or_else(|| b.clone()),
-        };
+        // A fleet task's own instructions replace the agent's, for that task only.
+        let system = self.ctx.run.input.instructions.clone().or_else(|| agent.instructions.clone());
         InferenceRequest {
             model: agent.model.clone(),
             options: agent.options.clone(),

@@ -13,7 +13,7 @@ use async_trait::async_trait;
 use std::time::Duration;
 
 use crate::checkpoint::{Checkpoint, RunSummary};
-use crate::model::{Agent, Event, Fleet, Message, NewEvent, Run, RunInput, RunKind, RunStatus, Session};
+use crate::model::{Agent, Event, Fleet, FleetRun, Message, NewEvent, Run, RunInput, RunKind, RunStatus, Session};
 use crate::provider::auth::{ApiKey, CredentialInfo};
 
 pub mod sqlite;
@@ -76,6 +76,45 @@ pub struct Enqueued {
     pub run: Run,
     /// False when an idempotency key matched an earlier submission.
     pub created: bool,
+}
+
+/// A task of a fleet run to enqueue: its run, in a session of its own.
+#[derive(Debug, Clone)]
+pub struct NewTask {
+    pub run_id: String,
+    /// The task's session, written with it.
+    pub session: Session,
+    pub input: RunInput,
+}
+
+/// A fleet run to enqueue, with all its tasks.
+#[derive(Debug, Clone)]
+pub struct NewFleetRun {
+    pub id: String,
+    pub fleet_id: String,
+    /// The agent every task runs, as it is at submission.
+    pub agent: Agent,
+    /// Tasks running at once; 0 for no cap.
+    pub worker_count: u32,
+    pub tasks: Vec<NewTask>,
+    pub max_attempts: u32,
+}
+
+/// The result of enqueuing a fleet run.
+#[derive(Debug, Clone)]
+pub struct EnqueuedFleetRun {
+    pub fleet_run: FleetRun,
+    /// False when an idempotency key matched an earlier submission.
+    pub created: bool,
+}
+
+/// A filter for listing fleet runs.
+#[derive(Debug, Clone, Default)]
+pub struct FleetRunFilter {
+    pub fleet_id: Option<String>,
+    /// Return fleet runs submitted after this one (keyset pagination).
+    pub after: Option<String>,
+    pub limit: u32,
 }
 
 /// A filter for listing runs.
@@ -205,6 +244,22 @@ pub trait Store: Send + Sync + 'static {
     /// Cancels a queued, waiting or running run: it ends at once with `done`.
     /// A terminal run is a [`StoreError::Conflict`].
     async fn cancel_run(&self, id: &str) -> StoreResult<Run>;
+
+    // Fleet runs.
+    /// Writes a fleet run, its tasks' sessions and runs (the first
+    /// `worker_count` holding a slot, see [`crate::fleet`]), each run's
+    /// `run_queued` and the fleet run's `fleet_queued`, in one transaction.
+    /// The fleet must exist. With a key, a repeated submission returns the first fleet run.
+    async fn enqueue_fleet_run(&self, run: NewFleetRun, key: Option<IdempotencyKey>) -> StoreResult<EnqueuedFleetRun>;
+    /// A fleet run with its progress.
+    async fn get_fleet_run(&self, id: &str) -> StoreResult<Option<FleetRun>>;
+    async fn list_fleet_runs(&self, filter: &FleetRunFilter) -> StoreResult<Vec<FleetRun>>;
+    /// A page of a fleet run's tasks (runs) in task order, after `after_index`.
+    async fn fleet_run_tasks(&self, id: &str, after_index: Option<u32>, limit: u32) -> StoreResult<Vec<Run>>;
+    /// Cancels every task of a fleet run that has not ended (each writes its
+    /// `result`; the last one the fleet run's `done`), in one transaction.
+    /// A finished fleet run is a [`StoreError::Conflict`].
+    async fn cancel_fleet_run(&self, id: &str) -> StoreResult<FleetRun>;
 
     // Events.
     /// The run's events with `seq > after`, in order, at most `limit`. Any

@@ -10,14 +10,15 @@ use rusqlite::params;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{ConnectOptions, Row};
 
-use crate::model::{Agent, Event, Fleet, Message, RunStatus, Session};
+use crate::model::{Agent, Event, Fleet, FleetRun, Message, RunStatus, Session};
 use crate::provider::auth::{ApiKey, CredentialInfo};
 use crate::store::{
-    Claim, Commit, Enqueued, HandBack, Heartbeat, IdempotencyKey, Lease, NewRun, QueueStats, Run, RunContext,
-    RunFilter, Store, StoreError, StoreOptions, StoreResult,
+    Claim, Commit, Enqueued, EnqueuedFleetRun, FleetRunFilter, HandBack, Heartbeat, IdempotencyKey, Lease, NewFleetRun,
+    NewRun, QueueStats, Run, RunContext, RunFilter, Store, StoreError, StoreOptions, StoreResult,
 };
 
 mod credentials;
+mod fleet;
 mod load;
 mod migrate;
 mod progress;
@@ -238,6 +239,48 @@ impl Store for SqliteStore {
     async fn cancel_run(&self, id: &str) -> StoreResult<Run> {
         let id = id.to_string();
         self.writer.write(move |c| progress::cancel(c, &id, Utc::now())).await
+    }
+
+    async fn enqueue_fleet_run(&self, run: NewFleetRun, key: Option<IdempotencyKey>) -> StoreResult<EnqueuedFleetRun> {
+        self.writer.write(move |c| fleet::enqueue(c, run, key)).await
+    }
+
+    async fn get_fleet_run(&self, id: &str) -> StoreResult<Option<FleetRun>> {
+        let row =
+            sqlx::query(&format!("{} WHERE f.id = ?", fleet::SELECT)).bind(id).fetch_optional(&self.reads).await?;
+        row.as_ref().map(rows::fleet_run).transpose()
+    }
+
+    async fn list_fleet_runs(&self, filter: &FleetRunFilter) -> StoreResult<Vec<FleetRun>> {
+        let found = sqlx::query(&format!(
+            "{} WHERE (?1 IS NULL OR f.fleet_id = ?1) AND (?2 IS NULL OR f.id > ?2) ORDER BY f.id LIMIT ?3",
+            fleet::SELECT
+        ))
+        .bind(&filter.fleet_id)
+        .bind(&filter.after)
+        .bind(filter.limit as i64)
+        .fetch_all(&self.reads)
+        .await?;
+        found.iter().map(rows::fleet_run).collect()
+    }
+
+    async fn fleet_run_tasks(&self, id: &str, after_index: Option<u32>, limit: u32) -> StoreResult<Vec<Run>> {
+        let found = sqlx::query(&format!(
+            "SELECT {} FROM runs INDEXED BY runs_fleet WHERE fleet_run_id = ?1 AND task_index > ?2
+             ORDER BY task_index LIMIT ?3",
+            rows::RUN_COLUMNS
+        ))
+        .bind(id)
+        .bind(after_index.map(i64::from).unwrap_or(-1))
+        .bind(limit as i64)
+        .fetch_all(&self.reads)
+        .await?;
+        found.iter().map(rows::run).collect()
+    }
+
+    async fn cancel_fleet_run(&self, id: &str) -> StoreResult<FleetRun> {
+        let id = id.to_string();
+        self.writer.write(move |c| fleet::cancel(c, &id, Utc::now())).await
     }
 
     async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {

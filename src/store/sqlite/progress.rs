@@ -6,9 +6,9 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
-use super::load;
 use super::queue::get_run;
 use super::rows::ms;
+use super::{fleet, load};
 use crate::checkpoint::{summarize, Checkpoint, RunSummary};
 use crate::model::{Message, NewEvent, Run, RunInput, RunStatus};
 use crate::store::{Commit, Finish, Lease, StoreError, StoreResult};
@@ -152,11 +152,17 @@ fn end_run(
     now: DateTime<Utc>,
 ) -> StoreResult<()> {
     // `blocked` is left as it was, so RETURNING tells whether the run held the turn.
-    let (session_id, blocked): (Option<String>, bool) = conn
+    let (session_id, blocked, fleet_run_id, task_index, input): (
+        Option<String>,
+        bool,
+        Option<String>,
+        Option<i64>,
+        String,
+    ) = conn
         .prepare_cached(
             "UPDATE runs SET status = ?2, response = ?3, usage = ?4, steps = ?5, tool_calls = ?6, error = ?7,
                     finished_at = ?8, updated_at = ?8, worker_id = NULL
-             WHERE id = ?1 RETURNING session_id, blocked",
+             WHERE id = ?1 RETURNING session_id, blocked, fleet_run_id, task_index, input",
         )?
         .query_row(
             params![
@@ -169,11 +175,27 @@ fn end_run(
                 error,
                 ms(now)
             ],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )?;
+    if let (Some(fleet_run_id), Some(task_index)) = (&fleet_run_id, task_index) {
+        let task = fleet::Ended {
+            run_id,
+            session_id: session_id.as_deref(),
+            fleet_run_id,
+            task_index: task_index as u32,
+            blocked,
+            input: &input,
+            status,
+            error,
+            summary,
+        };
+        fleet::task_ended(conn, task, now)?;
+    }
     let Some(session_id) = session_id else { return Ok(()) };
     append_history(conn, &session_id, run_id, &summary.history, now)?;
-    if !blocked {
+    // A task is the first run of its own session, so it always holds the
+    // session's turn: its `blocked` is about its fleet's slots.
+    if !blocked || fleet_run_id.is_some() {
         conn.prepare_cached(
             "UPDATE runs SET blocked = 0 WHERE queue_seq =
                (SELECT MIN(queue_seq) FROM runs INDEXED BY runs_session

@@ -26,11 +26,27 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
         None => false,
     };
     let at = Utc::now();
-    let now = ms(at);
+    insert_run(conn, &new, blocked, None, at)?;
+    if let Some(key) = &key {
+        remember_key(conn, key, &new.id, at)?;
+    }
+    let run = get_run(conn, &new.id)?.ok_or(StoreError::NotFound("run"))?;
+    Ok(Enqueued { run, created: true })
+}
+
+/// Writes a queued run and its `run_queued` event; `task` places it in a
+/// fleet run: (fleet run ID, task index).
+pub fn insert_run(
+    conn: &Connection,
+    new: &NewRun,
+    blocked: bool,
+    task: Option<(&str, u32)>,
+    at: DateTime<Utc>,
+) -> StoreResult<()> {
     conn.prepare_cached(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir,
-                           max_attempts, event_seq, created_at, updated_at)
-         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?10)",
+                           max_attempts, event_seq, fleet_run_id, task_index, created_at, updated_at)
+         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?11, ?12, ?12)",
     )?
     .execute(params![
         new.id,
@@ -42,34 +58,44 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
         serde_json::to_string(&new.input)?,
         new.work_dir,
         new.max_attempts as i64,
-        now
+        task.map(|t| t.0),
+        task.map(|t| t.1 as i64),
+        ms(at)
     ])?;
-    let queued = NewEvent::new(
-        "run_queued",
-        json!({"kind": new.kind.as_str(), "session_id": new.session_id, "agent_id": new.agent.id}),
-    );
-    insert_events(conn, &new.id, 1, &[queued], at)?;
-    if let Some(key) = &key {
-        conn.prepare_cached(
-            "INSERT INTO idempotency_keys (scope, key, request_hash, run_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?
-        .execute(params![key.scope, key.key, key.request_hash, new.id, now])?;
+    let mut queued = json!({"kind": new.kind.as_str(), "session_id": new.session_id, "agent_id": new.agent.id});
+    if let Some((fleet_run_id, task_index)) = task {
+        queued["fleet_run_id"] = json!(fleet_run_id);
+        queued["task_index"] = json!(task_index);
     }
-    let run = get_run(conn, &new.id)?.ok_or(StoreError::NotFound("run"))?;
-    Ok(Enqueued { run, created: true })
+    insert_events(conn, &new.id, 1, &[NewEvent::new("run_queued", queued)], at)
 }
 
-/// The run first submitted with this key, if the key was used; a conflict if
+/// Records that `key` submitted what `id` names (a run or a fleet run).
+pub fn remember_key(conn: &Connection, key: &IdempotencyKey, id: &str, at: DateTime<Utc>) -> StoreResult<()> {
+    conn.prepare_cached(
+        "INSERT INTO idempotency_keys (scope, key, request_hash, run_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![key.scope, key.key, key.request_hash, id, ms(at)])?;
+    Ok(())
+}
+
+/// The ID first submitted with this key, if the key was used; a conflict if
 /// it was used for a different request.
-fn replayed(conn: &Connection, key: &IdempotencyKey) -> StoreResult<Option<Run>> {
+pub fn remembered(conn: &Connection, key: &IdempotencyKey) -> StoreResult<Option<String>> {
     let found: Option<(String, String)> = conn
         .prepare_cached("SELECT request_hash, run_id FROM idempotency_keys WHERE scope = ?1 AND key = ?2")?
         .query_row(params![key.scope, key.key], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
-    let Some((hash, run_id)) = found else { return Ok(None) };
+    let Some((hash, id)) = found else { return Ok(None) };
     if hash != key.request_hash {
         return Err(StoreError::Conflict("this Idempotency-Key was already used with a different request".into()));
     }
+    Ok(Some(id))
+}
+
+/// The run first submitted with this key, if the key was used.
+fn replayed(conn: &Connection, key: &IdempotencyKey) -> StoreResult<Option<Run>> {
+    let Some(run_id) = remembered(conn, key)? else { return Ok(None) };
     Ok(Some(get_run(conn, &run_id)?.ok_or(StoreError::NotFound("run"))?))
 }
 
@@ -122,6 +148,9 @@ pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>)
     let found = rows::all(queued.query(params![worker_id, ms(now), room as i64])?, |row| claimed(row, worker_id))?;
     started.extend(found);
     write_started(conn, &started, now)?;
+    for (claim, _) in &started {
+        super::fleet::task_started(conn, &claim.lease.run_id, now)?;
+    }
     Ok(started.into_iter().map(|(claim, _)| claim).collect())
 }
 

@@ -9,7 +9,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
 use crate::checkpoint::{Checkpoint, CheckpointBody};
-use crate::model::{Event, Run, RunKind, RunStatus, Session};
+use crate::model::{Event, FleetRun, FleetRunStatus, Run, RunKind, RunStatus, Session};
 use crate::store::{StoreError, StoreResult};
 
 impl From<sqlx::Error> for StoreError {
@@ -131,6 +131,25 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
 /// Decodes a definition kept whole as JSON in a `body` column (agents, fleets).
 pub fn body<T: DeserializeOwned>(row: &impl Columns) -> StoreResult<T> {
     json(row, "body")
+}
+
+/// Decodes a fleet run row selected with [`super::fleet::SELECT`].
+pub fn fleet_run(row: &impl Columns) -> StoreResult<FleetRun> {
+    let status = row.text("status")?;
+    Ok(FleetRun {
+        id: row.text("id")?,
+        fleet_id: row.text("fleet_id")?,
+        agent_id: row.text("agent_id")?,
+        status: FleetRunStatus::parse(&status)
+            .ok_or_else(|| StoreError::Backend(format!("unknown fleet run status {status:?}")))?,
+        worker_count: row.int("worker_count")? as u32,
+        progress: super::fleet::progress(row)?,
+        cancel_requested: row.int("cancel_requested")? != 0,
+        created_at: at(row.int("created_at")?),
+        started_at: row.opt_int("started_at")?.map(at),
+        finished_at: row.opt_int("finished_at")?.map(at),
+        updated_at: at(row.int("updated_at")?),
+    })
 }
 
 /// Decodes a session row.
