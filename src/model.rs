@@ -105,10 +105,23 @@ pub struct Fleet {
     /// The default `work_dir` of its tasks; `None` gives each task a directory of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_dir: Option<String>,
+    /// `running` while one of its fleet runs has not ended, else `stopped`:
+    /// derived when the fleet is read, never stored.
+    #[serde(default)]
+    pub status: FleetStatus,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
     pub updated_at: DateTime<Utc>,
+}
+
+/// Whether a fleet has a fleet run that has not ended, as the original API named it.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum FleetStatus {
+    #[default]
+    Stopped,
+    Running,
 }
 
 /// The life-cycle state of a fleet run.

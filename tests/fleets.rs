@@ -358,3 +358,23 @@ async fn an_idempotency_key_returns_the_first_fleet_run() {
     let (_, listed) = api.get("/fleet-runs").await;
     assert_eq!(listed["fleet_runs"].as_array().unwrap().len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_thousand_tasks_fit_in_one_request_and_cancel_together() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let api = server.api();
+    let agent = api.create_agent(json!({"name": "echo"})).await;
+    let fleet = create_fleet(&api, &agent, 8).await;
+    // 10,000 tasks of 1,000-byte messages: about 10 MB, inside the 16 MiB fleet body limit.
+    let tasks: Vec<Value> = (0..10_000).map(|i| json!({"message": format!("{i:04} {}", "x".repeat(995))})).collect();
+    let id = submit(&api, &fleet, Value::Array(tasks)).await;
+    let (_, run) = api.get(&format!("/fleet-runs/{id}?limit=1")).await;
+    assert_eq!(run["progress"]["total"], 10_000);
+    assert_eq!(run["tasks"][0]["task_index"], 0);
+    let (status, run) = api.post(&format!("/fleet-runs/{id}/cancel"), json!({})).await;
+    assert_eq!(status, 202, "{run}");
+    assert_eq!((&run["status"], &run["progress"]["cancelled"]), (&json!("cancelled"), &json!(10_000)));
+    let events = api.get(&format!("/fleet-runs/{id}/events?after=10000")).await.1;
+    assert_eq!(events.as_array().unwrap().len(), 2, "the last result and done: {events}");
+}

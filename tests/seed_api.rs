@@ -182,6 +182,7 @@ async fn agents_sessions_and_fleets_are_created_listed_read_updated_and_deleted(
         (&fleet["name"], &fleet["agent_id"], &fleet["worker_count"], &fleet["work_dir"]),
         (&json!("doc-processor"), &json!(agent_id), &json!(5), &json!("/data/documents"))
     );
+    assert_eq!(fleet["status"], "stopped", "no fleet run of it is going");
     assert!(is_ulid(&fleet["id"]) && is_timestamp(&fleet["created_at"]) && is_timestamp(&fleet["updated_at"]));
     let (status, listed) = api.get("/fleets").await;
     assert_eq!((status, listed), (200, json!([fleet.clone()])), "GET /fleets is a plain array");

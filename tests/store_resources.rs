@@ -8,7 +8,7 @@ use std::sync::Arc;
 use chrono::Utc;
 use serde_json::json;
 use store_support::*;
-use wingman::model::{new_id, Fleet, FleetRunStatus, RunInput, RunStatus, Session};
+use wingman::model::{new_id, Fleet, FleetRunStatus, FleetStatus, RunInput, RunStatus, Session};
 use wingman::provider::auth::ApiKey;
 use wingman::store::{FleetRunFilter, IdempotencyKey, NewFleetRun, NewTask, Store, StoreError};
 
@@ -20,6 +20,7 @@ fn fleet(agent_id: &str) -> Fleet {
         agent_id: agent_id.into(),
         worker_count: 5,
         work_dir: Some("/data/documents".into()),
+        status: FleetStatus::Stopped,
         created_at: now,
         updated_at: now,
     }
@@ -106,6 +107,9 @@ async fn a_fleet_runs_tasks_hold_its_slots_and_each_ending_writes_one_result() {
     for (store, _dir) in backends().await {
         let (id, _) = fleet_run(&store, 5, 2, None).await;
         let run = store.get_fleet_run(&id).await.unwrap().unwrap();
+        let fleet_of =
+            |store: Arc<dyn Store>, fleet_id: String| async move { store.get_fleet(&fleet_id).await.unwrap().unwrap() };
+        assert_eq!(fleet_of(store.clone(), run.fleet_id.clone()).await.status, FleetStatus::Running);
         assert_eq!((run.status, run.progress.total, run.progress.queued), (FleetRunStatus::Queued, 5, 5));
         let w = worker(&store).await;
         let claims = store.claim_runs(&w, 10).await.unwrap();
@@ -124,6 +128,7 @@ async fn a_fleet_runs_tasks_hold_its_slots_and_each_ending_writes_one_result() {
         assert_eq!(ended, 5);
         let run = store.get_fleet_run(&id).await.unwrap().unwrap();
         assert_eq!((run.status, run.progress.succeeded), (FleetRunStatus::Succeeded, 5));
+        assert_eq!(fleet_of(store.clone(), run.fleet_id.clone()).await.status, FleetStatus::Stopped);
         let events = store.read_events(&id, 0, 100).await.unwrap();
         let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
         assert_eq!(kinds, ["fleet_queued", "result", "result", "result", "result", "result", "done"]);

@@ -21,6 +21,8 @@ CREATE TABLE fleet_runs (
     updated_at       INTEGER NOT NULL
 );
 CREATE INDEX fleet_runs_fleet ON fleet_runs (fleet_id, id);
+-- Whether a fleet is running (the fleet's `status`): its unfinished fleet runs.
+CREATE INDEX fleet_runs_open ON fleet_runs (fleet_id) WHERE status IN ('queued', 'running');
 
 -- A fleet run's tasks in order, and the next task waiting for a slot.
 CREATE INDEX runs_fleet ON runs (fleet_run_id, task_index) WHERE fleet_run_id IS NOT NULL;

@@ -12,7 +12,7 @@ use super::error::{ApiError, ApiResult};
 use super::extract::JsonBody;
 use super::sessions::check_work_dir;
 use super::{deleted, AppState};
-use crate::model::{new_id, Fleet};
+use crate::model::{new_id, Fleet, FleetStatus};
 
 /// The largest `worker_count`: a cap, not a number of processes, so it only
 /// needs to be finite.
@@ -72,6 +72,7 @@ async fn create(
         agent_id,
         worker_count: fields.worker_count.unwrap_or(0),
         work_dir: fields.work_dir.flatten(),
+        status: FleetStatus::Stopped,
         created_at: now,
         updated_at: now,
     };

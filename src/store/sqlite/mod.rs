@@ -126,13 +126,14 @@ impl Store for SqliteStore {
     }
 
     async fn get_fleet(&self, id: &str) -> StoreResult<Option<Fleet>> {
-        let row = sqlx::query("SELECT body FROM fleets WHERE id = ?").bind(id).fetch_optional(&self.reads).await?;
-        row.as_ref().map(rows::body).transpose()
+        let row =
+            sqlx::query(&format!("{} WHERE id = ?", rows::FLEET_SELECT)).bind(id).fetch_optional(&self.reads).await?;
+        row.as_ref().map(rows::fleet).transpose()
     }
 
     async fn list_fleets(&self) -> StoreResult<Vec<Fleet>> {
-        let found = sqlx::query("SELECT body FROM fleets ORDER BY id").fetch_all(&self.reads).await?;
-        found.iter().map(rows::body).collect()
+        let found = sqlx::query(&format!("{} ORDER BY id", rows::FLEET_SELECT)).fetch_all(&self.reads).await?;
+        found.iter().map(rows::fleet).collect()
     }
 
     async fn update_fleet(&self, fleet: &Fleet) -> StoreResult<()> {

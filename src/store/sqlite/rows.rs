@@ -9,7 +9,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
 use crate::checkpoint::{Checkpoint, CheckpointBody};
-use crate::model::{Event, FleetRun, FleetRunStatus, Run, RunKind, RunStatus, Session};
+use crate::model::{Event, Fleet, FleetRun, FleetRunStatus, FleetStatus, Run, RunKind, RunStatus, Session};
 use crate::store::{StoreError, StoreResult};
 
 impl From<sqlx::Error> for StoreError {
@@ -131,6 +131,17 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
 /// Decodes a definition kept whole as JSON in a `body` column (agents, fleets).
 pub fn body<T: DeserializeOwned>(row: &impl Columns) -> StoreResult<T> {
     json(row, "body")
+}
+
+/// A fleet's definition and whether one of its fleet runs is unfinished.
+pub const FLEET_SELECT: &str = "SELECT body, EXISTS(SELECT 1 FROM fleet_runs INDEXED BY fleet_runs_open
+     WHERE fleet_runs.fleet_id = fleets.id AND fleet_runs.status IN ('queued', 'running')) AS running FROM fleets";
+
+/// Decodes a fleet row selected with [`FLEET_SELECT`].
+pub fn fleet(row: &impl Columns) -> StoreResult<Fleet> {
+    let mut fleet: Fleet = json(row, "body")?;
+    fleet.status = if row.int("running")? != 0 { FleetStatus::Running } else { FleetStatus::Stopped };
+    Ok(fleet)
 }
 
 /// Decodes a fleet run row selected with [`super::fleet::SELECT`].
