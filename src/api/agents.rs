@@ -8,7 +8,7 @@ use chrono::Utc;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::error::{ApiError, ApiResult};
+use super::error::{naming, ApiError, ApiResult};
 use super::extract::JsonBody;
 use super::{deleted, AppState};
 use crate::model::{new_id, Agent, DEFAULT_MAX_STEPS, MAX_MAX_STEPS};
@@ -143,9 +143,6 @@ async fn update(
 }
 
 async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    state.store.delete_agent(&id).await.map_err(|e| match e {
-        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("agent {id}")),
-        other => other.into(),
-    })?;
+    state.store.delete_agent(&id).await.map_err(naming(format!("agent {id}")))?;
     Ok(deleted())
 }

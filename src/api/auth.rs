@@ -16,7 +16,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::error::{ApiError, ApiResult};
+use super::error::{naming, ApiError, ApiResult};
 use super::extract::require_json;
 use super::{deleted, AppState};
 use crate::provider::auth::{self, ApiKey};
@@ -100,10 +100,7 @@ async fn put(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> 
 
 async fn remove(State(state): State<AppState>, Path(provider): Path<String>) -> ApiResult<Json<Value>> {
     auth::check_name(&provider).map_err(ApiError::BadRequest)?;
-    state.store.delete_credential(&provider).await.map_err(|e| match e {
-        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("credential {provider}")),
-        other => other.into(),
-    })?;
+    state.store.delete_credential(&provider).await.map_err(naming(format!("credential {provider}")))?;
     tracing::info!(provider, "credential deleted");
     Ok(deleted())
 }

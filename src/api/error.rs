@@ -75,6 +75,24 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
+/// Maps a store error of a call on one named thing: "not found" names it
+/// (`"fleet 01…"`), every other error keeps its usual answer.
+pub fn naming(what: String) -> impl FnOnce(StoreError) -> ApiError {
+    move |e| match e {
+        StoreError::NotFound(_) => ApiError::NotFound(what),
+        other => other.into(),
+    }
+}
+
+/// [`naming`] for a submission, where the one conflict is an
+/// `Idempotency-Key` reused with another body: a 422, like the body's shape.
+pub fn naming_submission(what: String) -> impl FnOnce(StoreError) -> ApiError {
+    move |e| match e {
+        StoreError::Conflict(message) => ApiError::Unprocessable(message),
+        other => naming(what)(other),
+    }
+}
+
 /// Shorthand for handler results.
 pub type ApiResult<T> = Result<T, ApiError>;
 

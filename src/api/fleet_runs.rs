@@ -10,7 +10,7 @@ use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::error::{ApiError, ApiResult};
+use super::error::{naming, naming_submission, ApiError, ApiResult};
 use super::extract::{JsonBody, QueryParams};
 use super::runs::{accepted, idempotency_key, EventsQuery, WaitQuery, MAX_MESSAGE_BYTES};
 use super::sessions::check_work_dir;
@@ -130,13 +130,9 @@ async fn enqueue(state: &AppState, fleet_id: &str, headers: &HeaderMap, body: Ru
         tasks,
         max_attempts: state.config.max_attempts,
     };
-    let enqueued = state.store.enqueue_fleet_run(new, key).await.map_err(|e| match e {
-        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("fleet {fleet_id}")),
-        crate::store::StoreError::Conflict(m) => ApiError::Unprocessable(m),
-        other => other.into(),
-    })?;
-    state.wake.notify_waiters();
-    state.hub.nudge();
+    let enqueued =
+        state.store.enqueue_fleet_run(new, key).await.map_err(naming_submission(format!("fleet {fleet_id}")))?;
+    state.changed();
     Ok(enqueued)
 }
 
@@ -256,11 +252,7 @@ async fn events(
 }
 
 async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<(StatusCode, Json<Value>)> {
-    let run = state.store.cancel_fleet_run(&id).await.map_err(|e| match e {
-        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("fleet run {id}")),
-        other => other.into(),
-    })?;
-    state.hub.nudge();
-    state.wake.notify_waiters();
+    let run = state.store.cancel_fleet_run(&id).await.map_err(naming(format!("fleet run {id}")))?;
+    state.changed();
     Ok((StatusCode::ACCEPTED, Json(view(&run))))
 }

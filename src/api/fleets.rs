@@ -8,7 +8,7 @@ use chrono::Utc;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::error::{ApiError, ApiResult};
+use super::error::{naming, ApiError, ApiResult};
 use super::extract::JsonBody;
 use super::sessions::check_work_dir;
 use super::{deleted, AppState};
@@ -117,9 +117,6 @@ async fn update(
 }
 
 async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    state.store.delete_fleet(&id).await.map_err(|e| match e {
-        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("fleet {id}")),
-        other => other.into(),
-    })?;
+    state.store.delete_fleet(&id).await.map_err(naming(format!("fleet {id}")))?;
     Ok(deleted())
 }

@@ -79,6 +79,15 @@ pub struct AppState {
     pub hosts: Arc<HostPolicy>,
 }
 
+impl AppState {
+    /// Tells this process's workers and event hub that the API just wrote
+    /// something they follow (a run to claim, events to deliver).
+    pub fn changed(&self) {
+        self.wake.notify_waiters();
+        self.hub.nudge();
+    }
+}
+
 /// Builds the router.
 pub fn router(state: AppState) -> Router {
     let max_body = state.config.max_body_bytes;

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use super::error::{ApiError, ApiResult};
+use super::error::{naming, naming_submission, ApiError, ApiResult};
 use super::extract::{JsonBody, QueryParams};
 use super::{sse, AppState};
 use crate::model::{new_id, Run, RunInput, RunKind, RunStatus};
@@ -72,13 +72,9 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
         work_dir: session.work_dir,
         max_attempts: state.config.max_attempts,
     };
-    let enqueued = state.store.enqueue_run(run, key).await.map_err(|e| match e {
-        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("session {session_id}")),
-        crate::store::StoreError::Conflict(m) => ApiError::Unprocessable(m),
-        other => other.into(),
-    })?;
-    state.wake.notify_waiters();
-    state.hub.nudge();
+    let enqueued =
+        state.store.enqueue_run(run, key).await.map_err(naming_submission(format!("session {session_id}")))?;
+    state.changed();
     Ok(enqueued)
 }
 
@@ -214,11 +210,7 @@ async fn events(
 }
 
 async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<(StatusCode, Json<Run>)> {
-    let run = state.store.cancel_run(&id).await.map_err(|e| match e {
-        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("run {id}")),
-        other => other.into(),
-    })?;
-    state.hub.nudge();
-    state.wake.notify_waiters();
+    let run = state.store.cancel_run(&id).await.map_err(naming(format!("run {id}")))?;
+    state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))
 }

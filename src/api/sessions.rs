@@ -10,7 +10,7 @@ use chrono::Utc;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::error::{ApiError, ApiResult};
+use super::error::{naming, ApiError, ApiResult};
 use super::extract::JsonBody;
 use super::{deleted, AppState};
 use crate::model::{new_id, Message, Role, Session};
@@ -163,10 +163,7 @@ async fn update(
 }
 
 async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    state.store.delete_session(&id).await.map_err(|e| match e {
-        crate::store::StoreError::NotFound(_) => ApiError::NotFound(format!("session {id}")),
-        other => other.into(),
-    })?;
+    state.store.delete_session(&id).await.map_err(naming(format!("session {id}")))?;
     state.hub.nudge();
     Ok(deleted())
 }
