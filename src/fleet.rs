@@ -10,9 +10,10 @@
 //! not claimable, so claims pass over them. The same mechanism gives a
 //! session its one-run-at-a-time turn.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use crate::model::{FleetProgress, FleetRunStatus, NewEvent, Run, RunStatus, Usage};
+use crate::event::RunEvent;
+use crate::model::{FleetProgress, FleetRunStatus, Run, RunStatus, Usage};
 
 /// The most tasks one fleet run may have.
 pub const MAX_TASKS: usize = 10_000;
@@ -28,11 +29,8 @@ pub fn starts_blocked(task_index: u32, worker_count: u32) -> bool {
 }
 
 /// The first event of a fleet run's log: one summary for all its tasks.
-pub fn queued_event(fleet_id: &str, agent_id: &str, tasks: usize, worker_count: u32) -> NewEvent {
-    NewEvent::new(
-        "fleet_queued",
-        json!({"fleet_id": fleet_id, "agent_id": agent_id, "tasks": tasks, "worker_count": worker_count}),
-    )
+pub fn queued_event(fleet_id: &str, agent_id: &str, tasks: usize, worker_count: u32) -> RunEvent {
+    RunEvent::FleetQueued { fleet_id: fleet_id.into(), agent_id: agent_id.into(), tasks, worker_count }
 }
 
 /// What a task amounts to when it ends.
@@ -72,26 +70,29 @@ impl<'a> TaskEnd<'a> {
 /// `session_id`, `status`, `usage`). Written in the transaction that ends the
 /// task, so it exists exactly once.
 pub fn result(task: &TaskEnd) -> Value {
-    let mut result = json!({
-        "task_index": task.task_index,
-        "worker_name": worker_name(task.task_index),
-        "run_id": task.run_id,
-        "session_id": task.session_id,
-        "status": task.status.as_str(),
-        "response": task.response.unwrap_or(""),
-        "steps": task.steps,
-        "usage": task.usage,
-        "data": task.data,
-    });
+    Value::Object(result_fields(task))
+}
+
+fn result_fields(task: &TaskEnd) -> Map<String, Value> {
+    let mut result = Map::new();
+    result.insert("task_index".into(), json!(task.task_index));
+    result.insert("worker_name".into(), json!(worker_name(task.task_index)));
+    result.insert("run_id".into(), json!(task.run_id));
+    result.insert("session_id".into(), json!(task.session_id));
+    result.insert("status".into(), json!(task.status.as_str()));
+    result.insert("response".into(), json!(task.response.unwrap_or("")));
+    result.insert("steps".into(), json!(task.steps));
+    result.insert("usage".into(), json!(task.usage));
+    result.insert("data".into(), json!(task.data));
     if let Some(error) = task.error {
-        result["error"] = json!(error);
+        result.insert("error".into(), json!(error));
     }
     result
 }
 
 /// The `result` event of a task.
-pub fn result_event(task: &TaskEnd) -> NewEvent {
-    NewEvent::new("result", result(task))
+pub fn result_event(task: &TaskEnd) -> RunEvent {
+    RunEvent::Result(result_fields(task))
 }
 
 /// How a fleet run whose tasks have all ended ends: `cancelled` when it was
@@ -107,17 +108,6 @@ pub fn final_status(progress: &FleetProgress, cancel_requested: bool) -> FleetRu
     } else {
         FleetRunStatus::Succeeded
     }
-}
-
-/// The last event of a fleet run's log, with the counts.
-pub fn done_event(status: FleetRunStatus, progress: &FleetProgress) -> NewEvent {
-    NewEvent::new(
-        "done",
-        json!({
-            "status": status.as_str(), "tasks": progress.total, "succeeded": progress.succeeded,
-            "failed": progress.failed, "cancelled": progress.cancelled,
-        }),
-    )
 }
 
 #[cfg(test)]

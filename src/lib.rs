@@ -7,11 +7,14 @@
 
 pub mod api;
 pub mod app;
+pub mod attempt;
 pub mod bench;
 pub mod checkpoint;
 pub mod cli;
 pub mod config;
+pub mod credential;
 pub mod engine;
+pub mod event;
 pub mod fleet;
 pub mod hub;
 pub mod model;

@@ -450,22 +450,14 @@ impl Event {
     }
 }
 
-/// An event about to be written: its sequence number is assigned by the store.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewEvent {
-    pub kind: &'static str,
-    pub data: Map<String, Value>,
-}
-
-impl NewEvent {
-    /// Builds an event from a type and a JSON object of fields.
-    pub fn new(kind: &'static str, data: Value) -> Self {
-        let data = match data {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        };
-        NewEvent { kind, data }
-    }
+/// A tool the model may call, as described to the provider.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ToolSpec {
+    pub name: String,
+    /// What the tool does; left out of the request when empty.
+    pub description: String,
+    /// A JSON schema of the tool's input object.
+    pub input_schema: Value,
 }
 
 #[cfg(test)]

@@ -7,9 +7,11 @@
 //! Every write for a run is fenced by the claim's epoch and the worker's lease.
 
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::FutureExt;
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -62,6 +64,10 @@ struct Worker {
     id: String,
     in_flight: HashMap<String, InFlight>,
     tasks: JoinSet<(Lease, RunExit)>,
+    /// Runs whose execution gave up without ending them or handing them back
+    /// (the database kept failing): this worker's live lease would keep them
+    /// from a rescue, so they are handed back as soon as the database answers.
+    abandoned: Vec<Lease>,
 }
 
 /// Runs a worker until `shutdown` fires, then drains it: in-flight steps get
@@ -96,7 +102,10 @@ pub async fn run(
             _ = wake.notified() => {}
             _ = crate::store::changed(&mut changes), if has_room => {}
             _ = poll.tick() => {}
-            _ = heartbeat.tick() => worker.heartbeat().await,
+            _ = heartbeat.tick() => {
+                worker.heartbeat().await;
+                worker.hand_back_abandoned().await;
+            }
             Some(joined) = worker.tasks.join_next() => worker.reap(joined),
         }
     }
@@ -104,12 +113,44 @@ pub async fn run(
     Ok(())
 }
 
+/// Executes a run, catching a panic of its code (a provider's, a tool's, the
+/// loop's): the run is failed with the panic's message, so it is neither
+/// stuck under a lease this worker keeps renewing nor retried into the same
+/// panic, and its slot is freed.
+async fn execute_guarded(
+    store: Arc<dyn Store>,
+    engine: LoopConfig,
+    claim: Claim,
+    signals: RunSignals,
+) -> (Lease, RunExit) {
+    let lease = claim.lease.clone();
+    let execution = engine::execute(store.clone(), engine, claim, signals);
+    let exit = match AssertUnwindSafe(execution).catch_unwind().await {
+        Ok(exit) => exit,
+        Err(panic) => {
+            let message = panic_message(panic.as_ref());
+            tracing::error!(run_id = %lease.run_id, panic = %message, "the run's execution panicked; failing the run");
+            engine::fail_after_panic(store.as_ref(), &lease, &message).await
+        }
+    };
+    (lease, exit)
+}
+
+/// The text a panic was raised with.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    match (panic.downcast_ref::<&str>(), panic.downcast_ref::<String>()) {
+        (Some(text), _) => text.to_string(),
+        (_, Some(text)) => text.clone(),
+        _ => "a panic without a message".to_string(),
+    }
+}
+
 impl Worker {
     async fn register(store: Arc<dyn Store>, config: WorkerConfig) -> anyhow::Result<Worker> {
         let id = new_id();
         store.register_worker(&id, &config.name, config.lease).await?;
         tracing::info!(worker_id = %id, name = %config.name, concurrency = config.concurrency, "worker started");
-        Ok(Worker { store, config, id, in_flight: HashMap::new(), tasks: JoinSet::new() })
+        Ok(Worker { store, config, id, in_flight: HashMap::new(), tasks: JoinSet::new(), abandoned: Vec::new() })
     }
 
     /// Claims as many runs as there is room for, as long as there are some.
@@ -147,10 +188,7 @@ impl Worker {
                 self.in_flight
                     .insert(run_id.clone(), InFlight { lease: claim.lease.clone(), signals: signals.clone() });
                 let (store, engine) = (self.store.clone(), self.config.engine.clone());
-                self.tasks.spawn(async move {
-                    let lease = claim.lease.clone();
-                    (lease, engine::execute(store, engine, claim, signals).await)
-                });
+                self.tasks.spawn(execute_guarded(store, engine, claim, signals));
             }
             if claimed < room {
                 return;
@@ -179,6 +217,9 @@ impl Worker {
     fn reap(&mut self, joined: Result<(Lease, RunExit), tokio::task::JoinError>) {
         match joined {
             Ok((lease, exit)) => {
+                if exit == RunExit::Abandoned {
+                    self.abandoned.push(lease.clone());
+                }
                 tracing::debug!(run_id = lease.run_id, ?exit, "run left the worker");
                 // After a lapsed lease the same run may be claimed again before
                 // the abandoned attempt has wound down: remove only this attempt.
@@ -187,8 +228,8 @@ impl Worker {
                 }
             }
             Err(e) => {
-                // A panicking run must not take the worker down; its lease
-                // lapses with the next heartbeat that no longer lists it.
+                // Panics are caught per run (`execute_guarded`); this is a
+                // task that was itself cancelled.
                 tracing::error!(error = %e, "a run task failed");
                 self.in_flight.retain(|_, f| !f.signals.abort.is_cancelled());
             }
@@ -227,6 +268,20 @@ impl Worker {
             }
             Err(e) => tracing::warn!(error = %e, "heartbeat failed"),
         }
+    }
+
+    /// Hands back the runs executions abandoned. Fenced, as every write: a
+    /// run that was cancelled or taken over meanwhile is left alone.
+    async fn hand_back_abandoned(&mut self) {
+        let mut still = Vec::new();
+        for lease in std::mem::take(&mut self.abandoned) {
+            match self.store.release_run(&lease, HandBack::Interrupted).await {
+                Err(e) if e.is_retryable() => still.push(lease),
+                Ok(()) => tracing::info!(run_id = %lease.run_id, "handed an abandoned run back"),
+                Err(_) => {}
+            }
+        }
+        self.abandoned = still;
     }
 
     /// Graceful shutdown: stop at step boundaries, wait out the grace period

@@ -223,15 +223,18 @@ async fn sigterm_hands_runs_back_without_charging_an_attempt() {
     let handed_back = api.run(&run).await;
     assert_eq!(handed_back["status"], "queued", "{handed_back}");
     let claims = count(&api.events(&run).await, "run_started") as u64;
-    assert_eq!(handed_back["attempt"], claims - 1, "the hand-back is not charged");
+    assert_eq!(handed_back["attempt"], claims, "attempt counts claims");
     let _second = env.worker();
     let finished = api.wait_terminal(&run, LIMIT).await;
     assert_eq!(finished["status"], "succeeded");
     let events = api.events(&run).await;
     assert_dense(&events);
-    // Exactly one claim went uncharged: the one handed back. (On a starved
-    // machine a worker may also lose its lease; that claim is charged.)
-    assert_eq!(finished["attempt"], count(&events, "run_started") as u64 - 1, "{events:?}");
+    assert_eq!(finished["attempt"], count(&events, "run_started") as u64, "{events:?}");
+    // The hand-back was not charged. (On a starved machine a worker may also
+    // lose its lease; that attempt would be charged only if it made no progress.)
+    let charged: Vec<&Value> =
+        events.iter().filter(|e| e["type"] == "run_started").map(|e| &e["charged_attempts"]).collect();
+    assert!(charged.iter().all(|c| **c == 0) || charged.len() > 2, "{charged:?}");
     assert_steps_ran_as_announced(&work, &events, 5);
     assert!(
         count(&events, "step_restarted") == 0 || count(&events, "run_started") > 2,
@@ -274,13 +277,49 @@ async fn a_run_that_keeps_crashing_its_worker_fails_after_bounded_attempts() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let failed = api.run(&run).await;
-    assert!(failed["error"].as_str().unwrap().contains("gave up after 3 attempts"), "{failed}");
+    assert!(failed["error"].as_str().unwrap().contains("gave up after 3 attempts that made no progress"), "{failed}");
     let events = api.events(&run).await;
     assert_dense(&events);
-    assert_eq!(count(&events, "run_started"), 3);
+    // The first attempt checkpointed its inference before its tool crashed
+    // the worker: progress, not charged. Each later one redid the tool and
+    // crashed before checkpointing anything: charged, until three were.
+    let charged: Vec<&Value> =
+        events.iter().filter(|e| e["type"] == "run_started").map(|e| &e["charged_attempts"]).collect();
+    assert_eq!(charged, [&json!(0), &json!(0), &json!(1), &json!(2)], "{events:?}");
     // The session moves on: the next message runs.
     drop(worker);
     let _worker = env.worker();
     let next = api.wait_terminal(&after, LIMIT).await;
     assert_eq!(next["status"], "succeeded", "{next}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_code_panics_fails_with_the_message_and_frees_its_slot() {
+    let mut env = TestEnv::new();
+    // One slot: if the panicking run kept it, nothing after it would run.
+    env.set("WINGMAN_CONCURRENCY", "1");
+    let server = env.server(0);
+    let api = server.api();
+    let panics = api
+        .create_agent(json!({"name": "panics", "provider": "scripted", "model": "none",
+                             "options": {"script": [{"tool_calls": [{"name": "bash", "input": {"command": "true"}}]},
+                                                    {"panic": "a bug in the provider"}]},
+                             "tools": ["bash"]}))
+        .await;
+    let first_session = api.create_session(&panics, None).await;
+    let run = api.send(&first_session, "go").await;
+    let echo = api.create_agent(json!({"name": "echo"})).await;
+    let other_session = api.create_session(&echo, None).await;
+    let after = api.send(&other_session, "still here").await;
+    let mut worker = env.worker();
+    let failed = api.wait_terminal(&run, LIMIT).await;
+    assert_eq!(failed["status"], "failed", "{failed}");
+    let error = failed["error"].as_str().unwrap();
+    assert!(error.contains("panicked") && error.contains("a bug in the provider"), "{failed}");
+    let events = api.events(&run).await;
+    assert_dense(&events);
+    assert_eq!(count(&events, "run_started"), 1, "failed, not retried into the same panic");
+    let next = api.wait_terminal(&after, LIMIT).await;
+    assert_eq!(next["status"], "succeeded", "the slot was freed: {next}");
+    assert!(worker.child.try_wait().unwrap().is_none(), "the worker lives on");
 }

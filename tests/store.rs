@@ -10,7 +10,8 @@ use std::time::Duration;
 use serde_json::json;
 use store_support::*;
 use wingman::engine::{self, LoopConfig, RunExit, RunSignals};
-use wingman::model::{new_id, NewEvent, RunInput, RunKind, RunStatus};
+use wingman::event::RunEvent;
+use wingman::model::{new_id, RunInput, RunKind, RunStatus};
 use wingman::store::{Claim, Commit, HandBack, Heartbeat, IdempotencyKey, NewRun, Store, StoreError};
 
 #[tokio::test]
@@ -59,10 +60,7 @@ async fn writes_are_fenced_by_the_claim_and_the_workers_lease() {
         store
             .commit(
                 &old.lease,
-                Commit {
-                    events: vec![NewEvent::new("text_delta", json!({"step": 1, "text": "a"}))],
-                    ..Default::default()
-                },
+                Commit { events: vec![RunEvent::TextDelta { step: 1, text: "a".into() }], ..Default::default() },
             )
             .await
             .unwrap();
@@ -108,6 +106,48 @@ async fn a_run_whose_workers_keep_dying_fails_after_its_attempts() {
 }
 
 #[tokio::test]
+async fn a_lost_attempt_is_charged_only_when_it_checkpointed_nothing() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 10);
+        let s = session(&store, dir.path()).await;
+        let run = enqueue(&store, &s, &a, "x").await; // max_attempts: 2
+                                                      // Five attempts in a row each checkpoint a step, then lose their worker.
+        for step in 1..=5 {
+            let w = worker(&store).await;
+            let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+            assert_eq!((claim.attempt, claim.charged_attempts), (step, 0), "progress is never charged");
+            let started = RunEvent::StepStarted { step: step + 1 };
+            let mut commit = text_commit(step, "some", false);
+            commit.events.push(started);
+            store.commit(&claim.lease, commit).await.unwrap();
+            let ctx = store.load_run(&run).await.unwrap();
+            assert_eq!(ctx.open_step, Some(step + 1), "a step was started and not completed");
+            tokio::time::sleep(LEASE + Duration::from_millis(100)).await;
+        }
+        // Then one makes none: charged, but the run goes on.
+        let w = worker(&store).await;
+        let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+        assert_eq!((claim.attempt, claim.charged_attempts), (6, 0));
+        let ctx = store.load_run(&run).await.unwrap();
+        assert!(ctx.resumed && !ctx.handed_back && ctx.open_step == Some(6), "{:?}", ctx.open_step);
+        tokio::time::sleep(LEASE + Duration::from_millis(100)).await;
+        let w = worker(&store).await;
+        let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+        assert_eq!((claim.attempt, claim.charged_attempts), (7, 1));
+        let started: Vec<_> = store.read_events(&run, 0, 100).await.unwrap();
+        let last = started.iter().rev().find(|e| e.kind == "run_started").unwrap();
+        assert_eq!(last.data["charged_attempts"], 1, "the log says which attempts were charged");
+        // A second attempt without progress exhausts max_attempts 2.
+        tokio::time::sleep(LEASE + Duration::from_millis(100)).await;
+        let w = worker(&store).await;
+        assert!(store.claim_runs(&w, 1).await.unwrap().is_empty());
+        let failed = store.get_run(&run).await.unwrap().unwrap();
+        assert_eq!(failed.status, RunStatus::Failed);
+        assert!(failed.error.unwrap().contains("gave up after 2 attempts that made no progress"));
+    }
+}
+
+#[tokio::test]
 async fn a_hand_back_is_not_charged_and_cancel_wins() {
     for (store, dir) in backends().await {
         let a = agent(json!({}), 5);
@@ -117,9 +157,9 @@ async fn a_hand_back_is_not_charged_and_cancel_wins() {
         let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
         store.release_run(&claim.lease, HandBack::AtStepBoundary).await.unwrap();
         let queued = store.get_run(&run).await.unwrap().unwrap();
-        assert_eq!((queued.status, queued.attempt), (RunStatus::Queued, 0));
+        assert_eq!((queued.status, queued.attempt), (RunStatus::Queued, 1));
         let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
-        assert_eq!(claim.attempt, 1);
+        assert_eq!((claim.attempt, claim.charged_attempts), (2, 0), "every claim counts; a hand-back is not charged");
         let resumed = store.load_run(&run).await.unwrap();
         assert!(resumed.resumed && resumed.handed_back, "the next attempt knows nothing was in flight");
         let kinds: Vec<String> = store.read_events(&run, 0, 100).await.unwrap().into_iter().map(|e| e.kind).collect();

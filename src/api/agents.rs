@@ -80,6 +80,9 @@ fn validate(agent: &mut Agent) -> ApiResult<()> {
         return bad("model is required".into());
     }
     provider::validate_options(&agent.provider, &agent.options).map_err(ApiError::BadRequest)?;
+    if let Some(env) = agent.options.get("tool_env") {
+        tools::check_tool_env(env).map_err(ApiError::BadRequest)?;
+    }
     if let Some(unknown) = agent.tools.iter().find(|t| !tools::is_known(t)) {
         return bad(format!("unknown tool {unknown:?} (known: {})", tools::NAMES.join(", ")));
     }

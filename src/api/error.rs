@@ -22,6 +22,9 @@ pub enum ApiError {
     Unprocessable(String),
     #[error("{message}")]
     Rejected { status: StatusCode, message: String },
+    /// The database could not be reached: the client may retry.
+    #[error("the database is unavailable; retry shortly")]
+    Unavailable(String),
     #[error("internal error")]
     Internal(String),
 }
@@ -34,6 +37,7 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Rejected { status, .. } => *status,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -41,10 +45,16 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if let ApiError::Internal(detail) = &self {
-            tracing::error!(error = %detail, "internal error");
+        match &self {
+            ApiError::Internal(detail) => tracing::error!(error = %detail, "internal error"),
+            ApiError::Unavailable(detail) => tracing::warn!(error = %detail, "database unavailable"),
+            _ => {}
         }
-        (self.status(), Json(json!({"error": self.to_string()}))).into_response()
+        let mut response = (self.status(), Json(json!({"error": self.to_string()}))).into_response();
+        if let ApiError::Unavailable(_) = self {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        response
     }
 }
 
@@ -53,6 +63,7 @@ impl From<StoreError> for ApiError {
         match e {
             StoreError::NotFound(what) => ApiError::NotFound(what.to_string()),
             StoreError::Conflict(message) => ApiError::Conflict(message),
+            other if other.is_retryable() => ApiError::Unavailable(other.to_string()),
             other => ApiError::Internal(other.to_string()),
         }
     }

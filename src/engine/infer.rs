@@ -1,12 +1,13 @@
 //! Inference steps: building the request, streaming the answer into
 //! coalesced `text_delta` events, checkpointing it, and provider failures.
 
-use serde_json::json;
 use tokio::sync::mpsc;
 
 use super::{retry_delay, Execution, RunExit};
 use crate::checkpoint::{self, next_action, Checkpoint, CheckpointBody, NextAction};
-use crate::model::{Content, Message, NewEvent, Role, RunStatus};
+use crate::credential::ApiKey;
+use crate::event::RunEvent;
+use crate::model::{Content, Message, Role, RunStatus};
 use crate::provider::{self, InferenceRequest, InferenceResponse, ProviderError};
 use crate::store::{Commit, Finish, StoreError};
 use crate::tools;
@@ -31,9 +32,9 @@ impl Execution {
 
     /// One inference step. Returns an exit if the run ends or stops here.
     pub(super) async fn infer(&mut self, step: u32) -> Result<Option<RunExit>, StoreError> {
-        self.pending.push(NewEvent::new("step_started", json!({"step": step})));
+        self.pending.push(RunEvent::StepStarted { step });
         // Built per step, so a key stored or removed meanwhile applies now.
-        let provider = match provider::for_agent(self.store.as_ref(), &self.ctx.agent).await {
+        let provider = match self.stored_key().await.and_then(|key| provider::for_agent(&self.ctx.agent, key)) {
             Ok(p) => p,
             Err(e) => return self.provider_failed(step, e).await,
         };
@@ -50,7 +51,7 @@ impl Execution {
                 result = &mut call => break result,
                 Some(delta) = rx.recv() => text.push_str(&delta),
                 _ = flush.tick(), if !text.is_empty() => {
-                    let delta = NewEvent::new("text_delta", json!({"step": step, "text": std::mem::take(&mut text)}));
+                    let delta = RunEvent::TextDelta { step, text: std::mem::take(&mut text) };
                     self.write(Commit { events: vec![delta], ..Default::default() }).await?;
                 }
                 _ = abort.cancelled() => return Ok(Some(RunExit::Abandoned)),
@@ -65,6 +66,21 @@ impl Execution {
         }
     }
 
+    /// The key stored under the agent's credential name, read per step so a
+    /// key put or deleted through the API applies from the next step on.
+    async fn stored_key(&self) -> Result<Option<ApiKey>, ProviderError> {
+        let agent = &self.ctx.agent;
+        if agent.provider == "scripted" {
+            return Ok(None);
+        }
+        let name = provider::auth::credential_name(&agent.provider, &agent.options);
+        // A database hiccup is worth a retry, like a provider's own 5xx.
+        self.store
+            .get_credential(&name)
+            .await
+            .map_err(|e| ProviderError::transient(format!("could not read the credential {name:?}: {e}")))
+    }
+
     async fn record_inference(
         &mut self,
         step: u32,
@@ -76,23 +92,22 @@ impl Execution {
             self.config.pricing.cost(&agent.provider, &agent.model, &agent.options, &response.usage);
         let mut events = Vec::new();
         if !unflushed.is_empty() {
-            events.push(NewEvent::new("text_delta", json!({"step": step, "text": unflushed})));
+            events.push(RunEvent::TextDelta { step, text: unflushed });
         }
         let mut content = Vec::new();
         if !response.text.is_empty() {
             content.push(Content::Text { text: response.text.clone() });
         }
         for call in &response.tool_calls {
-            events.push(NewEvent::new(
-                "tool_call",
-                json!({"step": step, "call_id": call.id, "name": call.name, "input": call.input}),
-            ));
+            events.push(RunEvent::ToolCall {
+                step,
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                input: call.input.clone(),
+            });
             content.push(Content::ToolUse { id: call.id.clone(), name: call.name.clone(), input: call.input.clone() });
         }
-        events.push(NewEvent::new(
-            "step_completed",
-            json!({"step": step, "usage": response.usage, "stop_reason": response.stop_reason}),
-        ));
+        events.push(RunEvent::StepCompleted { step, usage: response.usage, stop_reason: response.stop_reason.clone() });
         let cp = Checkpoint {
             step,
             body: CheckpointBody::Inference {
@@ -140,12 +155,15 @@ impl Execution {
             step,
             body: CheckpointBody::ProviderError { attempt: failures + 1, message: error.message.clone() },
         };
-        let event = NewEvent::new(
-            "step_restarted",
-            json!({"step": step, "attempt": self.attempt, "retry": failures + 1,
-                   "delay_ms": delay.as_millis() as u64, "status": error.status,
-                   "reason": format!("provider error{status}: {}", error.message)}),
-        );
+        let event = RunEvent::StepRestarted {
+            step,
+            attempt: self.attempt,
+            call_id: None,
+            retry: Some(failures + 1),
+            delay_ms: Some(delay.as_millis() as u64),
+            status: error.status,
+            reason: format!("provider error{status}: {}", error.message),
+        };
         self.write(Commit { checkpoints: vec![cp], events: vec![event], ..Default::default() }).await?;
         tokio::select! {
             _ = tokio::time::sleep(delay) => Ok(None),

@@ -13,11 +13,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::checkpoint::{self, next_action, NextAction};
-use crate::model::{NewEvent, RunStatus};
+use crate::event::RunEvent;
+use crate::model::RunStatus;
 use crate::provider::pricing::Pricing;
 use crate::store::{Claim, Commit, Finish, HandBack, Lease, RunContext, Store, StoreError};
 use crate::tools::sandbox::SandboxConfig;
@@ -98,6 +98,26 @@ pub async fn execute(store: Arc<dyn Store>, config: LoopConfig, claim: Claim, si
     }
 }
 
+/// Fails a run whose execution panicked, under the lease it ran with: the
+/// summary comes from the checkpoints it stored. Fenced (cancelled or taken
+/// over meanwhile), it is left alone.
+pub async fn fail_after_panic(store: &dyn Store, lease: &Lease, message: &str) -> RunExit {
+    let error = format!("the worker panicked while executing this run: {message}");
+    let finish = Finish { status: RunStatus::Failed, error: Some(error), summary: None };
+    let commit = Commit { finish: Some(finish), ..Default::default() };
+    for tries in 1..=5u64 {
+        match store.commit(lease, commit.clone()).await {
+            Ok(()) => return RunExit::Finished,
+            Err(e) if e.is_retryable() => tokio::time::sleep(Duration::from_millis(50 * tries)).await,
+            Err(e) => {
+                tracing::warn!(run_id = %lease.run_id, error = %e, "could not fail the run after its panic");
+                break;
+            }
+        }
+    }
+    RunExit::Abandoned
+}
+
 struct Execution {
     store: Arc<dyn Store>,
     config: LoopConfig,
@@ -106,7 +126,7 @@ struct Execution {
     ctx: RunContext,
     signals: RunSignals,
     /// Events waiting to ride along with the next write.
-    pending: Vec<NewEvent>,
+    pending: Vec<RunEvent>,
 }
 
 impl Execution {
@@ -129,12 +149,13 @@ impl Execution {
                 NextAction::Infer { step } | NextAction::RunTools { step, .. } => step,
                 _ => ctx.run.steps,
             };
-            pending.push(NewEvent::new("run_resumed", json!({"attempt": claim.attempt, "from_step": from_step})));
+            pending.push(RunEvent::RunResumed { attempt: claim.attempt, from_step });
             if let Some(step) = ctx.open_step {
-                pending.push(NewEvent::new(
-                    "step_restarted",
-                    json!({"step": step, "attempt": claim.attempt,
-                           "reason": "the worker executing this step stopped; its partial output is void"}),
+                pending.push(restarted(
+                    step,
+                    claim.attempt,
+                    None,
+                    "the worker executing this step stopped; its partial output is void",
                 ));
             }
         }
@@ -165,10 +186,11 @@ impl Execution {
                 }
                 NextAction::RunTools { step, calls } => {
                     if first && self.ctx.resumed && !self.ctx.handed_back {
-                        self.pending.push(NewEvent::new(
-                            "step_restarted",
-                            json!({"step": step, "attempt": self.attempt, "call_id": calls[0].id,
-                                   "reason": "resumed: this tool call may have started before the worker stopped"}),
+                        self.pending.push(restarted(
+                            step,
+                            self.attempt,
+                            Some(calls[0].id.clone()),
+                            "resumed: this tool call may have started before the worker stopped",
                         ));
                         // Say so durably before running it again: if this attempt
                         // also stops before its first write, the log must still
@@ -201,7 +223,7 @@ impl Execution {
         loop {
             match self.store.commit(&self.lease, commit.clone()).await {
                 Ok(()) => break,
-                Err(StoreError::Backend(e)) if tries < 5 => {
+                Err(e) if e.is_retryable() && tries < 5 => {
                     tries += 1;
                     tracing::warn!(run_id = %self.lease.run_id, error = %e, "commit failed; retrying");
                     tokio::time::sleep(Duration::from_millis(50 * tries)).await;
@@ -225,6 +247,11 @@ impl Execution {
         self.write(Commit { finish: Some(Finish { status, error, summary: None }), ..Default::default() }).await?;
         Ok(RunExit::Finished)
     }
+}
+
+/// `step_restarted` for a step a resumed attempt redoes.
+fn restarted(step: u32, attempt: u32, call_id: Option<String>, reason: &str) -> RunEvent {
+    RunEvent::StepRestarted { step, attempt, call_id, retry: None, delay_ms: None, status: None, reason: reason.into() }
 }
 
 /// Exponential backoff with full jitter, or the provider's `retry-after`, capped.

@@ -1,10 +1,9 @@
 //! Tool steps: running a step's pending tool calls and checkpointing each result.
 
-use serde_json::json;
-
 use super::{Execution, RunExit};
 use crate::checkpoint::{Checkpoint, CheckpointBody};
-use crate::model::{NewEvent, ToolCall};
+use crate::event::RunEvent;
+use crate::model::ToolCall;
 use crate::store::{Commit, StoreError};
 use crate::tools::{self, ToolContext};
 
@@ -46,11 +45,13 @@ impl Execution {
                         is_error: output.is_error,
                     },
                 };
-                let event = NewEvent::new(
-                    "tool_result",
-                    json!({"step": step, "call_id": call.id, "name": call.name,
-                           "output": output.output, "is_error": output.is_error}),
-                );
+                let event = RunEvent::ToolResult {
+                    step,
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    output: output.output,
+                    is_error: output.is_error,
+                };
                 self.write(Commit { checkpoints: vec![cp], events: vec![event], ..Default::default() }).await?;
             }
         }

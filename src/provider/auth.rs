@@ -11,65 +11,9 @@
 //! placeholder, so a key cannot reach an API answer, an event or a log line by
 //! being formatted; error messages that might quote it are scrubbed.
 
-use chrono::{DateTime, Utc};
-use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::ProviderError;
-use crate::store::Store;
-
-/// A secret API key. Its only way out is [`ApiKey::expose`], used to build
-/// the request headers.
-#[derive(Clone, PartialEq, Eq)]
-pub struct ApiKey(String);
-
-impl ApiKey {
-    /// Wraps a key.
-    pub fn new(key: impl Into<String>) -> Self {
-        ApiKey(key.into())
-    }
-
-    /// The key itself, for a request header and nothing else.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-
-    /// A hint that lets a person tell keys apart without revealing them: the
-    /// last four characters of a long key, nothing for a short one.
-    pub fn hint(&self) -> Option<String> {
-        let chars: Vec<char> = self.0.chars().collect();
-        (chars.len() >= 20).then(|| format!("…{}", chars[chars.len() - 4..].iter().collect::<String>()))
-    }
-
-    /// Replaces every occurrence of the key in `text`, for messages that
-    /// might quote it (a server echoing a rejected key, say).
-    pub fn scrub(&self, text: &str) -> String {
-        if self.0.len() < 4 {
-            return text.to_string();
-        }
-        text.replace(&self.0, "[redacted]")
-    }
-}
-
-impl std::fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ApiKey([redacted])")
-    }
-}
-
-/// What the API shows about a stored credential: never the key.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct CredentialInfo {
-    /// The credential name: a provider ID, or `provider:label`.
-    pub provider: String,
-    /// The last characters of the key, when it is long enough to spare them.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
-    #[serde(with = "crate::model::timestamp")]
-    pub created_at: DateTime<Utc>,
-    #[serde(with = "crate::model::timestamp")]
-    pub updated_at: DateTime<Utc>,
-}
+pub use crate::credential::{ApiKey, CredentialInfo};
 
 /// Checks a credential name: `provider` or `provider:label`, where the
 /// provider takes a key and the label is short, lowercase and plain.
@@ -114,25 +58,18 @@ pub fn credential_name(provider: &str, options: &Map<String, Value>) -> String {
     }
 }
 
-/// Finds the key for a step: the stored credential, else (for the provider's
-/// own name only) its environment variable. `None` when there is neither.
-pub async fn resolve(
-    store: &dyn Store,
-    provider: &str,
-    options: &Map<String, Value>,
-) -> Result<Option<ApiKey>, ProviderError> {
-    let name = credential_name(provider, options);
-    match store.get_credential(&name).await {
-        Ok(Some(key)) => return Ok(Some(key)),
-        Ok(None) => {}
-        // A database hiccup is worth a retry, like a provider's own 5xx.
-        Err(e) => return Err(ProviderError::transient(format!("could not read the credential {name:?}: {e}"))),
+/// The key a step uses, given what the store holds under the step's
+/// credential name (`stored`, looked up by the caller): the stored key, else,
+/// for the provider's own name only, its environment variable.
+pub fn resolve(provider: &str, options: &Map<String, Value>, stored: Option<ApiKey>) -> Option<ApiKey> {
+    if stored.is_some() {
+        return stored;
     }
-    if name != provider {
-        return Ok(None);
+    if credential_name(provider, options) != provider {
+        return None;
     }
     let env = super::catalog().into_iter().find(|p| p.id == provider).and_then(|p| p.env);
-    Ok(env.and_then(|var| std::env::var(var).ok()).filter(|k| !k.trim().is_empty()).map(|k| ApiKey::new(k.trim())))
+    env.and_then(|var| std::env::var(var).ok()).filter(|k| !k.trim().is_empty()).map(|k| ApiKey::new(k.trim()))
 }
 
 #[cfg(test)]
@@ -159,25 +96,20 @@ mod tests {
         assert!(check_name("openai:Bad Label").is_err());
     }
 
-    #[tokio::test]
-    async fn a_stored_key_wins_over_the_environment_which_only_serves_the_providers_own_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("w.db");
-        let store = crate::store::open(path.to_str().unwrap(), &Default::default()).await.unwrap();
+    #[test]
+    fn a_stored_key_wins_over_the_environment_which_only_serves_the_providers_own_name() {
         let none = Map::new();
         // Only this test touches OLLAMA_API_KEY.
         std::env::set_var("OLLAMA_API_KEY", " from-env-0123 ");
-        let key = resolve(store.as_ref(), "ollama", &none).await.unwrap();
-        assert_eq!(key.unwrap().expose(), "from-env-0123");
+        assert_eq!(resolve("ollama", &none, None).unwrap().expose(), "from-env-0123");
         let labelled: Map<String, Value> = serde_json::from_str(r#"{"credential": "ollama:cloud"}"#).unwrap();
-        assert_eq!(resolve(store.as_ref(), "ollama", &labelled).await.unwrap(), None);
-        store.put_credential("ollama", &ApiKey::new("from-store-4567")).await.unwrap();
-        store.put_credential("ollama:cloud", &ApiKey::new("cloud-89ab")).await.unwrap();
-        assert_eq!(resolve(store.as_ref(), "ollama", &none).await.unwrap().unwrap().expose(), "from-store-4567");
-        assert_eq!(resolve(store.as_ref(), "ollama", &labelled).await.unwrap().unwrap().expose(), "cloud-89ab");
+        assert_eq!(credential_name("ollama", &labelled), "ollama:cloud");
+        assert_eq!(resolve("ollama", &labelled, None), None);
+        let stored = Some(ApiKey::new("from-store-4567"));
+        assert_eq!(resolve("ollama", &none, stored.clone()).unwrap().expose(), "from-store-4567");
+        assert_eq!(resolve("ollama", &labelled, stored).unwrap().expose(), "from-store-4567");
         std::env::remove_var("OLLAMA_API_KEY");
-        store.delete_credential("ollama").await.unwrap();
-        assert_eq!(resolve(store.as_ref(), "ollama", &none).await.unwrap(), None);
+        assert_eq!(resolve("ollama", &none, None), None);
     }
 
     #[test]

@@ -19,7 +19,6 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use crate::model::{Agent, Content, Message, ToolCall, Usage};
-use crate::store::Store;
 
 pub mod anthropic;
 pub mod auth;
@@ -37,15 +36,7 @@ pub mod sse;
 
 use auth::ApiKey;
 
-/// A tool the model may call, as described to the provider.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct ToolSpec {
-    pub name: String,
-    /// What the tool does; left out of the request when empty.
-    pub description: String,
-    /// A JSON schema of the tool's input object.
-    pub input_schema: Value,
-}
+pub use crate::model::ToolSpec;
 
 /// One inference request.
 #[derive(Debug, Clone)]
@@ -151,8 +142,9 @@ pub fn is_known(id: &str) -> bool {
     catalog().iter().any(|p| p.id == id)
 }
 
-/// Checks an agent's options for its provider. `tool_env` is the tools'
-/// option, the same for every provider, and never sent to one.
+/// Checks an agent's options for its provider. (`tool_env` is the tools'
+/// option, the same for every provider, never sent to one, and checked by
+/// [`crate::tools::check_tool_env`].)
 pub fn validate_options(provider: &str, opts: &Map<String, Value>) -> Result<(), String> {
     match provider {
         "scripted" => scripted::validate_options(opts),
@@ -160,10 +152,6 @@ pub fn validate_options(provider: &str, opts: &Map<String, Value>) -> Result<(),
         "openai" => options::validate(provider, openai::OPTIONS, opts),
         "ollama" => options::validate(provider, ollama::OPTIONS, opts),
         other => Err(format!("unknown provider {other:?}")),
-    }?;
-    match opts.get("tool_env") {
-        Some(env) => crate::tools::check_tool_env(env).map(|_| ()),
-        None => Ok(()),
     }
 }
 
@@ -178,13 +166,13 @@ pub fn build(id: &str, key: Option<ApiKey>) -> Result<Arc<dyn Provider>, Provide
     }
 }
 
-/// Builds the provider for one step of an agent's run, reading its key from
-/// the store (or the environment) at that moment, so a key put or deleted
-/// through the API applies from the next step on.
-pub async fn for_agent(store: &dyn Store, agent: &Agent) -> Result<Arc<dyn Provider>, ProviderError> {
+/// Builds the provider for one step of an agent's run with `stored`, the
+/// key the store holds under the agent's credential name (see
+/// [`auth::resolve`] for the environment fallback).
+pub fn for_agent(agent: &Agent, stored: Option<ApiKey>) -> Result<Arc<dyn Provider>, ProviderError> {
     let key = match agent.provider.as_str() {
         "scripted" => None,
-        provider => auth::resolve(store, provider, &agent.options).await?,
+        provider => auth::resolve(provider, &agent.options, stored),
     };
     build(&agent.provider, key)
 }

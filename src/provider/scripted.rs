@@ -4,7 +4,10 @@
 //! `model: "echo"` answers with the user's last message. `options.script` is a
 //! list of turns, one consumed per provider call: `{"text": …}`,
 //! `{"tool_calls": [{"name", "input"}], "text"?: …}` or
-//! `{"error": {"status", "message"}}`. Past the end it answers with empty text.
+//! `{"error": {"status", "message"}}`, or `{"panic": "message"}`, which makes
+//! the provider call panic: a fault to show that a run whose code panics is
+//! failed with the message and frees its worker's slot. Past the end it
+//! answers with empty text.
 //! `options.chunk_delay_ms` streams text word by word with that delay. Usage
 //! counts one token per whitespace-separated word.
 
@@ -51,6 +54,10 @@ pub fn validate_options(options: &serde_json::Map<String, Value>) -> Result<(), 
 
 fn validate_turn(turn: &Value) -> Result<(), String> {
     let obj = turn.as_object().ok_or("a turn must be an object")?;
+    if let Some(message) = obj.get("panic") {
+        message.as_str().ok_or("panic must be a string")?;
+        return Ok(());
+    }
     if let Some(error) = obj.get("error") {
         let status = error.get("status").and_then(Value::as_u64).ok_or("error.status must be a number")?;
         if !(400..=599).contains(&status) {
@@ -107,6 +114,9 @@ impl Provider for Scripted {
             None if request.model == "echo" => serde_json::json!({"text": last_user_text(&request.messages)}),
             None => Value::Null,
         };
+        if let Some(message) = turn.get("panic").and_then(Value::as_str) {
+            panic!("{message}");
+        }
         if let Some(error) = turn.get("error") {
             let status = error.get("status").and_then(Value::as_u64).unwrap_or(500) as u16;
             let message = error.get("message").and_then(Value::as_str).unwrap_or("scripted provider error");

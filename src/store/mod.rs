@@ -1,24 +1,52 @@
 //! Storage: one trait in domain terms, one implementation per backend.
 //!
-//! Nothing outside `store::sqlite` knows which database is behind a [`Store`];
-//! the queue logic (claims, leases, fencing, ordering within a session) lives
-//! in each backend's queries, and the rules those queries share live in
-//! [`crate::checkpoint`].
+//! Nothing outside `store` knows which database is behind a [`Store`]. A
+//! backend only persists: the events it writes are built by the domain
+//! ([`crate::event`]), the rules of attempts, fleets and summaries live in
+//! [`crate::attempt`], [`crate::fleet`] and [`crate::checkpoint`], and the
+//! facts a resumed run needs are recorded as each write says ([`Effect`]).
 //!
-//! **Invariant:** the store reads the clock itself, when a write executes
-//! (inside its transaction), never before: a write that waited for the lock
-//! must not judge a lease by the time it was queued.
+//! # The concurrency contract every backend keeps
+//!
+//! - **A run is executed by one worker at a time.** A claim sets the run's
+//!   worker and raises its lease epoch; every later write for the run
+//!   ([`Store::commit`], [`Store::release_run`]) is refused with
+//!   [`StoreError::Fenced`], before it changes anything, unless the run is
+//!   still running under that worker and epoch *and* the worker's own lease
+//!   is live, judged in the same statement that writes. Two claims of one run
+//!   never both succeed.
+//! - **One run per session at a time, in submission order.** A run enqueued
+//!   behind an unfinished run of its session is blocked; ending the run that
+//!   holds the turn unblocks the next in the same transaction.
+//! - **A fleet run's cap holds across every worker** (see [`crate::fleet`]).
+//! - **Event numbers are dense per run** (1, 2, 3, … with no gap), and
+//!   [`Store::events_since`] returns events **in commit order**: once a
+//!   cursor position has been returned, no event at or below it commits
+//!   later. (A sequence that is assigned before commit does not give this on
+//!   a database with concurrent writers; each backend says how it does.)
+//! - **Each write is all or nothing**, and a refused or failed one changes
+//!   nothing. [`StoreError::is_retryable`] says whether trying again can help.
+//! - **The store reads the clock itself**, when a write executes (inside its
+//!   transaction), never before: a write that waited for a lock must not
+//!   judge a lease by the time it was queued. Leases are judged by one clock
+//!   for every worker (the database's, where workers run on many hosts).
 
 use async_trait::async_trait;
 use std::time::Duration;
 
 use crate::checkpoint::{Checkpoint, RunSummary};
-use crate::model::{Agent, Event, Fleet, FleetRun, Message, NewEvent, Run, RunInput, RunKind, RunStatus, Session};
-use crate::provider::auth::{ApiKey, CredentialInfo};
+use crate::credential::{ApiKey, CredentialInfo};
+use crate::event::RunEvent;
+use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunInput, RunKind, RunStatus, Session};
 
 pub mod sqlite;
 
-/// Errors of the storage layer.
+/// A database error kept as it came, for logs and `source()` chains.
+pub type SourceError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Errors of the storage layer. Each says whether retrying can help
+/// ([`StoreError::is_retryable`]): a refusal or a broken row gives the same
+/// answer however often it is asked.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// The thing named does not exist (or was deleted).
@@ -30,9 +58,38 @@ pub enum StoreError {
     /// The writer no longer holds the run's lease: nothing was written.
     #[error("the lease on this run is no longer held")]
     Fenced,
-    /// The database failed; retrying may help.
-    #[error("database error: {0}")]
-    Backend(String),
+    /// The database could not be reached, was busy, or aborted the
+    /// transaction (a lost connection, a serialization failure, a restart):
+    /// nothing was written, and retrying may help.
+    #[error("database unavailable: {0}")]
+    Unavailable(#[source] SourceError),
+    /// The database answered, but not as this code expects (a row that does
+    /// not decode, a failed statement): retrying gives the same answer.
+    #[error("storage error: {0}")]
+    Internal(#[source] SourceError),
+}
+
+impl StoreError {
+    /// True when the same call may succeed if made again.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_))
+    }
+
+    /// An [`StoreError::Internal`] error with a message of its own.
+    pub fn internal(message: impl Into<String>) -> StoreError {
+        StoreError::Internal(message.into().into())
+    }
+
+    /// An [`StoreError::Unavailable`] error with a message of its own.
+    pub fn unavailable(message: impl Into<String>) -> StoreError {
+        StoreError::Unavailable(message.into().into())
+    }
+}
+
+impl From<serde_json::Error> for StoreError {
+    fn from(e: serde_json::Error) -> Self {
+        StoreError::Internal(Box::new(e))
+    }
 }
 
 /// Shorthand for storage results.
@@ -131,10 +188,38 @@ pub struct RunFilter {
 #[derive(Debug, Clone)]
 pub struct Claim {
     pub lease: Lease,
+    /// Which claim of the run this is: 1 for the first, one more for each.
     pub attempt: u32,
+    /// Earlier attempts charged against `max_attempts` (see [`crate::attempt`]).
+    pub charged_attempts: u32,
     /// The run's context, when the worker loaded it together with the rest of
     /// its claim ([`Store::load_runs`]); `None` means the execution loads it.
     pub context: Option<Box<RunContext>>,
+}
+
+impl Claim {
+    /// The `run_started` event a backend writes with the claim.
+    pub fn started_event(&self) -> RunEvent {
+        RunEvent::RunStarted {
+            attempt: self.attempt,
+            worker_id: self.lease.worker_id.clone(),
+            charged_attempts: self.charged_attempts,
+        }
+    }
+}
+
+impl NewRun {
+    /// The `run_queued` event a backend writes with the run; `task` places
+    /// it in a fleet run: (fleet run ID, task index).
+    pub fn queued_event(&self, task: Option<(&str, u32)>) -> RunEvent {
+        RunEvent::RunQueued {
+            kind: self.kind,
+            session_id: self.session_id.clone(),
+            agent_id: self.agent.id.clone(),
+            fleet_run_id: task.map(|t| t.0.to_string()),
+            task_index: task.map(|t| t.1),
+        }
+    }
 }
 
 /// Everything a worker needs to execute a claimed run.
@@ -171,8 +256,37 @@ pub struct Finish {
 #[derive(Debug, Clone, Default)]
 pub struct Commit {
     pub checkpoints: Vec<Checkpoint>,
-    pub events: Vec<NewEvent>,
+    pub events: Vec<RunEvent>,
     pub finish: Option<Finish>,
+}
+
+/// What a fenced write changes besides the rows it adds, for a backend to
+/// record with the fence: how many events it numbers, and the resume facts a
+/// later attempt reads ([`RunContext::open_step`], and whether this attempt
+/// made progress, which decides whether losing it is charged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Effect {
+    pub events: u64,
+    /// The write checkpoints something: the attempt made progress.
+    pub progressed: bool,
+    /// The open step's change, as [`RunEvent::open_step_change`] says.
+    pub open_step: Option<Option<u32>>,
+}
+
+impl Effect {
+    /// The effect of writing `checkpoints` with `events`.
+    pub fn of(checkpoints: &[Checkpoint], events: &[RunEvent]) -> Effect {
+        Effect {
+            events: events.len() as u64,
+            progressed: !checkpoints.is_empty(),
+            open_step: events.iter().rev().find_map(RunEvent::open_step_change),
+        }
+    }
+
+    /// A write of `events` events that changes no resume fact.
+    pub fn events(events: u64) -> Effect {
+        Effect { events, progressed: false, open_step: None }
+    }
 }
 
 /// How a worker hands a run back at shutdown.
@@ -313,7 +427,7 @@ pub trait Store: Send + Sync + 'static {
     /// Stores (or replaces) the key of one credential name.
     async fn put_credential(&self, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo> {
         let mut stored = self.put_credentials(vec![(name.to_string(), key.clone())]).await?;
-        stored.pop().ok_or_else(|| StoreError::Backend("the credential was not stored".into()))
+        stored.pop().ok_or_else(|| StoreError::internal("the credential was not stored"))
     }
     /// The key of a credential name, for a worker building a provider.
     async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>>;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::provider::ToolSpec;
+use crate::model::ToolSpec;
 
 mod args;
 pub mod bash;

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::provider::ToolSpec;
+use crate::model::ToolSpec;
 
 /// A description, the input's properties, and which of them are required.
 type Parts = (&'static str, Value, &'static [&'static str]);

@@ -8,7 +8,8 @@ use std::time::Duration;
 use chrono::Utc;
 use serde_json::{json, Value};
 use wingman::checkpoint::{Checkpoint, CheckpointBody};
-use wingman::model::{new_id, Agent, Message, NewEvent, RunInput, RunKind, RunStatus, Session, Usage};
+use wingman::event::RunEvent;
+use wingman::model::{new_id, Agent, Message, RunInput, RunKind, RunStatus, Session, Usage};
 use wingman::store::{self, Commit, Finish, NewRun, Store};
 
 pub const LEASE: Duration = Duration::from_millis(300);
@@ -85,7 +86,7 @@ pub fn text_commit(step: u32, text: &str, finish: bool) -> Commit {
                 stop_reason: "end_turn".into(),
             },
         }],
-        events: vec![NewEvent::new("step_completed", json!({"step": step}))],
+        events: vec![RunEvent::StepCompleted { step, usage: Usage::default(), stop_reason: "end_turn".into() }],
         finish: finish.then_some(Finish { status: RunStatus::Succeeded, error: None, summary: None }),
     }
 }

@@ -8,7 +8,7 @@ use sqlx::sqlite::{SqlitePool, SqliteRow};
 use sqlx::Row;
 
 use super::rows::{at, ms};
-use crate::provider::auth::{ApiKey, CredentialInfo};
+use crate::credential::{ApiKey, CredentialInfo};
 use crate::store::{StoreError, StoreResult};
 
 /// Inserts or replaces a key, keeping its first `created_at`.

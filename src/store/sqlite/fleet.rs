@@ -12,8 +12,9 @@ use super::queue::{insert_run, remember_key, remembered};
 use super::resources::insert_session;
 use super::rows::{self, ms, Columns};
 use crate::checkpoint::RunSummary;
+use crate::event::RunEvent;
 use crate::fleet::{self, TaskEnd};
-use crate::model::{FleetRun, NewEvent, RunKind, RunStatus};
+use crate::model::{FleetRun, RunKind, RunStatus};
 use crate::store::{EnqueuedFleetRun, IdempotencyKey, NewFleetRun, NewRun, StoreError, StoreResult};
 
 /// The columns of a fleet run with its running tasks counted: those hold a
@@ -137,12 +138,12 @@ pub fn task_ended(conn: &Connection, task: Ended, now: DateTime<Utc>) -> StoreRe
     let fleet_run = get(conn, task.fleet_run_id)?.ok_or(StoreError::NotFound("fleet run"))?;
     if fleet_run.progress.finished() == fleet_run.progress.total {
         let status = fleet::final_status(&fleet_run.progress, fleet_run.cancel_requested);
-        write_done(conn, &fleet_run, fleet::done_event(status, &fleet_run.progress), status.as_str(), now)?;
+        write_done(conn, &fleet_run, RunEvent::fleet_done(status, &fleet_run.progress), status.as_str(), now)?;
     }
     Ok(())
 }
 
-fn write_done(conn: &Connection, run: &FleetRun, done: NewEvent, status: &str, now: DateTime<Utc>) -> StoreResult<()> {
+fn write_done(conn: &Connection, run: &FleetRun, done: RunEvent, status: &str, now: DateTime<Utc>) -> StoreResult<()> {
     let seq: i64 = conn
         .prepare_cached(
             "UPDATE fleet_runs SET status = ?2, event_seq = event_seq + 1, finished_at = ?3, updated_at = ?3

@@ -2,7 +2,7 @@
 //! `readers.rs`) inside one read transaction, so that every part comes from
 //! the same snapshot.
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 
 use super::rows;
 use crate::checkpoint::Checkpoint;
@@ -33,23 +33,12 @@ fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
         None => Vec::new(),
     };
     let checkpoints = checkpoints(conn, run_id)?;
-    let open_step = open_step(conn, run_id)?;
-    // The claim that handed the run to this worker wrote one `run_started`;
-    // any earlier one means an earlier attempt got there first.
-    let resumed: bool = conn
-        .prepare_cached("SELECT COUNT(*) > 1 FROM run_events WHERE run_id = ?1 AND type = 'run_started'")?
-        .query_row([run_id], |r| r.get(0))?;
-    // The event just before this attempt's `run_started`: a hand-back between
-    // steps means the previous attempt had nothing in flight.
-    let handed_back: Option<bool> = conn
-        .prepare_cached(
-            "SELECT type = 'run_handed_back' AND data ->> '$.interrupted' = 0 FROM run_events
-             WHERE run_id = ?1 AND seq < (SELECT MAX(seq) FROM run_events WHERE run_id = ?1 AND type = 'run_started')
-             ORDER BY seq DESC LIMIT 1",
-        )?
-        .query_row([run_id], |r| r.get(0))
-        .optional()?;
-    let handed_back = handed_back.unwrap_or(false);
+    let (open_step, handed_back): (Option<i64>, bool) = conn
+        .prepare_cached("SELECT open_step, handed_back FROM runs WHERE id = ?1")?
+        .query_row([run_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let open_step = open_step.map(|s| s as u32);
+    // The claim that handed the run to this worker was its first, or not.
+    let resumed = run.attempt > 1;
     Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back })
 }
 
@@ -69,21 +58,4 @@ pub fn checkpoints(conn: &Connection, run_id: &str) -> StoreResult<Vec<Checkpoin
         conn.prepare_cached("SELECT step, body FROM checkpoints WHERE run_id = ?1 ORDER BY step, created_at, call_id")?;
     let checkpoints = rows::all(select.query([run_id])?, |row| rows::checkpoint(row))?;
     Ok(checkpoints)
-}
-
-/// The last step that has a `step_started` (or `step_restarted`) event but no
-/// `step_completed`: a step that was in flight when the last attempt ended.
-fn open_step(conn: &Connection, run_id: &str) -> StoreResult<Option<u32>> {
-    let last: Option<(String, Option<i64>)> = conn
-        .prepare_cached(
-            "SELECT type, json_extract(data, '$.step') FROM run_events
-             WHERE run_id = ?1 AND type IN ('step_started', 'step_restarted', 'step_completed')
-             ORDER BY seq DESC LIMIT 1",
-        )?
-        .query_row([run_id], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    Ok(match last {
-        Some((kind, step)) if kind != "step_completed" => step.map(|s| s as u32),
-        _ => None,
-    })
 }

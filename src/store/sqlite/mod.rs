@@ -10,8 +10,8 @@ use rusqlite::params;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{ConnectOptions, Row};
 
+use crate::credential::{ApiKey, CredentialInfo};
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, RunStatus, Session};
-use crate::provider::auth::{ApiKey, CredentialInfo};
 use crate::store::{
     Claim, Commit, Enqueued, EnqueuedFleetRun, FleetRunFilter, HandBack, Heartbeat, IdempotencyKey, Lease, NewFleetRun,
     NewRun, QueueStats, Run, RunContext, RunFilter, Store, StoreError, StoreOptions, StoreResult,

@@ -4,47 +4,64 @@
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
-use serde_json::{json, Value};
 
 use super::queue::get_run;
 use super::rows::ms;
 use super::{fleet, load};
 use crate::checkpoint::{summarize, Checkpoint, RunSummary};
-use crate::model::{Message, NewEvent, Run, RunInput, RunStatus};
-use crate::store::{Commit, Finish, Lease, StoreError, StoreResult};
+use crate::event::RunEvent;
+use crate::model::{Message, Run, RunInput, RunStatus};
+use crate::store::{Commit, Effect, Finish, Lease, StoreError, StoreResult};
 
 /// Writes events numbered from `first_seq`.
 pub fn insert_events(
     conn: &Connection,
     run_id: &str,
     first_seq: u64,
-    events: &[NewEvent],
+    events: &[RunEvent],
     now: DateTime<Utc>,
 ) -> StoreResult<()> {
     let mut insert =
         conn.prepare_cached("INSERT INTO run_events (run_id, seq, type, data, at) VALUES (?1, ?2, ?3, ?4, ?5)")?;
     for (i, event) in events.iter().enumerate() {
-        let data = serde_json::to_string(&event.data)?;
-        insert.execute(params![run_id, (first_seq + i as u64) as i64, event.kind, data, ms(now)])?;
+        insert.execute(params![run_id, (first_seq + i as u64) as i64, event.kind(), event.data_json(), ms(now)])?;
     }
     Ok(())
 }
 
-/// Reserves `count` event numbers for a run if, and only if, the lease is
-/// still held. Returns the first reserved number. This is the first write of
-/// every fenced change, so a refusal leaves nothing behind.
-pub fn fence(conn: &Connection, lease: &Lease, count: u64, now: DateTime<Utc>) -> StoreResult<u64> {
+/// Reserves `events` event numbers for a run if, and only if, the lease is
+/// still held, and records the resume facts the write changes. Returns the
+/// first reserved number. This is the first write of every fenced change, so
+/// a refusal leaves nothing behind.
+pub fn fence(conn: &Connection, lease: &Lease, effect: Effect, now: DateTime<Utc>) -> StoreResult<u64> {
+    let (moves_step, open_step) = match effect.open_step {
+        Some(step) => (true, step.map(i64::from)),
+        None => (false, None),
+    };
     let last: Option<i64> = conn
         .prepare_cached(
-            "UPDATE runs SET event_seq = event_seq + ?1, updated_at = ?2
+            "UPDATE runs SET event_seq = event_seq + ?1, updated_at = ?2, progressed = progressed OR ?6,
+                    open_step = CASE WHEN ?7 THEN ?8 ELSE open_step END
              WHERE id = ?3 AND status = 'running' AND lease_epoch = ?4 AND worker_id = ?5
                AND EXISTS (SELECT 1 FROM workers WHERE id = ?5 AND lease_expires_at > ?2)
              RETURNING event_seq",
         )?
-        .query_row(params![count as i64, ms(now), lease.run_id, lease.epoch as i64, lease.worker_id], |r| r.get(0))
+        .query_row(
+            params![
+                effect.events as i64,
+                ms(now),
+                lease.run_id,
+                lease.epoch as i64,
+                lease.worker_id,
+                effect.progressed,
+                moves_step,
+                open_step
+            ],
+            |r| r.get(0),
+        )
         .optional()?;
     let last = last.ok_or(StoreError::Fenced)?;
-    Ok(last as u64 - count + 1)
+    Ok(last as u64 - effect.events + 1)
 }
 
 /// Writes a worker's progress under its lease, or nothing at all if the
@@ -58,12 +75,12 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
                 Some(summary) => summary,
                 None => summary_from_store(conn, &lease.run_id, status, &commit.checkpoints)?,
             };
-            events.push(done_event(status, &error, &summary));
+            events.push(RunEvent::done(status, error.clone(), &summary));
             Some((status, error, summary))
         }
         None => None,
     };
-    let first = fence(conn, lease, events.len() as u64, now)?;
+    let first = fence(conn, lease, Effect::of(&commit.checkpoints, &events), now)?;
     insert_checkpoints(conn, &lease.run_id, &commit.checkpoints, now)?;
     insert_events(conn, &lease.run_id, first, &events, now)?;
     if let Some((status, error, summary)) = finish {
@@ -103,20 +120,6 @@ fn summary_from_store(
     Ok(summarize(&input, &checkpoints, status))
 }
 
-/// The `done` event of a run that ends with `status`.
-fn done_event(status: RunStatus, error: &Option<String>, summary: &RunSummary) -> NewEvent {
-    let mut done = json!({
-        "status": status.as_str(),
-        "response": summary.response,
-        "usage": summary.usage,
-        "steps": summary.steps,
-    });
-    if let Some(error) = error {
-        done["error"] = Value::String(error.clone());
-    }
-    NewEvent::new("done", done)
-}
-
 /// Ends a run outside a worker's commit (cancel, a run out of attempts, a
 /// deleted session): its summary from the stored checkpoints, the `done`
 /// event, its history and the session's next turn.
@@ -131,7 +134,7 @@ pub fn finish(
     let seq: i64 = conn
         .prepare_cached("UPDATE runs SET event_seq = event_seq + 1, updated_at = ?2 WHERE id = ?1 RETURNING event_seq")?
         .query_row(params![run_id, ms(now)], |r| r.get(0))?;
-    insert_events(conn, run_id, seq as u64, &[done_event(status, &error, &summary)], now)?;
+    insert_events(conn, run_id, seq as u64, &[RunEvent::done(status, error.clone(), &summary)], now)?;
     end_run(conn, run_id, status, &error, &summary, now)
 }
 

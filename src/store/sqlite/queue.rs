@@ -3,12 +3,13 @@
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
-use serde_json::json;
 
 use super::progress::{fence, finish, insert_events};
 use super::rows::{self, ms};
-use crate::model::{NewEvent, Run, RunStatus};
-use crate::store::{Claim, Enqueued, HandBack, IdempotencyKey, Lease, NewRun, StoreError, StoreResult};
+use crate::attempt;
+use crate::event::RunEvent;
+use crate::model::{Run, RunStatus};
+use crate::store::{Claim, Effect, Enqueued, HandBack, IdempotencyKey, Lease, NewRun, StoreError, StoreResult};
 
 /// Statuses of a run that still holds its session's turn.
 const ACTIVE: &str = "('queued','running','waiting')";
@@ -62,12 +63,7 @@ pub fn insert_run(
         task.map(|t| t.1 as i64),
         ms(at)
     ])?;
-    let mut queued = json!({"kind": new.kind.as_str(), "session_id": new.session_id, "agent_id": new.agent.id});
-    if let Some((fleet_run_id, task_index)) = task {
-        queued["fleet_run_id"] = json!(fleet_run_id);
-        queued["task_index"] = json!(task_index);
-    }
-    insert_events(conn, &new.id, 1, &[NewEvent::new("run_queued", queued)], at)
+    insert_events(conn, &new.id, 1, &[new.queued_event(task)], at)
 }
 
 /// Records that `key` submitted what `id` names (a run or a fleet run).
@@ -140,10 +136,10 @@ pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>)
     let room = limit.saturating_sub(started.len() as u32);
     let mut queued = conn.prepare_cached(
         "UPDATE runs SET status = 'running', worker_id = ?1, lease_epoch = lease_epoch + 1, attempt = attempt + 1,
-                started_at = COALESCE(started_at, ?2), updated_at = ?2, event_seq = event_seq + 1
+                progressed = 0, started_at = COALESCE(started_at, ?2), updated_at = ?2, event_seq = event_seq + 1
          WHERE queue_seq IN (SELECT queue_seq FROM runs INDEXED BY runs_ready
                              WHERE status = 'queued' AND blocked = 0 ORDER BY queue_seq LIMIT ?3)
-         RETURNING id, lease_epoch, attempt, event_seq",
+         RETURNING id, lease_epoch, attempt, charged, event_seq",
     )?;
     let found = rows::all(queued.query(params![worker_id, ms(now), room as i64])?, |row| claimed(row, worker_id))?;
     started.extend(found);
@@ -154,37 +150,38 @@ pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>)
     Ok(started.into_iter().map(|(claim, _)| claim).collect())
 }
 
-/// Takes over runs whose worker's lease expired; fails those out of attempts.
+/// Takes over runs whose worker's lease expired; fails those out of
+/// attempts. The lost attempt is charged only if it made no progress
+/// (see [`crate::attempt`]).
 fn rescue_orphans(
     conn: &Connection,
     worker_id: &str,
     limit: u32,
     now: DateTime<Utc>,
 ) -> StoreResult<Vec<(Claim, u64)>> {
-    let orphans: Vec<(String, i64, i64)> = conn
+    let orphans: Vec<(String, u32, bool, u32)> = conn
         .prepare_cached(
-            "SELECT id, attempt, max_attempts FROM runs INDEXED BY runs_running
+            "SELECT id, charged, progressed, max_attempts FROM runs INDEXED BY runs_running
              WHERE status = 'running' AND NOT EXISTS
                (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > ?1)
              ORDER BY queue_seq LIMIT ?2",
         )?
-        .query_map(params![ms(now), limit as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .query_map(params![ms(now), limit as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
         .collect::<Result<_, _>>()?;
     let mut started = Vec::new();
-    for (id, attempt, max_attempts) in orphans {
-        if attempt >= max_attempts {
-            let error = format!(
-                "gave up after {attempt} attempts: each time, the worker running it stopped renewing its lease"
-            );
-            finish(conn, &id, RunStatus::Failed, Some(error), now)?;
+    for (id, charged, progressed, max_attempts) in orphans {
+        let charged = attempt::charge_lost(charged, progressed);
+        if attempt::exhausted(charged, max_attempts) {
+            conn.prepare_cached("UPDATE runs SET charged = ?2 WHERE id = ?1")?.execute(params![id, charged])?;
+            finish(conn, &id, RunStatus::Failed, Some(attempt::gave_up(charged)), now)?;
             continue;
         }
         let mut take = conn.prepare_cached(
-            "UPDATE runs SET worker_id = ?1, lease_epoch = lease_epoch + 1, attempt = attempt + 1, updated_at = ?2,
-                    event_seq = event_seq + 1
-             WHERE id = ?3 RETURNING id, lease_epoch, attempt, event_seq",
+            "UPDATE runs SET worker_id = ?1, lease_epoch = lease_epoch + 1, attempt = attempt + 1, charged = ?4,
+                    progressed = 0, handed_back = 0, updated_at = ?2, event_seq = event_seq + 1
+             WHERE id = ?3 RETURNING id, lease_epoch, attempt, charged, event_seq",
         )?;
-        let mut taken = take.query(params![worker_id, ms(now), id])?;
+        let mut taken = take.query(params![worker_id, ms(now), id, charged])?;
         if let Some(row) = taken.next()? {
             started.push(claimed(row, worker_id)?);
         }
@@ -192,7 +189,7 @@ fn rescue_orphans(
     Ok(started)
 }
 
-/// Reads a claimed row (`RETURNING id, lease_epoch, attempt, event_seq`).
+/// Reads a claimed row (`RETURNING id, lease_epoch, attempt, charged, event_seq`).
 fn claimed(row: &rusqlite::Row<'_>, worker_id: &str) -> StoreResult<(Claim, u64)> {
     let claim = Claim {
         lease: Lease {
@@ -201,6 +198,7 @@ fn claimed(row: &rusqlite::Row<'_>, worker_id: &str) -> StoreResult<(Claim, u64)
             epoch: row.get::<_, i64>("lease_epoch")? as u64,
         },
         attempt: row.get::<_, i64>("attempt")? as u32,
+        charged_attempts: row.get::<_, i64>("charged")? as u32,
         context: None,
     };
     Ok((claim, row.get::<_, i64>("event_seq")? as u64))
@@ -211,8 +209,7 @@ fn claimed(row: &rusqlite::Row<'_>, worker_id: &str) -> StoreResult<(Claim, u64)
 /// before its first step ends.
 fn write_started(conn: &Connection, started: &[(Claim, u64)], now: DateTime<Utc>) -> StoreResult<()> {
     for (claim, seq) in started {
-        let event = NewEvent::new("run_started", json!({"attempt": claim.attempt, "worker_id": claim.lease.worker_id}));
-        insert_events(conn, &claim.lease.run_id, *seq, &[event], now)?;
+        insert_events(conn, &claim.lease.run_id, *seq, &[claim.started_event()], now)?;
     }
     Ok(())
 }
@@ -221,17 +218,12 @@ fn write_started(conn: &Connection, started: &[(Claim, u64)], now: DateTime<Utc>
 /// says so in its log: `run_handed_back` tells the next attempt whether a
 /// step was in flight.
 pub fn release(conn: &Connection, lease: &Lease, how: HandBack, now: DateTime<Utc>) -> StoreResult<()> {
-    let seq = fence(conn, lease, 1, now)?;
-    let (interrupted, reason) = match how {
-        HandBack::AtStepBoundary => (false, "the worker shut down between steps"),
-        HandBack::Interrupted => (true, "the worker shut down and its grace period ran out mid-step"),
-    };
-    let event = NewEvent::new("run_handed_back", json!({"interrupted": interrupted, "reason": reason}));
+    let seq = fence(conn, lease, Effect::events(1), now)?;
+    let event = RunEvent::handed_back(how == HandBack::Interrupted);
     insert_events(conn, &lease.run_id, seq, &[event], now)?;
     conn.prepare_cached(
-        "UPDATE runs SET status = 'queued', worker_id = NULL, attempt = MAX(attempt - 1, 0), updated_at = ?1
-         WHERE id = ?2",
+        "UPDATE runs SET status = 'queued', worker_id = NULL, handed_back = ?3, updated_at = ?1 WHERE id = ?2",
     )?
-    .execute(params![ms(now), lease.run_id])?;
+    .execute(params![ms(now), lease.run_id, how == HandBack::AtStepBoundary])?;
     Ok(())
 }

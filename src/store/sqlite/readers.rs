@@ -38,7 +38,7 @@ impl Readers {
         T: Send + 'static,
         F: FnOnce(&Connection) -> StoreResult<T> + Send + 'static,
     {
-        let _permit = self.permits.acquire().await.map_err(|_| StoreError::Backend("readers closed".into()))?;
+        let _permit = self.permits.acquire().await.map_err(|_| StoreError::unavailable("readers closed"))?;
         let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let conn = match idle {
             Some(conn) => conn,
@@ -49,7 +49,7 @@ impl Readers {
             (conn, result)
         })
         .await
-        .map_err(|e| StoreError::Backend(format!("a read task failed: {e}")))?;
+        .map_err(|e| StoreError::internal(format!("a read task failed: {e}")))?;
         self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(conn);
         result
     }

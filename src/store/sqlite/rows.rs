@@ -14,19 +14,35 @@ use crate::store::{StoreError, StoreResult};
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
-        StoreError::Backend(e.to_string())
+        let busy = match &e {
+            sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::WorkerCrashed => {
+                true
+            }
+            // SQLITE_BUSY (5) and SQLITE_LOCKED (6), with their extended codes.
+            sqlx::Error::Database(db) => {
+                db.code().and_then(|c| c.parse::<i32>().ok()).is_some_and(|c| matches!(c & 0xff, 5 | 6))
+            }
+            _ => false,
+        };
+        if busy {
+            StoreError::Unavailable(Box::new(e))
+        } else {
+            StoreError::Internal(Box::new(e))
+        }
     }
 }
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
-        StoreError::Backend(e.to_string())
-    }
-}
-
-impl From<serde_json::Error> for StoreError {
-    fn from(e: serde_json::Error) -> Self {
-        StoreError::Backend(format!("stored JSON is invalid: {e}"))
+        use rusqlite::ErrorCode::*;
+        // The database was locked by another process, or the disk failed or
+        // filled: nothing of this write happened, and it may work next time.
+        match e.sqlite_error_code() {
+            Some(DatabaseBusy | DatabaseLocked | SystemIoFailure | DiskFull | CannotOpen) => {
+                StoreError::Unavailable(Box::new(e))
+            }
+            _ => StoreError::Internal(Box::new(e)),
+        }
     }
 }
 
@@ -109,7 +125,7 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
     Ok(Run {
         id: row.text("id")?,
         kind: if kind == "fleet_task" { RunKind::FleetTask } else { RunKind::Message },
-        status: RunStatus::parse(&status).ok_or_else(|| StoreError::Backend(format!("unknown status {status}")))?,
+        status: RunStatus::parse(&status).ok_or_else(|| StoreError::internal(format!("unknown status {status}")))?,
         attempt: row.int("attempt")? as u32,
         session_id: row.opt_text("session_id")?,
         agent_id: row.text("agent_id")?,
@@ -152,7 +168,7 @@ pub fn fleet_run(row: &impl Columns) -> StoreResult<FleetRun> {
         fleet_id: row.text("fleet_id")?,
         agent_id: row.text("agent_id")?,
         status: FleetRunStatus::parse(&status)
-            .ok_or_else(|| StoreError::Backend(format!("unknown fleet run status {status:?}")))?,
+            .ok_or_else(|| StoreError::internal(format!("unknown fleet run status {status:?}")))?,
         worker_count: row.int("worker_count")? as u32,
         progress: super::fleet::progress(row)?,
         cancel_requested: row.int("cancel_requested")? != 0,

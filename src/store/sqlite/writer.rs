@@ -11,10 +11,11 @@
 //! measured ~125 µs per statement here; in-thread, a statement costs a few
 //! microseconds (docs/benchmarks.md, item 8).
 //!
-//! **Contract for writes:** a write that refuses (fenced, not found,
-//! conflict) does so before it changes anything, so a refusal needs no
-//! rollback. Any other error may have left partial changes: the whole batch
-//! is rolled back and every caller in it gets an error (callers retry).
+//! **Contract for writes:** each write runs inside a savepoint of the batch's
+//! transaction. A write that fails (a refusal, an error, a panic) is rolled
+//! back to its savepoint alone, so it never takes the other writes of its
+//! batch down with it. Only a failed COMMIT fails the whole batch, and then
+//! every caller in it gets [`StoreError::Unavailable`] (retrying may help).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -71,10 +72,8 @@ impl Writer {
     }
 
     /// Runs `write` in the next batch and returns its result once committed.
-    /// A refusal ([`StoreError::Fenced`], `NotFound`, `Conflict`) must come
-    /// before `write` changes anything; a [`StoreError::Backend`] error rolls
-    /// the whole batch back. If the batch does not commit, every write in it
-    /// gets an error.
+    /// If `write` fails, its changes are rolled back and the batch goes on;
+    /// if the batch does not commit, every write in it gets an error.
     pub async fn write<T, F>(&self, write: F) -> StoreResult<T>
     where
         T: Send + 'static,
@@ -82,24 +81,39 @@ impl Writer {
     {
         let (tx, rx) = oneshot::channel::<StoreResult<T>>();
         let job: Job = Box::new(move |conn| {
-            // A panicking write must not take the writer thread (and with it
-            // every later write of the process) down: it fails, and its batch
-            // rolls back like any other failed write.
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write(conn)))
-                .unwrap_or_else(|_| Err(StoreError::Backend("a write panicked".into())));
-            let clean = !matches!(result, Err(StoreError::Backend(_)));
+            let (clean, result) = in_savepoint(conn, write);
             let finisher: Finisher = Box::new(move |commit| {
                 let answer = match (result, commit) {
                     (Err(refused), _) => Err(refused),
                     (Ok(value), Ok(())) => Ok(value),
-                    (Ok(_), Err(e)) => Err(StoreError::Backend(format!("not committed: {e}"))),
+                    (Ok(_), Err(e)) => Err(StoreError::unavailable(format!("not committed: {e}"))),
                 };
                 let _ = tx.send(answer);
             });
             (clean, finisher)
         });
-        self.jobs.send(job).map_err(|_| StoreError::Backend("the writer has stopped".into()))?;
-        rx.await.map_err(|_| StoreError::Backend("the writer dropped the write".into()))?
+        self.jobs.send(job).map_err(|_| StoreError::unavailable("the writer has stopped"))?;
+        rx.await.map_err(|_| StoreError::unavailable("the writer dropped the write"))?
+    }
+}
+
+/// Runs one write inside a savepoint, undoing it alone if it fails. Returns
+/// whether the transaction is still fit to commit, and the write's result.
+fn in_savepoint<T, F>(conn: &Connection, write: F) -> (bool, StoreResult<T>)
+where
+    F: FnOnce(&Connection) -> StoreResult<T>,
+{
+    if let Err(e) = conn.execute_batch("SAVEPOINT write") {
+        return (false, Err(e.into()));
+    }
+    // A panicking write must not take the writer thread (and with it every
+    // later write of the process) down: it fails and is undone like an error.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write(conn)))
+        .unwrap_or_else(|_| Err(StoreError::internal("a write panicked")));
+    let undo = if result.is_err() { "ROLLBACK TO write; RELEASE write" } else { "RELEASE write" };
+    match conn.execute_batch(undo) {
+        Ok(()) => (true, result),
+        Err(e) => (false, result.and(Err(e.into()))),
     }
 }
 
@@ -136,7 +150,7 @@ fn run_batch(conn: &Connection, batch: Vec<Job>) {
     let outcome = if all_clean {
         conn.execute_batch("COMMIT").map_err(|e| e.to_string())
     } else {
-        Err("a write in the same batch failed; the batch was rolled back".to_string())
+        Err("a savepoint of the batch failed; the batch was rolled back".to_string())
     };
     if outcome.is_err() {
         let _ = conn.execute_batch("ROLLBACK");
@@ -207,25 +221,38 @@ mod tests {
     async fn a_panicking_write_fails_and_the_writer_goes_on() {
         let (w, _dir) = writer().await;
         let panicked = w.write(|_| -> StoreResult<()> { panic!("a bug in a write") }).await;
-        assert!(matches!(panicked, Err(StoreError::Backend(_))));
+        assert!(matches!(panicked, Err(StoreError::Internal(_))));
         w.write(|c| Ok(c.execute("INSERT INTO t VALUES (1)", [])?)).await.unwrap();
         assert_eq!(count(&w).await, 1);
     }
 
     #[tokio::test]
-    async fn a_refusal_keeps_the_batch_but_a_backend_error_rolls_it_back() {
+    async fn a_failing_write_is_undone_alone_and_its_batch_commits() {
         let (w, _dir) = writer().await;
-        // Queued together, these three share one transaction.
+        // Queued together, these share one transaction.
         let ok = w.write(|c| Ok(c.execute("INSERT INTO t VALUES (1)", [])?));
-        let refused = w.write(|_| -> StoreResult<()> { Err(StoreError::Fenced) });
-        let (ok, refused) = tokio::join!(ok, refused);
-        assert!(ok.is_ok() && matches!(refused, Err(StoreError::Fenced)));
-        assert_eq!(count(&w).await, 1);
-        let kept = w.write(|c| Ok(c.execute("INSERT INTO t VALUES (2)", [])?));
-        let broken = w.write(|c| Ok(c.execute("INSERT INTO missing VALUES (3)", [])?));
-        let (kept, broken) = tokio::join!(kept, broken);
-        assert!(matches!(broken, Err(StoreError::Backend(_))));
-        // Whether the two shared a batch depends on timing; either way nothing half-done lands.
-        assert_eq!(count(&w).await, if kept.is_ok() { 2 } else { 1 });
+        let refused = w.write(|c| -> StoreResult<()> {
+            c.execute("INSERT INTO t VALUES (2)", [])?;
+            Err(StoreError::Fenced)
+        });
+        let broken = w.write(|c| {
+            c.execute("INSERT INTO t VALUES (3)", [])?;
+            Ok(c.execute("INSERT INTO missing VALUES (4)", [])?)
+        });
+        let kept = w.write(|c| Ok(c.execute("INSERT INTO t VALUES (5)", [])?));
+        let (ok, refused, broken, kept) = tokio::join!(ok, refused, broken, kept);
+        assert!(ok.is_ok() && kept.is_ok(), "{ok:?} {kept:?}");
+        assert!(matches!(refused, Err(StoreError::Fenced)));
+        let broken = broken.unwrap_err();
+        assert!(matches!(broken, StoreError::Internal(_)) && !broken.is_retryable(), "{broken:?}");
+        let rows: Vec<i64> = w
+            .write(|c| {
+                let mut select = c.prepare("SELECT x FROM t ORDER BY x")?;
+                let rows = select.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+                Ok(rows)
+            })
+            .await
+            .unwrap();
+        assert_eq!(rows, vec![1, 5], "the failed writes left nothing, the others everything");
     }
 }

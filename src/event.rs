@@ -1,0 +1,243 @@
+//! The events a log is written with, typed.
+//!
+//! Every event Wingman writes is one of [`RunEvent`]'s variants: the engine,
+//! the queue's rules and the fleet rules build them, and a store only
+//! persists what [`RunEvent::kind`] and [`RunEvent::data`] say. What the
+//! events mean for a resumed run (which step was open) is read from them here
+//! too ([`RunEvent::open_step_change`]), so no backend has to parse its own
+//! log back. Reading a stored log gives [`crate::model::Event`]s, whose type
+//! is a plain string: clients and the SSE framing see the JSON, not this enum.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::checkpoint::RunSummary;
+use crate::model::{FleetProgress, FleetRunStatus, RunKind, RunStatus, Usage};
+
+/// An event about to be written to a run's (or a fleet run's) log; the store
+/// numbers it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RunEvent {
+    /// The run was written to the queue.
+    RunQueued {
+        kind: RunKind,
+        session_id: Option<String>,
+        agent_id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fleet_run_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        task_index: Option<u32>,
+    },
+    /// A worker claimed the run. `charged_attempts` counts the earlier
+    /// attempts that ended without checkpointing anything: only those count
+    /// against `max_attempts`.
+    RunStarted {
+        attempt: u32,
+        worker_id: String,
+        charged_attempts: u32,
+    },
+    /// An attempt after the first picks the run up at `from_step`.
+    RunResumed {
+        attempt: u32,
+        from_step: u32,
+    },
+    /// A worker shutting down gave the run back to the queue, uncharged.
+    RunHandedBack {
+        interrupted: bool,
+        reason: String,
+    },
+    StepStarted {
+        step: u32,
+    },
+    TextDelta {
+        step: u32,
+        text: String,
+    },
+    ToolCall {
+        step: u32,
+        call_id: String,
+        name: String,
+        input: Value,
+    },
+    ToolResult {
+        step: u32,
+        call_id: String,
+        name: String,
+        output: String,
+        is_error: bool,
+    },
+    StepCompleted {
+        step: u32,
+        usage: Usage,
+        stop_reason: String,
+    },
+    /// What the step wrote before this event is void: it runs again.
+    StepRestarted {
+        step: u32,
+        attempt: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call_id: Option<String>,
+        /// For a provider failure: which retry this is, after what delay.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retry: Option<u32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delay_ms: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        status: Option<u16>,
+        reason: String,
+    },
+    /// The run's one terminal event.
+    Done {
+        status: RunStatus,
+        response: Option<String>,
+        usage: Usage,
+        steps: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    /// The first event of a fleet run's log.
+    FleetQueued {
+        fleet_id: String,
+        agent_id: String,
+        tasks: usize,
+        worker_count: u32,
+    },
+    /// One task of a fleet run ended: its result (see [`crate::fleet::result`]).
+    Result(Map<String, Value>),
+    /// A fleet run's terminal event, with the counts.
+    #[serde(rename = "done")]
+    FleetDone {
+        status: FleetRunStatus,
+        tasks: u64,
+        succeeded: u64,
+        failed: u64,
+        cancelled: u64,
+    },
+}
+
+impl RunEvent {
+    /// The event's type, as stored and as clients see it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RunEvent::RunQueued { .. } => "run_queued",
+            RunEvent::RunStarted { .. } => "run_started",
+            RunEvent::RunResumed { .. } => "run_resumed",
+            RunEvent::RunHandedBack { .. } => "run_handed_back",
+            RunEvent::StepStarted { .. } => "step_started",
+            RunEvent::TextDelta { .. } => "text_delta",
+            RunEvent::ToolCall { .. } => "tool_call",
+            RunEvent::ToolResult { .. } => "tool_result",
+            RunEvent::StepCompleted { .. } => "step_completed",
+            RunEvent::StepRestarted { .. } => "step_restarted",
+            RunEvent::Done { .. } | RunEvent::FleetDone { .. } => "done",
+            RunEvent::FleetQueued { .. } => "fleet_queued",
+            RunEvent::Result(_) => "result",
+        }
+    }
+
+    /// The event's fields, without its type.
+    pub fn data(&self) -> Map<String, Value> {
+        match serde_json::to_value(self) {
+            Ok(Value::Object(mut map)) => {
+                map.remove("type");
+                map
+            }
+            // Every variant is a struct or a map, and every field serialises.
+            _ => Map::new(),
+        }
+    }
+
+    /// The event's fields as JSON text, for a store to persist.
+    pub fn data_json(&self) -> String {
+        Value::Object(self.data()).to_string()
+    }
+
+    /// How this event changes the run's open step (a step started but not
+    /// completed, which a resumed attempt must restart): `Some(Some(step))`
+    /// opens one, `Some(None)` closes it, `None` leaves it as it was.
+    pub fn open_step_change(&self) -> Option<Option<u32>> {
+        match self {
+            RunEvent::StepStarted { step } | RunEvent::StepRestarted { step, .. } => Some(Some(*step)),
+            RunEvent::StepCompleted { .. } => Some(None),
+            _ => None,
+        }
+    }
+
+    /// The `done` event of a run that ends with `status`.
+    pub fn done(status: RunStatus, error: Option<String>, summary: &RunSummary) -> RunEvent {
+        RunEvent::Done { status, response: summary.response.clone(), usage: summary.usage, steps: summary.steps, error }
+    }
+
+    /// The `done` event of a fleet run whose tasks have all ended.
+    pub fn fleet_done(status: FleetRunStatus, progress: &FleetProgress) -> RunEvent {
+        RunEvent::FleetDone {
+            status,
+            tasks: progress.total,
+            succeeded: progress.succeeded,
+            failed: progress.failed,
+            cancelled: progress.cancelled,
+        }
+    }
+
+    /// `run_handed_back`, for a hand-back between steps or mid-step.
+    pub fn handed_back(interrupted: bool) -> RunEvent {
+        let reason = if interrupted {
+            "the worker shut down and its grace period ran out mid-step"
+        } else {
+            "the worker shut down between steps"
+        };
+        RunEvent::RunHandedBack { interrupted, reason: reason.into() }
+    }
+}
+
+/// The open step after a run's events `events`, given the one before them.
+pub fn open_step_after(before: Option<u32>, events: &[RunEvent]) -> Option<u32> {
+    events.iter().fold(before, |open, event| event.open_step_change().unwrap_or(open))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn data_is_the_fields_without_the_type_and_absent_options_are_left_out() {
+        let started = RunEvent::RunStarted { attempt: 2, worker_id: "w".into(), charged_attempts: 0 };
+        assert_eq!(started.kind(), "run_started");
+        assert_eq!(Value::Object(started.data()), json!({"attempt": 2, "worker_id": "w", "charged_attempts": 0}));
+        let queued = RunEvent::RunQueued {
+            kind: RunKind::Message,
+            session_id: None,
+            agent_id: "a".into(),
+            fleet_run_id: None,
+            task_index: None,
+        };
+        assert_eq!(Value::Object(queued.data()), json!({"kind": "message", "session_id": null, "agent_id": "a"}));
+        let result = RunEvent::Result(json!({"task_index": 3}).as_object().unwrap().clone());
+        assert_eq!((result.kind(), Value::Object(result.data())), ("result", json!({"task_index": 3})));
+        let done =
+            RunEvent::fleet_done(FleetRunStatus::Failed, &FleetProgress { total: 2, failed: 1, ..Default::default() });
+        assert_eq!(done.kind(), "done");
+        assert_eq!(done.data()["status"], "failed");
+    }
+
+    #[test]
+    fn the_open_step_is_the_last_started_and_not_completed() {
+        let usage = Usage::default();
+        let completed = RunEvent::StepCompleted { step: 1, usage, stop_reason: "end_turn".into() };
+        assert_eq!(open_step_after(None, &[RunEvent::StepStarted { step: 1 }]), Some(1));
+        assert_eq!(open_step_after(Some(1), std::slice::from_ref(&completed)), None);
+        assert_eq!(open_step_after(Some(1), &[RunEvent::TextDelta { step: 1, text: "x".into() }]), Some(1));
+        let restarted = RunEvent::StepRestarted {
+            step: 2,
+            attempt: 2,
+            call_id: None,
+            retry: None,
+            delay_ms: None,
+            status: None,
+            reason: "r".into(),
+        };
+        assert_eq!(open_step_after(None, &[completed, restarted]), Some(2));
+    }
+}
