@@ -19,9 +19,13 @@ pub fn default_database_url() -> String {
 /// Where the database lives and how it is written.
 #[derive(Debug, Clone, Args)]
 pub struct DatabaseArgs {
-    /// A SQLite file path or `sqlite:` URL.
+    /// A SQLite file path or `sqlite:` URL, or a `postgres://` URL.
     #[arg(long, env = "WINGMAN_DATABASE_URL", default_value_t = default_database_url())]
     pub database_url: String,
+    /// Where sessions created without a `work_dir` get one: beside the
+    /// SQLite file by default, `~/.local/share/wingman` with PostgreSQL.
+    #[arg(long, env = "WINGMAN_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
     /// `full` survives power loss (the default); `normal` is faster but may
     /// lose the last acknowledged writes if the machine loses power.
     #[arg(long, env = "WINGMAN_SYNCHRONOUS", default_value = "full", value_parser = ["full", "normal"])]
@@ -34,15 +38,23 @@ impl DatabaseArgs {
         StoreOptions { synchronous_full: self.synchronous == "full" }
     }
 
-    /// The database file.
-    pub fn database_file(&self) -> PathBuf {
+    /// The SQLite database file; `None` for PostgreSQL.
+    pub fn database_file(&self) -> Option<PathBuf> {
+        if crate::store::is_postgres(&self.database_url) {
+            return None;
+        }
         let path = self.database_url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
-        PathBuf::from(path.split('?').next().unwrap_or(path))
+        Some(PathBuf::from(path.split('?').next().unwrap_or(path)))
     }
 
-    /// The data directory: beside the database file.
+    /// The data directory: `--data-dir`, else beside the SQLite file, else
+    /// the default database's directory.
     pub fn data_dir(&self) -> PathBuf {
-        self.database_file().parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
+        if let Some(dir) = &self.data_dir {
+            return dir.clone();
+        }
+        let file = self.database_file().unwrap_or_else(|| PathBuf::from(default_database_url()));
+        file.parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
     }
 }
 

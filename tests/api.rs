@@ -5,14 +5,15 @@ mod common;
 
 use std::time::Duration;
 
+use common::Backend;
 use common::{assert_dense, bash_script, marked_gone, marker, wait_marked, TestEnv};
 use serde_json::{json, Value};
 
 const LIMIT: Duration = Duration::from_secs(60);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hundred_messages_over_ten_sessions_succeed_in_order() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn hundred_messages_over_ten_sessions_succeed_in_order(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _workers = [env.worker(), env.standalone_worker()];
     let api = server.api();
@@ -53,10 +54,11 @@ async fn hundred_messages_over_ten_sessions_succeed_in_order() {
         }
     }
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn health_shows_the_queue_and_the_live_workers() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn health_shows_the_queue_and_the_live_workers(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let api = server.api();
     let (status, body) = api.get("/health").await;
@@ -87,10 +89,11 @@ async fn health_shows_the_queue_and_the_live_workers() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn wait_true_answers_with_the_finished_run() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn wait_true_answers_with_the_finished_run(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(1);
     let api = server.api();
     let agent = api.create_agent(bash_script(&["echo tool-ran".into()], "all done")).await;
@@ -104,29 +107,24 @@ async fn wait_true_answers_with_the_finished_run() {
     assert!(body["tool_calls"][0]["output"].as_str().unwrap().contains("tool-ran"));
     assert!(body["usage"]["output_tokens"].as_u64().unwrap() > 0);
 }
+}
 
 /// Row counts of every table, and the newest change: the database's fingerprint.
 async fn fingerprint(env: &TestEnv) -> Vec<(String, i64)> {
-    use sqlx::Row;
-    let url = format!("sqlite://{}?mode=ro", env.path().join("wingman.db").display());
-    let pool = sqlx::SqlitePool::connect(&url).await.expect("open db");
     let mut out = Vec::new();
     for table in ["agents", "sessions", "session_messages", "runs", "run_events", "checkpoints", "idempotency_keys"] {
-        let n: i64 = sqlx::query(&format!("SELECT COUNT(*) FROM {table}")).fetch_one(&pool).await.unwrap().get(0);
-        out.push((table.to_string(), n));
+        out.push((table.to_string(), env.count(&format!("SELECT COUNT(*) FROM {table}"), &[]).await));
     }
     for table in ["agents", "sessions", "runs"] {
-        let n: Option<i64> =
-            sqlx::query(&format!("SELECT MAX(updated_at) FROM {table}")).fetch_one(&pool).await.unwrap().get(0);
-        out.push((format!("{table}.updated_at"), n.unwrap_or(0)));
+        let newest = env.count(&format!("SELECT COALESCE(MAX(updated_at), 0) FROM {table}"), &[]).await;
+        out.push((format!("{table}.updated_at"), newest));
     }
-    pool.close().await;
     out
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bad_input_is_a_4xx_with_an_error_and_changes_nothing() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn bad_input_is_a_4xx_with_an_error_and_changes_nothing(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(1);
     let api = server.api();
     let agent = api.create_agent(json!({"name": "echo"})).await;
@@ -241,10 +239,11 @@ async fn bad_input_is_a_4xx_with_an_error_and_changes_nothing() {
     }
     assert_eq!(before, fingerprint(&env).await, "bad input changed the database");
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn idempotency_key_replays_the_first_answer_and_refuses_another_body() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn idempotency_key_replays_the_first_answer_and_refuses_another_body(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let api = server.api();
     let agent = api.create_agent(json!({"name": "echo"})).await;
@@ -267,10 +266,11 @@ async fn idempotency_key_replays_the_first_answer_and_refuses_another_body() {
     let (_, page) = api.get(&format!("/runs?session_id={session}")).await;
     assert_eq!(page["runs"].as_array().unwrap().len(), 1, "one run for one key");
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancel_a_queued_run_and_a_running_one() {
-    let mut env = TestEnv::new();
+on_both_backends! {
+async fn cancel_a_queued_run_and_a_running_one(backend: Backend) {
+    let mut env = TestEnv::on(backend);
     env.set("WINGMAN_LEASE_MS", "1000");
     let server = env.server(0);
     let api = server.api();
@@ -314,11 +314,12 @@ async fn cancel_a_queued_run_and_a_running_one() {
     assert_eq!(history.last().unwrap()["content"][0]["type"], "tool_result");
     assert_eq!(history.last().unwrap()["content"][0]["is_error"], true);
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn message_stream_enqueues_then_streams_the_run() {
+on_both_backends! {
+async fn message_stream_enqueues_then_streams_the_run(backend: Backend) {
     use futures_util::StreamExt;
-    let env = TestEnv::new();
+    let env = TestEnv::on(backend);
     let server = env.server(1);
     let api = server.api();
     let agent = api.create_agent(json!({"name": "echo"})).await;
@@ -348,4 +349,5 @@ async fn message_stream_enqueues_then_streams_the_run() {
     assert_eq!(events, api.events(run_id).await, "the stream is the stored log");
     let (status, body) = api.post(&format!("/sessions/{session}/message/stream"), json!({"message": ""})).await;
     assert_eq!(status, 400, "bad input is refused before any stream starts: {body}");
+}
 }

@@ -6,6 +6,7 @@ mod common;
 use std::collections::HashMap;
 use std::time::Duration;
 
+use common::Backend;
 use common::{assert_dense, bash_script, TestEnv};
 use serde_json::{json, Value};
 
@@ -30,9 +31,9 @@ fn count(events: &[Value], kind: &str) -> usize {
     events.iter().filter(|e| e["type"] == kind).count()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn replay_in_pieces_equals_one_read_even_across_a_server_restart() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn replay_in_pieces_equals_one_read_even_across_a_server_restart(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let api = server.api();
     let agent = api
@@ -88,10 +89,11 @@ async fn replay_in_pieces_equals_one_read_even_across_a_server_restart() {
     let (_, tail) = api.get(&format!("/runs/{run2}/events?after=5")).await;
     assert_eq!(tail.as_array().unwrap().as_slice(), &whole[5..]);
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_killed_worker_resumes_at_the_first_unfinished_step() {
-    let mut env = TestEnv::new();
+on_both_backends! {
+async fn a_killed_worker_resumes_at_the_first_unfinished_step(backend: Backend) {
+    let mut env = TestEnv::on(backend);
     env.set("WINGMAN_MAX_ATTEMPTS", "10");
     let server = env.server(0);
     let api = server.api();
@@ -127,6 +129,7 @@ async fn a_killed_worker_resumes_at_the_first_unfinished_step() {
     assert_eq!(finished["attempt"], count(&events, "run_started") as u64, "one attempt per claim");
     assert_eq!(count(&events, "tool_result"), 6, "each result recorded once");
     assert_steps_ran_as_announced(&work, &events, 6);
+}
 }
 
 /// A step runs once, plus at most once more for each `step_restarted` naming
@@ -177,9 +180,9 @@ async fn a_stalled_worker_cannot_write_after_losing_its_lease() {
     assert!(log.contains("lease lapsed") || log.contains("no longer held"), "the stalled worker noticed: {log}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_run_ends_after_the_whole_system_is_killed() {
-    let mut env = TestEnv::new();
+on_both_backends! {
+async fn every_run_ends_after_the_whole_system_is_killed(backend: Backend) {
+    let mut env = TestEnv::on(backend);
     env.set("WINGMAN_MAX_ATTEMPTS", "10");
     let server = env.server(1);
     let api = server.api();
@@ -206,10 +209,11 @@ async fn every_run_ends_after_the_whole_system_is_killed() {
         assert_dense(&api.events(run["id"].as_str().unwrap()).await);
     }
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigterm_hands_runs_back_without_charging_an_attempt() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn sigterm_hands_runs_back_without_charging_an_attempt(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let api = server.api();
     let work = env.path().join("work");
@@ -241,10 +245,11 @@ async fn sigterm_hands_runs_back_without_charging_an_attempt() {
         "a graceful stop repeats nothing"
     );
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_run_that_keeps_crashing_its_worker_fails_after_bounded_attempts() {
-    let mut env = TestEnv::new();
+on_both_backends! {
+async fn a_run_that_keeps_crashing_its_worker_fails_after_bounded_attempts(backend: Backend) {
+    let mut env = TestEnv::on(backend);
     env.set("WINGMAN_MAX_ATTEMPTS", "3");
     let server = env.server(0);
     let api = server.api();
@@ -292,10 +297,11 @@ async fn a_run_that_keeps_crashing_its_worker_fails_after_bounded_attempts() {
     let next = api.wait_terminal(&after, LIMIT).await;
     assert_eq!(next["status"], "succeeded", "{next}");
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_run_whose_code_panics_fails_with_the_message_and_frees_its_slot() {
-    let mut env = TestEnv::new();
+on_both_backends! {
+async fn a_run_whose_code_panics_fails_with_the_message_and_frees_its_slot(backend: Backend) {
+    let mut env = TestEnv::on(backend);
     // One slot: if the panicking run kept it, nothing after it would run.
     env.set("WINGMAN_CONCURRENCY", "1");
     let server = env.server(0);
@@ -322,4 +328,5 @@ async fn a_run_whose_code_panics_fails_with_the_message_and_frees_its_slot() {
     let next = api.wait_terminal(&after, LIMIT).await;
     assert_eq!(next["status"], "succeeded", "the slot was freed: {next}");
     assert!(worker.child.try_wait().unwrap().is_none(), "the worker lives on");
+}
 }

@@ -8,11 +8,11 @@ mod providers_support;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
+use common::Backend;
 use common::{assert_dense, Api, SseParser, TestEnv};
 use futures_util::StreamExt;
 use providers_support::{fixture, MockServer, Reply};
 use serde_json::{json, Value};
-use sqlx::Row;
 
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -69,9 +69,9 @@ fn each_once(results: &[&Value], n: usize) {
     assert_eq!((indexes.len(), unique.len()), (n, n), "every task once: {indexes:?}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_cap_holds_across_worker_processes_and_other_runs_pass_by() {
-    let mut env = TestEnv::new();
+on_both_backends! {
+async fn the_cap_holds_across_worker_processes_and_other_runs_pass_by(backend: Backend) {
+    let mut env = TestEnv::on(backend);
     env.set("WINGMAN_CONCURRENCY", "8");
     let server = env.server(0);
     let _workers = [env.worker(), env.worker(), env.worker()];
@@ -87,18 +87,11 @@ async fn the_cap_holds_across_worker_processes_and_other_runs_pass_by() {
         let session = api.create_session(&echo, None).await;
         others.push(api.send(&session, &format!("other {i}")).await);
     }
-    let url = format!("sqlite://{}?mode=ro", env.db().display());
-    let db = sqlx::SqlitePool::connect(&url).await.unwrap();
     let mut max_running = 0;
     let mut others_done_at = None;
     let start = Instant::now();
     loop {
-        let running: i64 = sqlx::query("SELECT COUNT(*) FROM runs WHERE fleet_run_id = ? AND status = 'running'")
-            .bind(&id)
-            .fetch_one(&db)
-            .await
-            .unwrap()
-            .get(0);
+        let running = env.count("SELECT COUNT(*) FROM runs WHERE fleet_run_id = $1 AND status = 'running'", &[&id]).await;
         max_running = max_running.max(running);
         let (_, run) = api.get(&format!("/fleet-runs/{id}?limit=1")).await;
         if others_done_at.is_none() {
@@ -128,6 +121,7 @@ async fn the_cap_holds_across_worker_processes_and_other_runs_pass_by() {
     each_once(&events.iter().filter(|e| e["type"] == "result").collect::<Vec<_>>(), 200);
     let done = events.last().unwrap();
     assert_eq!((&done["status"], &done["succeeded"], &done["tasks"]), (&json!("succeeded"), &json!(200), &json!(200)));
+}
 }
 
 /// Reads a fleet run's SSE from `last`, at most `max` events, into `seen`.
@@ -165,9 +159,9 @@ async fn sse_piece(api: &Api, id: &str, last: &mut u64, max: usize, seen: &mut V
     false
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_fleet_survives_sigkill_of_every_process_with_every_result_once() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn a_fleet_survives_sigkill_of_every_process_with_every_result_once(backend: Backend) {
+    let env = TestEnv::on(backend);
     let mut server = env.server(0);
     let mut workers = [env.worker(), env.worker()];
     let api = server.api();
@@ -198,10 +192,11 @@ async fn a_fleet_survives_sigkill_of_every_process_with_every_result_once() {
     each_once(&tasks.iter().collect::<Vec<_>>(), 60);
     assert_eq!(seen, api.get(&format!("/fleet-runs/{id}/events")).await.1.as_array().unwrap().clone());
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tasks_carry_their_own_settings_and_a_failed_task_fails_only_itself() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn tasks_carry_their_own_settings_and_a_failed_task_fails_only_itself(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -251,10 +246,11 @@ async fn tasks_carry_their_own_settings_and_a_failed_task_fails_only_itself() {
         json!({"total": 3, "queued": 0, "running": 0, "succeeded": 2, "failed": 1, "cancelled": 0})
     );
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancelling_a_fleet_run_ends_its_queued_and_running_tasks() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn cancelling_a_fleet_run_ends_its_queued_and_running_tasks(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -287,21 +283,20 @@ async fn cancelling_a_fleet_run_ends_its_queued_and_running_tasks() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert!(all_tasks(&api, &id).await.iter().all(|t| t["status"] == "cancelled"));
 }
+}
 
 /// Rows of every table a submission writes.
 async fn rows(env: &TestEnv) -> Vec<i64> {
-    let url = format!("sqlite://{}?mode=ro", env.db().display());
-    let db = sqlx::SqlitePool::connect(&url).await.unwrap();
     let mut counts = Vec::new();
     for table in ["fleets", "fleet_runs", "runs", "sessions", "run_events", "idempotency_keys"] {
-        counts.push(sqlx::query(&format!("SELECT COUNT(*) FROM {table}")).fetch_one(&db).await.unwrap().get(0));
+        counts.push(env.count(&format!("SELECT COUNT(*) FROM {table}"), &[]).await);
     }
     counts
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bad_fleet_input_is_refused_and_writes_nothing() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn bad_fleet_input_is_refused_and_writes_nothing(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let api = server.api();
     let agent = api.create_agent(json!({"name": "echo"})).await;
@@ -334,10 +329,11 @@ async fn bad_fleet_input_is_refused_and_writes_nothing() {
     let (status, _) = api.get("/fleet-runs/nope").await;
     assert_eq!(status, 404);
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_idempotency_key_returns_the_first_fleet_run() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn an_idempotency_key_returns_the_first_fleet_run(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let api = server.api();
     let agent = api.create_agent(json!({"name": "echo"})).await;
@@ -358,10 +354,11 @@ async fn an_idempotency_key_returns_the_first_fleet_run() {
     let (_, listed) = api.get("/fleet-runs").await;
     assert_eq!(listed["fleet_runs"].as_array().unwrap().len(), 1);
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn ten_thousand_tasks_fit_in_one_request_and_cancel_together() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn ten_thousand_tasks_fit_in_one_request_and_cancel_together(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let api = server.api();
     let agent = api.create_agent(json!({"name": "echo"})).await;
@@ -377,4 +374,5 @@ async fn ten_thousand_tasks_fit_in_one_request_and_cancel_together() {
     assert_eq!((&run["status"], &run["progress"]["cancelled"]), (&json!("cancelled"), &json!(10_000)));
     let events = api.get(&format!("/fleet-runs/{id}/events?after=10000")).await.1;
     assert_eq!(events.as_array().unwrap().len(), 2, "the last result and done: {events}");
+}
 }

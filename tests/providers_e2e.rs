@@ -9,6 +9,7 @@ mod providers_support;
 
 use std::time::Duration;
 
+use common::Backend;
 use common::{assert_dense, Api, TestEnv};
 use providers_support::{fixture, openai_text, retool, MockServer, Received, Reply};
 use serde_json::{json, Value};
@@ -259,9 +260,9 @@ async fn run_once(api: &Api, agent: &str) -> (String, String, Value) {
     (session, run_id, run)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_planted_key_shows_only_in_the_requests_sent_to_the_provider() {
-    let mut env = TestEnv::new();
+on_both_backends! {
+async fn a_planted_key_shows_only_in_the_requests_sent_to_the_provider(backend: Backend) {
+    let mut env = TestEnv::on(backend);
     env.set("WINGMAN_LOG", "debug");
     // The worker's environment holds it too; the bash tool must not pass it on.
     env.set("ANTHROPIC_API_KEY", SENTINEL);
@@ -360,4 +361,5 @@ async fn a_planted_key_shows_only_in_the_requests_sent_to_the_provider() {
             assert!(around.is_none(), "{place} shows {needle:?}: …{}…", around.unwrap_or_default());
         }
     }
+}
 }

@@ -10,6 +10,7 @@ mod providers_support;
 
 use std::time::Duration;
 
+use common::Backend;
 use common::{Api, SseParser, TestEnv};
 use futures_util::StreamExt;
 use providers_support::{fixture, retool, MockServer, Reply};
@@ -77,9 +78,9 @@ fn has_fields(v: &Value, keys: &[&str]) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn health_providers_models_and_auth_answer_the_original_shapes() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn health_providers_models_and_auth_answer_the_original_shapes(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let api = server.api();
 
@@ -129,10 +130,11 @@ async fn health_providers_models_and_auth_answer_the_original_shapes() {
     let (_, auth) = api.get("/provider/auth").await;
     assert_eq!(auth, json!({"providers": {}}));
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn agents_sessions_and_fleets_are_created_listed_read_updated_and_deleted() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn agents_sessions_and_fleets_are_created_listed_read_updated_and_deleted(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let api = server.api();
 
@@ -203,6 +205,7 @@ async fn agents_sessions_and_fleets_are_created_listed_read_updated_and_deleted(
         assert!(status == 404 && body["error"].is_string(), "DELETE {path} twice: {status} {body}");
     }
 }
+}
 
 /// A run of the documented agent answering MESSAGE: a `write` call, then text.
 fn write_then_answer() -> Vec<Reply> {
@@ -220,9 +223,9 @@ async fn documented_agent(api: &Api, replay: &MockServer) -> String {
     api.create_agent(agent).await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_blocking_message_answers_the_original_shape_and_a_plain_one_is_queued() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn the_blocking_message_answers_the_original_shape_and_a_plain_one_is_queued(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -269,10 +272,11 @@ async fn the_blocking_message_answers_the_original_shape_and_a_plain_one_is_queu
     assert_eq!(queued["status"], "queued");
     assert_eq!(location, format!("/runs/{}", queued["run_id"].as_str().unwrap()));
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_message_stream_carries_the_original_event_names() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn the_message_stream_carries_the_original_event_names(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -322,6 +326,7 @@ async fn the_message_stream_carries_the_original_event_names() {
         }
     }
 }
+}
 
 /// The documented fleet run, with its work_dirs moved under the test's directory.
 const RUN_FLEET: &str = r#"{
@@ -331,9 +336,9 @@ const RUN_FLEET: &str = r#"{
   ]
 }"#;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_fleet_run_answers_the_original_results_blocking_and_streamed() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn a_fleet_run_answers_the_original_results_blocking_and_streamed(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -388,4 +393,5 @@ async fn a_fleet_run_answers_the_original_results_blocking_and_streamed() {
         }
     }
     assert_eq!(names, ["fleet_queued", "result", "result", "done"], "one result per task, then done");
+}
 }

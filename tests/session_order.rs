@@ -7,6 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::Backend;
 use common::{Api, TestEnv};
 use serde_json::{json, Value};
 
@@ -65,9 +66,9 @@ async fn ran_in_sequence(api: &Api, runs: &[&str]) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancelling_the_second_of_three_keeps_the_third_waiting_for_the_first() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn cancelling_the_second_of_three_keeps_the_third_waiting_for_the_first(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -81,10 +82,11 @@ async fn cancelling_the_second_of_three_keeps_the_third_waiting_for_the_first() 
     let words = (0..10).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
     assert_eq!(history_texts(&body), ["first", words.as_str(), "third", "third"]);
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancelling_queued_runs_in_every_position_keeps_the_rest_in_order() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn cancelling_queued_runs_in_every_position_keeps_the_rest_in_order(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -110,10 +112,11 @@ async fn cancelling_queued_runs_in_every_position_keeps_the_rest_in_order() {
         assert_eq!(users, expected, "position {cancelled}");
     }
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancelling_the_running_run_passes_the_turn_to_the_next_only() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn cancelling_the_running_run_passes_the_turn_to_the_next_only(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -124,4 +127,5 @@ async fn cancelling_the_running_run_passes_the_turn_to_the_next_only() {
     let (_, body) = api.get(&format!("/sessions/{session}")).await;
     // The cancelled run answered nothing yet: it leaves no history.
     assert_eq!(history_texts(&body), ["second", "second", "third", "third"]);
+}
 }

@@ -8,6 +8,7 @@ mod providers_support;
 
 use std::time::Duration;
 
+use common::Backend;
 use common::{assert_dense, TestEnv};
 use providers_support::{fixture, openai_text, retool, MockServer, Reply};
 use serde_json::{json, Value};
@@ -18,9 +19,9 @@ fn of_type<'a>(events: &'a [Value], kind: &str) -> Vec<&'a Value> {
     events.iter().filter(|e| e["type"] == kind).collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_agent_without_tools_runs_none_of_the_calls_its_script_asks_for() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn an_agent_without_tools_runs_none_of_the_calls_its_script_asks_for(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -73,10 +74,11 @@ async fn an_agent_without_tools_runs_none_of_the_calls_its_script_asks_for() {
         ]
     );
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_granted_tool_still_runs_beside_a_refused_one() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn a_granted_tool_still_runs_beside_a_refused_one(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -98,11 +100,12 @@ async fn a_granted_tool_still_runs_beside_a_refused_one() {
     assert_eq!((&results[1]["name"], &results[1]["is_error"]), (&json!("bash"), &json!(true)));
     assert!(results[1]["output"].as_str().unwrap().contains("its tools: write"), "{}", results[1]);
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_openai_compatible_endpoint_cannot_make_the_worker_run_an_ungranted_tool() {
+on_both_backends! {
+async fn an_openai_compatible_endpoint_cannot_make_the_worker_run_an_ungranted_tool(backend: Backend) {
     const CALL_ID: &str = "call_CTf1nWJLqSeRgDqaCG27xZ74";
-    let env = TestEnv::new();
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -143,4 +146,5 @@ async fn an_openai_compatible_endpoint_cannot_make_the_worker_run_an_ungranted_t
     let told = requests[1].body["messages"].as_array().unwrap().last().unwrap().clone();
     assert_eq!((&told["role"], &told["tool_call_id"]), (&json!("tool"), &json!(CALL_ID)));
     assert!(told["content"].as_str().unwrap().contains("\"bash\" is not granted"), "{told}");
+}
 }

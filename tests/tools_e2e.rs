@@ -5,6 +5,7 @@ mod common;
 
 use std::time::Duration;
 
+use common::Backend;
 use common::{assert_dense, TestEnv};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -33,9 +34,9 @@ fn call(name: &str, input: Value) -> Value {
     json!({"tool_calls": [{"name": name, "input": input}]})
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_scripted_agent_uses_all_seven_tools_through_a_worker() {
-    let mut env = TestEnv::new();
+on_both_backends! {
+async fn a_scripted_agent_uses_all_seven_tools_through_a_worker(backend: Backend) {
+    let mut env = TestEnv::on(backend);
     // The page is on loopback: this deployment trusts its agents.
     env.set("WINGMAN_ALLOW_PRIVATE_NETWORK", "true");
     let server = env.server(0);
@@ -85,10 +86,11 @@ async fn a_scripted_agent_uses_all_seven_tools_through_a_worker() {
     assert!(!output(6).contains("<b>"), "HTML became text: {}", output(6));
     assert_eq!(std::fs::read_to_string(work.join("notes/plan.txt")).unwrap(), "wingman plan\nstep 1\nstep two\n");
 }
+}
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn by_default_webfetch_refuses_loopback_and_the_run_goes_on() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn by_default_webfetch_refuses_loopback_and_the_run_goes_on(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
@@ -103,4 +105,5 @@ async fn by_default_webfetch_refuses_loopback_and_the_run_goes_on() {
     let result = events.iter().find(|e| e["type"] == "tool_result").unwrap();
     assert_eq!(result["is_error"], true);
     assert!(result["output"].as_str().unwrap().contains("127.0.0.1"), "{result}");
+}
 }

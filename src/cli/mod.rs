@@ -143,7 +143,7 @@ pub async fn run_worker(args: WorkerProcessArgs) -> anyhow::Result<()> {
 fn worker_config(args: &WorkerArgs, db: &DatabaseArgs, name: String) -> anyhow::Result<crate::worker::WorkerConfig> {
     let mut config = args.worker_config(name);
     config.engine.pricing = std::sync::Arc::new(args.pricing()?);
-    let sandbox = args.sandbox(vec![db.database_file()]);
+    let sandbox = args.sandbox(db.database_file().into_iter().collect());
     let status = sandbox::check_at_start(&sandbox)?;
     tracing::info!(
         mode = ?status.mode,

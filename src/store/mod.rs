@@ -39,6 +39,8 @@ use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunInput, RunKind, RunStatus, Session};
 
+pub mod postgres;
+pub mod rows;
 pub mod sqlite;
 
 /// A database error kept as it came, for logs and `source()` chains.
@@ -437,13 +439,20 @@ pub trait Store: Send + Sync + 'static {
     async fn delete_credential(&self, name: &str) -> StoreResult<()>;
 }
 
-/// Opens the store named by a database URL (`sqlite:` paths for now).
+/// Opens the store named by a database URL: `postgres://…` (or
+/// `postgresql://…`) for PostgreSQL, else a `sqlite:` URL or a file path.
 pub async fn open(url: &str, options: &StoreOptions) -> anyhow::Result<std::sync::Arc<dyn Store>> {
-    if url.starts_with("postgres:") || url.starts_with("postgresql:") {
-        anyhow::bail!("PostgreSQL is not supported yet: use a sqlite: URL or a file path");
+    if is_postgres(url) {
+        let store = postgres::PgStore::open(url).await?;
+        return Ok(std::sync::Arc::new(store));
     }
     let store = sqlite::SqliteStore::open(url, options).await?;
     Ok(std::sync::Arc::new(store))
+}
+
+/// True when a database URL names PostgreSQL.
+pub fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres:") || url.starts_with("postgresql:")
 }
 
 /// Settings of a store.

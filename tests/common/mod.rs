@@ -13,15 +13,78 @@ use serde_json::{json, Value};
 
 pub use wingman::cli::sse::Parser as SseParser;
 
+#[path = "../pg_support/mod.rs"]
+mod pg_support;
+#[allow(unused_imports)]
+pub use pg_support::postgres_url;
+
+/// Which database a test's processes share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Defines each test once and runs it on both backends: a module per test
+/// with a `sqlite` and a `postgres` test function (the latter skipped, with
+/// a message, unless `WINGMAN_TEST_POSTGRES_URL` is set).
+#[macro_export]
+macro_rules! on_both_backends {
+    ($(async fn $name:ident($backend:ident: Backend) $body:block)*) => {$(
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            async fn body($backend: Backend) $body
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                body(Backend::Sqlite).await
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if common::postgres_url().is_none() {
+                    eprintln!("skipped: WINGMAN_TEST_POSTGRES_URL is not set");
+                    return;
+                }
+                body(Backend::Postgres).await
+            }
+        }
+    )*};
+}
+
 /// A temporary Wingman installation: a data directory and a database.
 pub struct TestEnv {
     pub dir: tempfile::TempDir,
     pub env: Vec<(String, String)>,
+    pub backend: Backend,
+    /// The PostgreSQL database of this test, dropped with it.
+    database: Option<pg_support::PgDatabase>,
 }
 
 impl TestEnv {
-    /// A fresh database with settings that keep tests quick: a 1 s lease.
+    /// A fresh SQLite database with settings that keep tests quick: a 1 s lease.
     pub fn new() -> TestEnv {
+        TestEnv::on(Backend::Sqlite)
+    }
+
+    /// A fresh database of the given backend (PostgreSQL: a database of its
+    /// own on the server `WINGMAN_TEST_POSTGRES_URL` names).
+    pub fn on(backend: Backend) -> TestEnv {
+        let mut env = TestEnv::sqlite();
+        if backend == Backend::Postgres {
+            let database = pg_support::PgDatabase::create();
+            env.set("WINGMAN_DATABASE_URL", &database.url.clone());
+            let data = env.path().to_string_lossy().into_owned();
+            env.set("WINGMAN_DATA_DIR", &data);
+            env.database = Some(database);
+            env.backend = Backend::Postgres;
+        }
+        env
+    }
+
+    fn sqlite() -> TestEnv {
         let mut dir = tempfile::tempdir().expect("tempdir");
         // For debugging: keep every test's directory (database and process logs).
         if std::env::var_os("WINGMAN_TEST_KEEP_DIRS").is_some() {
@@ -36,7 +99,38 @@ impl TestEnv {
             ("WINGMAN_RETRY_BASE_MS".into(), "20".into()),
             ("WINGMAN_LOG".into(), "warn,wingman=info".into()),
         ];
-        TestEnv { dir, env }
+        TestEnv { dir, env, backend: Backend::Sqlite, database: None }
+    }
+
+    /// Runs a `SELECT COUNT(*) …` (with `$1`, `$2`, … bound to `args`)
+    /// straight on this test's database, whichever backend it is, for what
+    /// the API does not show.
+    pub async fn count(&self, sql: &str, args: &[&str]) -> i64 {
+        use sqlx::Row;
+        match &self.database {
+            Some(database) => {
+                let db = sqlx::PgPool::connect(&database.url).await.unwrap();
+                let mut query = sqlx::query(sql);
+                for arg in args {
+                    query = query.bind(*arg);
+                }
+                let n = query.fetch_one(&db).await.unwrap().get(0);
+                db.close().await;
+                n
+            }
+            None => {
+                let url = format!("sqlite://{}?mode=ro", self.db().display());
+                let db = sqlx::SqlitePool::connect(&url).await.unwrap();
+                let sql = sql.replace('$', "?");
+                let mut query = sqlx::query(&sql);
+                for arg in args {
+                    query = query.bind(*arg);
+                }
+                let n = query.fetch_one(&db).await.unwrap().get(0);
+                db.close().await;
+                n
+            }
+        }
     }
 
     /// Sets (or overrides) an environment variable for every process started later.

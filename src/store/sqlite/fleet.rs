@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::progress::insert_events;
 use super::queue::{insert_run, remember_key, remembered};
 use super::resources::insert_session;
-use super::rows::{self, ms, Columns};
+use super::rows::{self, ms};
 use crate::checkpoint::RunSummary;
 use crate::event::RunEvent;
 use crate::fleet::{self, TaskEnd};
@@ -173,14 +173,4 @@ pub fn cancel(conn: &Connection, id: &str, now: DateTime<Utc>) -> StoreResult<Fl
         super::progress::finish(conn, &run_id, RunStatus::Cancelled, Some("fleet run cancelled".into()), now)?;
     }
     get(conn, id)?.ok_or(StoreError::NotFound("fleet run"))
-}
-
-/// Decodes the counts of a fleet run row (with its `running` column).
-pub fn progress(row: &impl Columns) -> StoreResult<crate::model::FleetProgress> {
-    let total = row.int("tasks")? as u64;
-    let (succeeded, failed, cancelled) =
-        (row.int("succeeded")? as u64, row.int("failed")? as u64, row.int("cancelled")? as u64);
-    let running = row.int("running")? as u64;
-    let queued = total.saturating_sub(succeeded + failed + cancelled + running);
-    Ok(crate::model::FleetProgress { total, queued, running, succeeded, failed, cancelled })
 }

@@ -1,0 +1,210 @@
+//! Fleet runs on PostgreSQL: enqueue (every task in a few statements), the
+//! end of a task under its fleet run's row lock, cancel, and reads.
+
+use serde_json::Value;
+use sqlx::PgConnection;
+
+use super::queue::{insert_runs, remember_key, remembered};
+use super::{progress, Pending};
+use crate::checkpoint::RunSummary;
+use crate::event::RunEvent;
+use crate::fleet::{self, TaskEnd};
+use crate::model::{FleetRun, RunKind, RunStatus};
+use crate::store::rows::{self, ms};
+use crate::store::{EnqueuedFleetRun, IdempotencyKey, NewFleetRun, NewRun, StoreError, StoreResult};
+
+/// A fleet run with its running tasks counted.
+pub const SELECT: &str = "SELECT f.*, (SELECT COUNT(*) FROM runs
+     WHERE runs.status = 'running' AND runs.fleet_run_id = f.id) AS running FROM fleet_runs f";
+
+/// Writes a fleet run and all its tasks; see [`crate::store::Store::enqueue_fleet_run`].
+pub async fn enqueue(
+    c: &mut PgConnection,
+    p: &mut Pending,
+    new: NewFleetRun,
+    key: Option<IdempotencyKey>,
+) -> StoreResult<EnqueuedFleetRun> {
+    if let Some(key) = &key {
+        if let Some(id) = remembered(c, key).await? {
+            let fleet_run = get(c, &id).await?.ok_or(StoreError::NotFound("fleet run"))?;
+            return Ok(EnqueuedFleetRun { fleet_run, created: false });
+        }
+    }
+    let present: bool = sqlx::query_scalar("SELECT EXISTS(SELECT 1 FROM fleets WHERE id = $1)")
+        .bind(&new.fleet_id)
+        .fetch_one(&mut *c)
+        .await?;
+    if !present {
+        return Err(StoreError::NotFound("fleet"));
+    }
+    sqlx::query(
+        "INSERT INTO fleet_runs (id, fleet_id, agent_id, status, worker_count, tasks, event_seq, created_at, updated_at)
+         VALUES ($1, $2, $3, 'queued', $4, $5, 1, wingman_ms(), wingman_ms())",
+    )
+    .bind(&new.id)
+    .bind(&new.fleet_id)
+    .bind(&new.agent.id)
+    .bind(new.worker_count as i64)
+    .bind(new.tasks.len() as i64)
+    .execute(&mut *c)
+    .await?;
+    p.push(&new.id, 1, &[fleet::queued_event(&new.fleet_id, &new.agent.id, new.tasks.len(), new.worker_count)]);
+    insert_sessions(c, &new).await?;
+    let runs: Vec<NewRun> = new
+        .tasks
+        .iter()
+        .map(|task| NewRun {
+            id: task.run_id.clone(),
+            kind: RunKind::FleetTask,
+            session_id: Some(task.session.id.clone()),
+            agent: new.agent.clone(),
+            input: task.input.clone(),
+            work_dir: task.session.work_dir.clone(),
+            max_attempts: new.max_attempts,
+        })
+        .collect();
+    let blocked: Vec<bool> = (0..runs.len() as u32).map(|i| fleet::starts_blocked(i, new.worker_count)).collect();
+    insert_runs(c, p, &runs, &blocked, Some(&new.id)).await?;
+    if let Some(key) = &key {
+        remember_key(c, key, &new.id).await?;
+    }
+    let fleet_run = get(c, &new.id).await?.ok_or(StoreError::NotFound("fleet run"))?;
+    Ok(EnqueuedFleetRun { fleet_run, created: true })
+}
+
+/// The tasks' sessions, in one statement.
+async fn insert_sessions(c: &mut PgConnection, new: &NewFleetRun) -> StoreResult<()> {
+    let sessions: Vec<_> = new.tasks.iter().map(|t| &t.session).collect();
+    let ids: Vec<&str> = sessions.iter().map(|s| s.id.as_str()).collect();
+    let agent_ids: Vec<Option<&str>> = sessions.iter().map(|s| s.agent_id.as_deref()).collect();
+    let titles: Vec<Option<&str>> = sessions.iter().map(|s| s.title.as_deref()).collect();
+    let work_dirs: Vec<&str> = sessions.iter().map(|s| s.work_dir.as_str()).collect();
+    let metadata = sessions.iter().map(|s| serde_json::to_string(&s.metadata)).collect::<Result<Vec<_>, _>>()?;
+    let created: Vec<i64> = sessions.iter().map(|s| ms(s.created_at)).collect();
+    sqlx::query(
+        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, created_at, updated_at)
+         SELECT i, a, t, w, m, c, c FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+              AS u(i, a, t, w, m, c)",
+    )
+    .bind(&ids)
+    .bind(&agent_ids)
+    .bind(&titles)
+    .bind(&work_dirs)
+    .bind(&metadata)
+    .bind(&created)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Reads a fleet run inside a transaction.
+pub async fn get(c: &mut PgConnection, id: &str) -> StoreResult<Option<FleetRun>> {
+    let row = sqlx::query(&format!("{SELECT} WHERE f.id = $1")).bind(id).fetch_optional(&mut *c).await?;
+    row.as_ref().map(rows::fleet_run).transpose()
+}
+
+/// Marks fleet runs started when a first task of theirs is claimed.
+pub async fn tasks_started(c: &mut PgConnection, fleet_run_ids: &[String]) -> StoreResult<()> {
+    sqlx::query(
+        "UPDATE fleet_runs SET status = 'running', started_at = wingman_ms(), updated_at = wingman_ms()
+         WHERE status = 'queued' AND id = ANY($1)",
+    )
+    .bind(fleet_run_ids)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// A task that just ended, as `end_run` knows it.
+pub struct Ended<'a> {
+    pub run_id: &'a str,
+    pub session_id: Option<&'a str>,
+    pub fleet_run_id: &'a str,
+    pub task_index: u32,
+    /// False when the task held a slot, which it now passes on.
+    pub blocked: bool,
+    pub input: &'a str,
+    pub status: RunStatus,
+    pub error: &'a Option<String>,
+    pub summary: &'a RunSummary,
+}
+
+/// The end of a task: its `result`, the counts (whose update locks the
+/// fleet run's row, so task ends of one fleet run take turns), its slot
+/// handed on and, for the last task, the fleet run's end.
+pub async fn task_ended(c: &mut PgConnection, p: &mut Pending, task: Ended<'_>) -> StoreResult<()> {
+    let input: Value = serde_json::from_str(task.input)?;
+    let end = TaskEnd {
+        run_id: task.run_id,
+        session_id: task.session_id,
+        task_index: task.task_index,
+        status: task.status,
+        error: task.error.as_deref(),
+        response: task.summary.response.as_deref(),
+        steps: task.summary.steps,
+        usage: task.summary.usage,
+        data: input.get("data"),
+    };
+    let column = match task.status {
+        RunStatus::Succeeded => "succeeded",
+        RunStatus::Failed => "failed",
+        _ => "cancelled",
+    };
+    let seq: i64 = sqlx::query_scalar(&format!(
+        "UPDATE fleet_runs SET {column} = {column} + 1, event_seq = event_seq + 1, updated_at = wingman_ms()
+         WHERE id = $1 RETURNING event_seq"
+    ))
+    .bind(task.fleet_run_id)
+    .fetch_one(&mut *c)
+    .await?;
+    p.push(task.fleet_run_id, seq as u64, &[fleet::result_event(&end)]);
+    if !task.blocked {
+        sqlx::query(
+            "UPDATE runs SET blocked = 0 WHERE queue_seq =
+               (SELECT MIN(queue_seq) FROM runs WHERE fleet_run_id = $1 AND status = 'queued' AND blocked = 1)",
+        )
+        .bind(task.fleet_run_id)
+        .execute(&mut *c)
+        .await?;
+    }
+    let fleet_run = get(c, task.fleet_run_id).await?.ok_or(StoreError::NotFound("fleet run"))?;
+    if fleet_run.progress.finished() == fleet_run.progress.total {
+        let status = fleet::final_status(&fleet_run.progress, fleet_run.cancel_requested);
+        let seq: i64 = sqlx::query_scalar(
+            "UPDATE fleet_runs SET status = $2, event_seq = event_seq + 1, finished_at = wingman_ms(),
+                    updated_at = wingman_ms()
+             WHERE id = $1 RETURNING event_seq",
+        )
+        .bind(&fleet_run.id)
+        .bind(status.as_str())
+        .fetch_one(&mut *c)
+        .await?;
+        p.push(&fleet_run.id, seq as u64, &[RunEvent::fleet_done(status, &fleet_run.progress)]);
+    }
+    Ok(())
+}
+
+/// Cancels every task that has not ended, waiting ones first so that no
+/// slot passes to a task about to be cancelled anyway. The tasks' rows are
+/// locked before the fleet run's, the order every write keeps.
+pub async fn cancel(c: &mut PgConnection, p: &mut Pending, id: &str) -> StoreResult<FleetRun> {
+    let open: Vec<String> = sqlx::query_scalar(
+        "SELECT id FROM runs WHERE fleet_run_id = $1 AND status IN ('queued','running','waiting')
+         ORDER BY blocked DESC, task_index FOR UPDATE",
+    )
+    .bind(id)
+    .fetch_all(&mut *c)
+    .await?;
+    let run = get(c, id).await?.ok_or(StoreError::NotFound("fleet run"))?;
+    if run.status.is_terminal() {
+        return Err(StoreError::Conflict(format!("fleet run {id} is already {}", run.status.as_str())));
+    }
+    sqlx::query("UPDATE fleet_runs SET cancel_requested = 1, updated_at = wingman_ms() WHERE id = $1")
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+    for run_id in open {
+        progress::finish(c, p, &run_id, RunStatus::Cancelled, Some("fleet run cancelled".into())).await?;
+    }
+    get(c, id).await?.ok_or(StoreError::NotFound("fleet run"))
+}

@@ -1,0 +1,48 @@
+//! Schema migrations for PostgreSQL, applied in order on start. Processes
+//! starting together take turns on a session advisory lock, so each
+//! migration is applied once.
+
+use sqlx::postgres::PgPool;
+use sqlx::Connection;
+
+/// Every migration of the PostgreSQL schema: (version, name, SQL).
+const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "init", include_str!("../../../migrations/postgres/0001_init.sql"))];
+
+/// The key of the advisory lock migrations take.
+const MIGRATION_LOCK: i64 = 0x5749_4e47_4d41_4e02;
+
+/// Applies the migrations the database does not have yet, each in its own transaction.
+pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
+    let mut conn = pool.acquire().await?;
+    sqlx::query("SELECT pg_advisory_lock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
+    let outcome = apply_missing(&mut conn).await;
+    sqlx::query("SELECT pg_advisory_unlock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
+    outcome
+}
+
+async fn apply_missing(conn: &mut sqlx::PgConnection) -> anyhow::Result<()> {
+    sqlx::raw_sql(
+        "CREATE TABLE IF NOT EXISTS wingman_migrations (
+             version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+    )
+    .execute(&mut *conn)
+    .await?;
+    for (version, name, sql) in MIGRATIONS {
+        let applied: bool = sqlx::query_scalar("SELECT EXISTS(SELECT 1 FROM wingman_migrations WHERE version = $1)")
+            .bind(version)
+            .fetch_one(&mut *conn)
+            .await?;
+        if applied {
+            continue;
+        }
+        let mut tx = conn.begin().await?;
+        sqlx::raw_sql(sql).execute(&mut *tx).await.map_err(|e| anyhow::anyhow!("migration {version} ({name}): {e}"))?;
+        sqlx::query("INSERT INTO wingman_migrations (version, name) VALUES ($1, $2)")
+            .bind(version)
+            .bind(name)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,166 @@
+//! The PostgreSQL backend: the same store on a server that workers on many
+//! hosts share.
+//!
+//! Each call is one transaction on a connection of a pool. The rules that
+//! SQLite gets from its single writer come from locks here, always taken in
+//! one order (a run's row, then its session's or fleet run's row, then the
+//! event lock at the very end), so that concurrent transactions wait for one
+//! another instead of deadlocking:
+//!
+//! - a run is claimed by one worker: the claim selects with
+//!   `FOR UPDATE SKIP LOCKED` and every fenced write re-checks the lease
+//!   epoch on the locked row;
+//! - a session's turn changes only under a lock on the session's row
+//!   (enqueue, the end of its run), a fleet run's slots under its row's;
+//! - events are numbered for the global cursor in commit order: every
+//!   transaction that writes events writes them last, after taking one
+//!   transaction-scoped advisory lock that it holds to its commit
+//!   ([`Pending::flush`]), and notifies listeners in the same statement.
+//!
+//! Times are the database's clock (`wingman_ms()`), one clock for every host.
+
+use std::time::Duration;
+
+use futures_util::future::BoxFuture;
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
+use sqlx::{ConnectOptions, Row};
+
+use crate::event::RunEvent;
+use crate::store::rows::Columns;
+use crate::store::{StoreError, StoreResult};
+
+mod fleet;
+mod listen;
+mod load;
+mod migrate;
+mod progress;
+mod queue;
+mod resources;
+mod store;
+mod workers;
+
+/// The key of the advisory lock that orders event numbers by commit.
+const EVENT_LOCK: i64 = 0x5749_4e47_4d41_4e01;
+
+/// The channel every event-writing transaction notifies.
+const CHANNEL: &str = "wingman";
+
+/// Connections per process. A worker holds one per claim, commit or
+/// heartbeat in flight (its runs mostly wait on providers and tools), the
+/// server one per API request in flight plus its event pump's reads.
+pub const POOL_SIZE: u32 = 16;
+
+/// A Wingman store in a PostgreSQL database.
+pub struct PgStore {
+    pool: PgPool,
+    changes: Option<tokio::sync::watch::Receiver<u64>>,
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://…`), migrating it if needed.
+    pub async fn open(url: &str) -> anyhow::Result<PgStore> {
+        let options: PgConnectOptions = url.parse()?;
+        let options = options.log_statements(tracing::log::LevelFilter::Trace).application_name("wingman");
+        let pool = PgPoolOptions::new()
+            .max_connections(POOL_SIZE)
+            .min_connections(1)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await?;
+        migrate::run(&pool).await?;
+        let changes = Some(listen::spawn(pool.clone()));
+        Ok(PgStore { pool, changes })
+    }
+
+    /// Runs `write` in one transaction and commits it, with the events it
+    /// left in `Pending` written last. An error rolls everything back.
+    async fn write<T, F>(&self, write: F) -> StoreResult<T>
+    where
+        T: Send,
+        F: for<'c> FnOnce(&'c mut PgConnection, &'c mut Pending) -> BoxFuture<'c, StoreResult<T>> + Send,
+    {
+        let mut tx = self.pool.begin().await?;
+        let mut pending = Pending::default();
+        let value = write(&mut tx, &mut pending).await?;
+        pending.flush(&mut tx).await?;
+        tx.commit().await?;
+        Ok(value)
+    }
+}
+
+/// The events a transaction writes, held back to its end.
+#[derive(Default)]
+pub struct Pending {
+    run_ids: Vec<String>,
+    seqs: Vec<i64>,
+    kinds: Vec<String>,
+    data: Vec<String>,
+}
+
+impl Pending {
+    /// Queues a log's events numbered from `first_seq`.
+    pub fn push(&mut self, run_id: &str, first_seq: u64, events: &[RunEvent]) {
+        for (i, event) in events.iter().enumerate() {
+            self.run_ids.push(run_id.to_string());
+            self.seqs.push((first_seq + i as u64) as i64);
+            self.kinds.push(event.kind().to_string());
+            self.data.push(event.data_json());
+        }
+    }
+
+    /// Takes the event lock (held to the commit, so global numbers follow
+    /// commit order), notifies listeners (delivered at the commit), and
+    /// writes every queued event in one statement.
+    async fn flush(self, c: &mut PgConnection) -> StoreResult<()> {
+        if self.run_ids.is_empty() {
+            return Ok(());
+        }
+        sqlx::query("SELECT pg_advisory_xact_lock($1), pg_notify($2, '')")
+            .bind(EVENT_LOCK)
+            .bind(CHANNEL)
+            .execute(&mut *c)
+            .await?;
+        sqlx::query(
+            "INSERT INTO run_events (run_id, seq, type, data, at)
+             SELECT r, s, t, d, wingman_ms() FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[]) AS u(r, s, t, d)",
+        )
+        .bind(&self.run_ids)
+        .bind(&self.seqs)
+        .bind(&self.kinds)
+        .bind(&self.data)
+        .execute(&mut *c)
+        .await?;
+        Ok(())
+    }
+}
+
+impl Columns for PgRow {
+    fn text(&self, col: &str) -> StoreResult<String> {
+        Ok(self.try_get(col)?)
+    }
+    fn opt_text(&self, col: &str) -> StoreResult<Option<String>> {
+        Ok(self.try_get(col)?)
+    }
+    fn int(&self, col: &str) -> StoreResult<i64> {
+        self.opt_int(col)?.ok_or_else(|| StoreError::internal(format!("column {col} is NULL")))
+    }
+    fn opt_int(&self, col: &str) -> StoreResult<Option<i64>> {
+        // Columns are BIGINT; counts and EXISTS come back as BIGINT or BOOLEAN.
+        if let Ok(value) = self.try_get::<Option<i64>, _>(col) {
+            return Ok(value);
+        }
+        if let Ok(value) = self.try_get::<Option<bool>, _>(col) {
+            return Ok(value.map(i64::from));
+        }
+        Ok(self.try_get::<Option<i32>, _>(col)?.map(i64::from))
+    }
+}
+
+/// Turns "no row changed" into a not-found refusal.
+fn found(rows: u64, what: &'static str) -> StoreResult<()> {
+    if rows == 0 {
+        Err(StoreError::NotFound(what))
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,298 @@
+//! The queue's writes on PostgreSQL: enqueue, claim and hand-back.
+
+use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, Row};
+
+use super::progress::{fence, finish};
+use super::Pending;
+use crate::attempt;
+use crate::event::RunEvent;
+use crate::model::{Run, RunStatus};
+use crate::store::rows::{self, Columns};
+use crate::store::{Claim, Effect, Enqueued, HandBack, IdempotencyKey, Lease, NewRun, StoreError, StoreResult};
+
+/// Statuses of a run that still holds its session's turn.
+const ACTIVE: &str = "('queued','running','waiting')";
+
+/// Writes a new run and its `run_queued` event; with an idempotency key
+/// already used, returns the first run instead (or refuses another body).
+pub async fn enqueue(
+    c: &mut PgConnection,
+    p: &mut Pending,
+    new: NewRun,
+    key: Option<IdempotencyKey>,
+) -> StoreResult<Enqueued> {
+    if let Some(key) = &key {
+        if let Some(run_id) = remembered(c, key).await? {
+            let run = get_run(c, &run_id).await?.ok_or(StoreError::NotFound("run"))?;
+            return Ok(Enqueued { run, created: false });
+        }
+    }
+    let blocked = match &new.session_id {
+        Some(session_id) => session_is_busy(c, session_id).await?,
+        None => false,
+    };
+    insert_runs(c, p, std::slice::from_ref(&new), &[blocked], None).await?;
+    if let Some(key) = &key {
+        remember_key(c, key, &new.id).await?;
+    }
+    let run = get_run(c, &new.id).await?.ok_or(StoreError::NotFound("run"))?;
+    Ok(Enqueued { run, created: true })
+}
+
+/// Writes queued runs (all of a fleet run's tasks at once, or one run) and
+/// their `run_queued` events; `fleet_run_id` places them in a fleet run, in order.
+pub async fn insert_runs(
+    c: &mut PgConnection,
+    p: &mut Pending,
+    runs: &[NewRun],
+    blocked: &[bool],
+    fleet_run_id: Option<&str>,
+) -> StoreResult<()> {
+    let mut columns = RunColumns::default();
+    for (index, new) in runs.iter().enumerate() {
+        columns.push(new, blocked[index])?;
+        let task = fleet_run_id.map(|id| (id, index as u32));
+        p.push(&new.id, 1, &[new.queued_event(task)]);
+    }
+    sqlx::query(
+        "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
+                           event_seq, fleet_run_id, task_index, created_at, updated_at)
+         SELECT id, kind, 'queued', blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
+                1, $10, CASE WHEN $10::text IS NULL THEN NULL ELSE ord - 1 END, wingman_ms(), wingman_ms()
+         FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                     $9::bigint[]) WITH ORDINALITY
+              AS u(id, kind, blocked, session_id, agent_id, agent, input, work_dir, max_attempts, ord)
+         ORDER BY ord",
+    )
+    .bind(&columns.ids)
+    .bind(&columns.kinds)
+    .bind(&columns.blocked)
+    .bind(&columns.session_ids)
+    .bind(&columns.agent_ids)
+    .bind(&columns.agents)
+    .bind(&columns.inputs)
+    .bind(&columns.work_dirs)
+    .bind(&columns.max_attempts)
+    .bind(fleet_run_id)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// New runs' columns as arrays, for one `INSERT … SELECT FROM UNNEST`.
+#[derive(Default)]
+struct RunColumns {
+    ids: Vec<String>,
+    kinds: Vec<String>,
+    blocked: Vec<i64>,
+    session_ids: Vec<Option<String>>,
+    agent_ids: Vec<String>,
+    agents: Vec<String>,
+    inputs: Vec<String>,
+    work_dirs: Vec<String>,
+    max_attempts: Vec<i64>,
+}
+
+impl RunColumns {
+    fn push(&mut self, new: &NewRun, blocked: bool) -> StoreResult<()> {
+        self.ids.push(new.id.clone());
+        self.kinds.push(new.kind.as_str().to_string());
+        self.blocked.push(blocked as i64);
+        self.session_ids.push(new.session_id.clone());
+        self.agent_ids.push(new.agent.id.clone());
+        self.agents.push(serde_json::to_string(&new.agent)?);
+        self.inputs.push(serde_json::to_string(&new.input)?);
+        self.work_dirs.push(new.work_dir.clone());
+        self.max_attempts.push(new.max_attempts as i64);
+        Ok(())
+    }
+}
+
+/// Serialises submissions with the same key: the second waits for the
+/// first's commit and then finds it remembered.
+async fn lock_key(c: &mut PgConnection, key: &IdempotencyKey) -> StoreResult<()> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))")
+        .bind(&key.scope)
+        .bind(&key.key)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// Records that `key` submitted what `id` names (a run or a fleet run).
+pub async fn remember_key(c: &mut PgConnection, key: &IdempotencyKey, id: &str) -> StoreResult<()> {
+    sqlx::query(
+        "INSERT INTO idempotency_keys (scope, key, request_hash, run_id, created_at) VALUES ($1, $2, $3, $4, wingman_ms())",
+    )
+    .bind(&key.scope)
+    .bind(&key.key)
+    .bind(&key.request_hash)
+    .bind(id)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// The ID first submitted with this key, if the key was used; a conflict if
+/// it was used for a different request. Takes the key's lock first.
+pub async fn remembered(c: &mut PgConnection, key: &IdempotencyKey) -> StoreResult<Option<String>> {
+    lock_key(c, key).await?;
+    let found: Option<(String, String)> =
+        sqlx::query_as("SELECT request_hash, run_id FROM idempotency_keys WHERE scope = $1 AND key = $2")
+            .bind(&key.scope)
+            .bind(&key.key)
+            .fetch_optional(&mut *c)
+            .await?;
+    let Some((hash, id)) = found else { return Ok(None) };
+    if hash != key.request_hash {
+        return Err(StoreError::Conflict("this Idempotency-Key was already used with a different request".into()));
+    }
+    Ok(Some(id))
+}
+
+/// Whether the session already has a run holding its turn (the new one then
+/// waits, blocked); a missing session is refused. Locks the session's row,
+/// as the end of its running run does, so the two see each other.
+async fn session_is_busy(c: &mut PgConnection, session_id: &str) -> StoreResult<bool> {
+    let present: Option<i32> = sqlx::query_scalar("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE")
+        .bind(session_id)
+        .fetch_optional(&mut *c)
+        .await?;
+    if present.is_none() {
+        return Err(StoreError::NotFound("session"));
+    }
+    let busy: bool =
+        sqlx::query_scalar(&format!("SELECT EXISTS(SELECT 1 FROM runs WHERE session_id = $1 AND status IN {ACTIVE})"))
+            .bind(session_id)
+            .fetch_one(&mut *c)
+            .await?;
+    Ok(busy)
+}
+
+/// Reads a run inside a transaction.
+pub async fn get_run(c: &mut PgConnection, id: &str) -> StoreResult<Option<Run>> {
+    let row = sqlx::query(&format!("SELECT {} FROM runs WHERE id = $1", rows::RUN_COLUMNS))
+        .bind(id)
+        .fetch_optional(&mut *c)
+        .await?;
+    row.as_ref().map(rows::run).transpose()
+}
+
+/// Claims runs for a worker: first those whose worker's lease expired (they
+/// resume), then queued runs at the head of their session, oldest first.
+/// Rows another claim holds are skipped, never waited for.
+pub async fn claim(c: &mut PgConnection, p: &mut Pending, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>> {
+    let live: Option<i32> =
+        sqlx::query_scalar("SELECT 1 FROM workers WHERE id = $1 AND lease_expires_at > wingman_ms()")
+            .bind(worker_id)
+            .fetch_optional(&mut *c)
+            .await?;
+    if live.is_none() {
+        return Err(StoreError::Fenced);
+    }
+    let mut started = rescue_orphans(c, p, worker_id, limit).await?;
+    let room = limit.saturating_sub(started.len() as u32);
+    if room > 0 {
+        let found = sqlx::query(
+            "WITH picked AS (
+                 SELECT queue_seq FROM runs WHERE status = 'queued' AND blocked = 0
+                 ORDER BY queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED)
+             UPDATE runs SET status = 'running', worker_id = $1, lease_epoch = lease_epoch + 1,
+                    attempt = attempt + 1, progressed = 0, started_at = COALESCE(started_at, wingman_ms()),
+                    updated_at = wingman_ms(), event_seq = event_seq + 1
+             FROM picked WHERE runs.queue_seq = picked.queue_seq
+             RETURNING runs.id, runs.lease_epoch, runs.attempt, runs.charged, runs.event_seq, runs.fleet_run_id",
+        )
+        .bind(worker_id)
+        .bind(room as i64)
+        .fetch_all(&mut *c)
+        .await?;
+        for row in &found {
+            started.push(claimed(row, worker_id)?);
+        }
+    }
+    let mut fleet_runs: Vec<String> = Vec::new();
+    for (claim, seq, fleet_run_id) in &started {
+        p.push(&claim.lease.run_id, *seq, &[claim.started_event()]);
+        fleet_runs.extend(fleet_run_id.clone());
+    }
+    if !fleet_runs.is_empty() {
+        super::fleet::tasks_started(c, &fleet_runs).await?;
+    }
+    Ok(started.into_iter().map(|(claim, _, _)| claim).collect())
+}
+
+/// Takes over runs whose worker's lease expired; fails those out of
+/// attempts. The lost attempt is charged only if it made no progress.
+async fn rescue_orphans(
+    c: &mut PgConnection,
+    p: &mut Pending,
+    worker_id: &str,
+    limit: u32,
+) -> StoreResult<Vec<(Claim, u64, Option<String>)>> {
+    let orphans: Vec<(String, i64, i64, i64)> = sqlx::query_as(
+        "SELECT id, charged, progressed, max_attempts FROM runs
+         WHERE status = 'running' AND NOT EXISTS
+           (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > wingman_ms())
+         ORDER BY queue_seq LIMIT $1 FOR UPDATE OF runs SKIP LOCKED",
+    )
+    .bind(limit as i64)
+    .fetch_all(&mut *c)
+    .await?;
+    let mut started = Vec::new();
+    for (id, charged, progressed, max_attempts) in orphans {
+        let charged = attempt::charge_lost(charged as u32, progressed != 0);
+        if attempt::exhausted(charged, max_attempts as u32) {
+            sqlx::query("UPDATE runs SET charged = $2 WHERE id = $1")
+                .bind(&id)
+                .bind(charged as i64)
+                .execute(&mut *c)
+                .await?;
+            finish(c, p, &id, RunStatus::Failed, Some(attempt::gave_up(charged))).await?;
+            continue;
+        }
+        let row = sqlx::query(
+            "UPDATE runs SET worker_id = $1, lease_epoch = lease_epoch + 1, attempt = attempt + 1, charged = $3,
+                    progressed = 0, handed_back = 0, updated_at = wingman_ms(), event_seq = event_seq + 1
+             WHERE id = $2 RETURNING id, lease_epoch, attempt, charged, event_seq, fleet_run_id",
+        )
+        .bind(worker_id)
+        .bind(&id)
+        .bind(charged as i64)
+        .fetch_one(&mut *c)
+        .await?;
+        started.push(claimed(&row, worker_id)?);
+    }
+    Ok(started)
+}
+
+/// Reads a claimed row: the claim, the number reserved for its
+/// `run_started`, and its fleet run.
+fn claimed(row: &PgRow, worker_id: &str) -> StoreResult<(Claim, u64, Option<String>)> {
+    let claim = Claim {
+        lease: Lease {
+            run_id: row.text("id")?,
+            worker_id: worker_id.to_string(),
+            epoch: row.int("lease_epoch")? as u64,
+        },
+        attempt: row.int("attempt")? as u32,
+        charged_attempts: row.int("charged")? as u32,
+        context: None,
+    };
+    Ok((claim, row.int("event_seq")? as u64, row.try_get("fleet_run_id")?))
+}
+
+/// Puts a run back in the queue, uncharged, if the lease is still held.
+pub async fn release(c: &mut PgConnection, p: &mut Pending, lease: &Lease, how: HandBack) -> StoreResult<()> {
+    let seq = fence(c, lease, Effect::events(1)).await?;
+    p.push(&lease.run_id, seq, &[RunEvent::handed_back(how == HandBack::Interrupted)]);
+    sqlx::query(
+        "UPDATE runs SET status = 'queued', worker_id = NULL, handed_back = $2, updated_at = wingman_ms() WHERE id = $1",
+    )
+    .bind(&lease.run_id)
+    .bind((how == HandBack::AtStepBoundary) as i64)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}

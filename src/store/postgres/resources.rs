@@ -1,0 +1,172 @@
+//! Agents, fleets, sessions and credentials in PostgreSQL.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+
+use super::{found, progress, Pending};
+use crate::credential::{ApiKey, CredentialInfo};
+use crate::model::{RunStatus, Session};
+use crate::store::rows::{at, ms};
+use crate::store::{StoreError, StoreResult};
+
+/// The tables that keep a definition as one JSON body: agents and fleets.
+#[derive(Debug, Clone, Copy)]
+pub enum BodyTable {
+    Agents,
+    Fleets,
+}
+
+impl BodyTable {
+    fn name(self) -> &'static str {
+        match self {
+            BodyTable::Agents => "agents",
+            BodyTable::Fleets => "fleets",
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            BodyTable::Agents => "agent",
+            BodyTable::Fleets => "fleet",
+        }
+    }
+}
+
+/// A definition as its table stores it.
+pub struct Body {
+    pub id: String,
+    pub json: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl Body {
+    /// Serializes a definition for its row.
+    pub fn of<T: serde::Serialize>(
+        id: &str,
+        value: &T,
+        created: DateTime<Utc>,
+        updated: DateTime<Utc>,
+    ) -> StoreResult<Body> {
+        Ok(Body { id: id.to_string(), json: serde_json::to_string(value)?, created_at: created, updated_at: updated })
+    }
+}
+
+pub async fn insert_body(c: &mut PgConnection, table: BodyTable, body: &Body) -> StoreResult<()> {
+    let sql = format!("INSERT INTO {} (id, body, created_at, updated_at) VALUES ($1, $2, $3, $4)", table.name());
+    let inserted = sqlx::query(&sql)
+        .bind(&body.id)
+        .bind(&body.json)
+        .bind(ms(body.created_at))
+        .bind(ms(body.updated_at))
+        .execute(&mut *c)
+        .await;
+    match inserted {
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+            Err(StoreError::Conflict(format!("{} {} already exists", table.what(), body.id)))
+        }
+        other => other.map(|_| ()).map_err(Into::into),
+    }
+}
+
+pub async fn update_body(c: &mut PgConnection, table: BodyTable, body: &Body) -> StoreResult<()> {
+    let sql = format!("UPDATE {} SET body = $1, updated_at = $2 WHERE id = $3", table.name());
+    let updated = sqlx::query(&sql).bind(&body.json).bind(ms(body.updated_at)).bind(&body.id).execute(&mut *c).await?;
+    found(updated.rows_affected(), table.what())
+}
+
+pub async fn delete_body(c: &mut PgConnection, table: BodyTable, id: &str) -> StoreResult<()> {
+    let deleted = sqlx::query(&format!("DELETE FROM {} WHERE id = $1", table.name())).bind(id).execute(&mut *c).await?;
+    found(deleted.rows_affected(), table.what())
+}
+
+pub async fn insert_session(c: &mut PgConnection, s: &Session) -> StoreResult<()> {
+    sqlx::query(
+        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&s.id)
+    .bind(&s.agent_id)
+    .bind(&s.title)
+    .bind(&s.work_dir)
+    .bind(serde_json::to_string(&s.metadata)?)
+    .bind(ms(s.created_at))
+    .bind(ms(s.updated_at))
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+pub async fn update_session(c: &mut PgConnection, s: &Session) -> StoreResult<()> {
+    let updated = sqlx::query(
+        "UPDATE sessions SET agent_id = $1, title = $2, work_dir = $3, metadata = $4, updated_at = $5 WHERE id = $6",
+    )
+    .bind(&s.agent_id)
+    .bind(&s.title)
+    .bind(&s.work_dir)
+    .bind(serde_json::to_string(&s.metadata)?)
+    .bind(ms(s.updated_at))
+    .bind(&s.id)
+    .execute(&mut *c)
+    .await?;
+    found(updated.rows_affected(), "session")
+}
+
+/// Deletes a session and its history; its unfinished runs end `cancelled`.
+/// Their rows are locked before the session's, the order every write keeps.
+pub async fn delete_session(c: &mut PgConnection, p: &mut Pending, id: &str) -> StoreResult<()> {
+    let active: Vec<String> = sqlx::query_scalar(
+        "SELECT id FROM runs WHERE session_id = $1 AND status IN ('queued','running','waiting')
+         ORDER BY queue_seq FOR UPDATE",
+    )
+    .bind(id)
+    .fetch_all(&mut *c)
+    .await?;
+    let present: Option<i32> =
+        sqlx::query_scalar("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE").bind(id).fetch_optional(&mut *c).await?;
+    if present.is_none() {
+        return Err(StoreError::NotFound("session"));
+    }
+    for run_id in active {
+        progress::finish(c, p, &run_id, RunStatus::Cancelled, Some("session deleted".into())).await?;
+    }
+    sqlx::query("DELETE FROM session_messages WHERE session_id = $1").bind(id).execute(&mut *c).await?;
+    let deleted = sqlx::query("DELETE FROM sessions WHERE id = $1").bind(id).execute(&mut *c).await?;
+    found(deleted.rows_affected(), "session")
+}
+
+/// Inserts or replaces a key, keeping its first `created_at`.
+pub async fn put_credential(c: &mut PgConnection, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo> {
+    let (created_at, updated_at): (i64, i64) = sqlx::query_as(
+        "INSERT INTO credentials (provider, api_key, created_at, updated_at) VALUES ($1, $2, wingman_ms(), wingman_ms())
+         ON CONFLICT (provider) DO UPDATE SET api_key = excluded.api_key, updated_at = excluded.updated_at
+         RETURNING created_at, updated_at",
+    )
+    .bind(name)
+    .bind(key.expose())
+    .fetch_one(&mut *c)
+    .await?;
+    Ok(CredentialInfo {
+        provider: name.to_string(),
+        hint: key.hint(),
+        created_at: at(created_at),
+        updated_at: at(updated_at),
+    })
+}
+
+/// Every credential, without its key (the hint is computed from it here).
+pub async fn list_credentials(c: &mut PgConnection) -> StoreResult<Vec<CredentialInfo>> {
+    let found: Vec<(String, String, i64, i64)> =
+        sqlx::query_as("SELECT provider, api_key, created_at, updated_at FROM credentials ORDER BY provider")
+            .fetch_all(&mut *c)
+            .await?;
+    Ok(found
+        .into_iter()
+        .map(|(provider, key, created, updated)| CredentialInfo {
+            provider,
+            hint: ApiKey::new(key).hint(),
+            created_at: at(created),
+            updated_at: at(updated),
+        })
+        .collect())
+}

@@ -1,0 +1,327 @@
+//! The [`Store`] trait on PostgreSQL: writes in transactions (see
+//! [`PgStore::write`]), reads straight from the pool.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use sqlx::Row;
+
+use super::resources::{self, Body, BodyTable};
+use super::{fleet, load, progress, queue, workers, PgStore};
+use crate::credential::{ApiKey, CredentialInfo};
+use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::store::rows;
+use crate::store::{
+    Claim, Commit, Enqueued, EnqueuedFleetRun, FleetRunFilter, HandBack, Heartbeat, IdempotencyKey, Lease, NewFleetRun,
+    NewRun, QueueStats, RunContext, RunFilter, Store, StoreError, StoreResult,
+};
+
+/// A fleet's definition and whether one of its fleet runs is unfinished.
+const FLEET_SELECT: &str = "SELECT body, EXISTS(SELECT 1 FROM fleet_runs
+     WHERE fleet_runs.fleet_id = fleets.id AND fleet_runs.status IN ('queued', 'running')) AS running FROM fleets";
+
+#[async_trait]
+impl Store for PgStore {
+    async fn insert_agent(&self, agent: &Agent) -> StoreResult<()> {
+        let body = Body::of(&agent.id, agent, agent.created_at, agent.updated_at)?;
+        self.write(move |c, _| Box::pin(async move { resources::insert_body(c, BodyTable::Agents, &body).await })).await
+    }
+
+    async fn get_agent(&self, id: &str) -> StoreResult<Option<Agent>> {
+        let row = sqlx::query("SELECT body FROM agents WHERE id = $1").bind(id).fetch_optional(&self.pool).await?;
+        row.as_ref().map(rows::body).transpose()
+    }
+
+    async fn list_agents(&self) -> StoreResult<Vec<Agent>> {
+        let found = sqlx::query("SELECT body FROM agents ORDER BY id").fetch_all(&self.pool).await?;
+        found.iter().map(rows::body).collect()
+    }
+
+    async fn update_agent(&self, agent: &Agent) -> StoreResult<()> {
+        let body = Body::of(&agent.id, agent, agent.created_at, agent.updated_at)?;
+        self.write(move |c, _| Box::pin(async move { resources::update_body(c, BodyTable::Agents, &body).await })).await
+    }
+
+    async fn delete_agent(&self, id: &str) -> StoreResult<()> {
+        let id = id.to_string();
+        self.write(move |c, _| Box::pin(async move { resources::delete_body(c, BodyTable::Agents, &id).await })).await
+    }
+
+    async fn insert_fleet(&self, fleet: &Fleet) -> StoreResult<()> {
+        let body = Body::of(&fleet.id, fleet, fleet.created_at, fleet.updated_at)?;
+        self.write(move |c, _| Box::pin(async move { resources::insert_body(c, BodyTable::Fleets, &body).await })).await
+    }
+
+    async fn get_fleet(&self, id: &str) -> StoreResult<Option<Fleet>> {
+        let row = sqlx::query(&format!("{FLEET_SELECT} WHERE id = $1")).bind(id).fetch_optional(&self.pool).await?;
+        row.as_ref().map(rows::fleet).transpose()
+    }
+
+    async fn list_fleets(&self) -> StoreResult<Vec<Fleet>> {
+        let found = sqlx::query(&format!("{FLEET_SELECT} ORDER BY id")).fetch_all(&self.pool).await?;
+        found.iter().map(rows::fleet).collect()
+    }
+
+    async fn update_fleet(&self, fleet: &Fleet) -> StoreResult<()> {
+        let body = Body::of(&fleet.id, fleet, fleet.created_at, fleet.updated_at)?;
+        self.write(move |c, _| Box::pin(async move { resources::update_body(c, BodyTable::Fleets, &body).await })).await
+    }
+
+    async fn delete_fleet(&self, id: &str) -> StoreResult<()> {
+        let id = id.to_string();
+        self.write(move |c, _| Box::pin(async move { resources::delete_body(c, BodyTable::Fleets, &id).await })).await
+    }
+
+    async fn insert_session(&self, session: &Session) -> StoreResult<()> {
+        let session = session.clone();
+        self.write(move |c, _| Box::pin(async move { resources::insert_session(c, &session).await })).await
+    }
+
+    async fn get_session(&self, id: &str) -> StoreResult<Option<Session>> {
+        let row = sqlx::query("SELECT * FROM sessions WHERE id = $1").bind(id).fetch_optional(&self.pool).await?;
+        row.as_ref().map(rows::session).transpose()
+    }
+
+    async fn list_sessions(&self) -> StoreResult<Vec<Session>> {
+        let found = sqlx::query("SELECT * FROM sessions ORDER BY id").fetch_all(&self.pool).await?;
+        found.iter().map(rows::session).collect()
+    }
+
+    async fn update_session(&self, session: &Session) -> StoreResult<()> {
+        let session = session.clone();
+        self.write(move |c, _| Box::pin(async move { resources::update_session(c, &session).await })).await
+    }
+
+    async fn delete_session(&self, id: &str) -> StoreResult<()> {
+        let id = id.to_string();
+        self.write(move |c, p| Box::pin(async move { resources::delete_session(c, p, &id).await })).await
+    }
+
+    async fn session_history(&self, id: &str) -> StoreResult<Vec<Message>> {
+        let texts: Vec<String> =
+            sqlx::query_scalar("SELECT message FROM session_messages WHERE session_id = $1 ORDER BY idx")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        texts.iter().map(|t| Ok(serde_json::from_str(t)?)).collect()
+    }
+
+    async fn enqueue_run(&self, run: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued> {
+        self.write(move |c, p| Box::pin(queue::enqueue(c, p, run, key))).await
+    }
+
+    async fn get_run(&self, id: &str) -> StoreResult<Option<Run>> {
+        let row = sqlx::query(&format!("SELECT {} FROM runs WHERE id = $1", rows::RUN_COLUMNS))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(rows::run).transpose()
+    }
+
+    async fn list_runs(&self, filter: &RunFilter) -> StoreResult<Vec<Run>> {
+        let found = sqlx::query(&format!(
+            "SELECT {} FROM runs
+             WHERE ($1::text IS NULL OR session_id = $1) AND ($2::text IS NULL OR status = $2)
+               AND ($3::text IS NULL OR queue_seq > (SELECT queue_seq FROM runs WHERE id = $3))
+             ORDER BY queue_seq LIMIT $4",
+            rows::RUN_COLUMNS
+        ))
+        .bind(&filter.session_id)
+        .bind(filter.status.map(|s| s.as_str()))
+        .bind(&filter.after)
+        .bind(filter.limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        found.iter().map(rows::run).collect()
+    }
+
+    async fn count_runs(&self, status: RunStatus) -> StoreResult<u64> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM runs WHERE status = $1")
+            .bind(status.as_str())
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(n as u64)
+    }
+
+    async fn queue_stats(&self) -> StoreResult<QueueStats> {
+        let row = sqlx::query(
+            "SELECT (SELECT COUNT(*) FROM runs WHERE status = 'queued') AS queued,
+                    (SELECT COUNT(*) FROM runs WHERE status = 'running') AS running,
+                    (SELECT COUNT(*) FROM workers WHERE lease_expires_at > wingman_ms()) AS workers",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(QueueStats {
+            queued: row.try_get::<i64, _>("queued")? as u64,
+            running: row.try_get::<i64, _>("running")? as u64,
+            workers: row.try_get::<i64, _>("workers")? as u64,
+        })
+    }
+
+    async fn cancel_run(&self, id: &str) -> StoreResult<Run> {
+        let id = id.to_string();
+        self.write(move |c, p| Box::pin(async move { progress::cancel(c, p, &id).await })).await
+    }
+
+    async fn enqueue_fleet_run(&self, run: NewFleetRun, key: Option<IdempotencyKey>) -> StoreResult<EnqueuedFleetRun> {
+        self.write(move |c, p| Box::pin(fleet::enqueue(c, p, run, key))).await
+    }
+
+    async fn get_fleet_run(&self, id: &str) -> StoreResult<Option<FleetRun>> {
+        let row =
+            sqlx::query(&format!("{} WHERE f.id = $1", fleet::SELECT)).bind(id).fetch_optional(&self.pool).await?;
+        row.as_ref().map(rows::fleet_run).transpose()
+    }
+
+    async fn list_fleet_runs(&self, filter: &FleetRunFilter) -> StoreResult<Vec<FleetRun>> {
+        let found = sqlx::query(&format!(
+            "{} WHERE ($1::text IS NULL OR f.fleet_id = $1) AND ($2::text IS NULL OR f.id > $2) ORDER BY f.id LIMIT $3",
+            fleet::SELECT
+        ))
+        .bind(&filter.fleet_id)
+        .bind(&filter.after)
+        .bind(filter.limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        found.iter().map(rows::fleet_run).collect()
+    }
+
+    async fn fleet_run_tasks(&self, id: &str, after_index: Option<u32>, limit: u32) -> StoreResult<Vec<Run>> {
+        let found = sqlx::query(&format!(
+            "SELECT {} FROM runs WHERE fleet_run_id = $1 AND task_index > $2 ORDER BY task_index LIMIT $3",
+            rows::RUN_COLUMNS
+        ))
+        .bind(id)
+        .bind(after_index.map(i64::from).unwrap_or(-1))
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        found.iter().map(rows::run).collect()
+    }
+
+    async fn cancel_fleet_run(&self, id: &str) -> StoreResult<FleetRun> {
+        let id = id.to_string();
+        self.write(move |c, p| Box::pin(async move { fleet::cancel(c, p, &id).await })).await
+    }
+
+    async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {
+        // Sequence numbers are stored as i64: anything above is after every event.
+        let after = i64::try_from(after).unwrap_or(i64::MAX);
+        let found = sqlx::query(
+            "SELECT run_id, seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+        )
+        .bind(run_id)
+        .bind(after)
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        found.iter().map(rows::event).collect()
+    }
+
+    async fn event_cursor(&self) -> StoreResult<u64> {
+        let max: Option<i64> = sqlx::query_scalar("SELECT MAX(gid) FROM run_events").fetch_one(&self.pool).await?;
+        Ok(max.unwrap_or(0) as u64)
+    }
+
+    async fn events_since(&self, cursor: u64, limit: u32) -> StoreResult<Vec<(u64, Event)>> {
+        let found =
+            sqlx::query("SELECT gid, run_id, seq, type, data, at FROM run_events WHERE gid > $1 ORDER BY gid LIMIT $2")
+                .bind(i64::try_from(cursor).unwrap_or(i64::MAX))
+                .bind(limit as i64)
+                .fetch_all(&self.pool)
+                .await?;
+        found.iter().map(|row| Ok((row.try_get::<i64, _>("gid")? as u64, rows::event(row)?))).collect()
+    }
+
+    async fn register_worker(&self, id: &str, name: &str, lease: Duration) -> StoreResult<()> {
+        let (id, name) = (id.to_string(), name.to_string());
+        self.write(move |c, _| Box::pin(async move { workers::register(c, &id, &name, lease).await })).await
+    }
+
+    async fn heartbeat(&self, id: &str, lease: Duration) -> StoreResult<Heartbeat> {
+        let id = id.to_string();
+        self.write(move |c, _| Box::pin(async move { workers::heartbeat(c, &id, lease).await })).await
+    }
+
+    async fn deregister_worker(&self, id: &str) -> StoreResult<()> {
+        let id = id.to_string();
+        self.write(move |c, _| Box::pin(async move { workers::deregister(c, &id).await })).await
+    }
+
+    fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        self.changes.clone()
+    }
+
+    async fn has_claimable(&self) -> StoreResult<bool> {
+        let yes: bool = sqlx::query_scalar(
+            "SELECT EXISTS(SELECT 1 FROM runs WHERE status = 'queued' AND blocked = 0)
+                 OR EXISTS(SELECT 1 FROM runs WHERE status = 'running' AND NOT EXISTS
+                     (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > wingman_ms()))",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(yes)
+    }
+
+    async fn claim_runs(&self, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>> {
+        let worker_id = worker_id.to_string();
+        self.write(move |c, p| Box::pin(async move { queue::claim(c, p, &worker_id, limit).await })).await
+    }
+
+    async fn load_run(&self, run_id: &str) -> StoreResult<RunContext> {
+        let mut contexts = self.load_runs(vec![run_id.to_string()]).await?;
+        contexts.pop().ok_or(StoreError::NotFound("run"))
+    }
+
+    async fn load_runs(&self, run_ids: Vec<String>) -> StoreResult<Vec<RunContext>> {
+        load::run_contexts(&self.pool, &run_ids).await
+    }
+
+    async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()> {
+        let lease = lease.clone();
+        self.write(move |c, p| Box::pin(async move { progress::commit(c, p, &lease, commit).await })).await
+    }
+
+    async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()> {
+        let lease = lease.clone();
+        self.write(move |c, p| Box::pin(async move { queue::release(c, p, &lease, how).await })).await
+    }
+
+    async fn put_credentials(&self, keys: Vec<(String, ApiKey)>) -> StoreResult<Vec<CredentialInfo>> {
+        self.write(move |c, _| {
+            Box::pin(async move {
+                let mut stored = Vec::with_capacity(keys.len());
+                for (name, key) in &keys {
+                    stored.push(resources::put_credential(c, name, key).await?);
+                }
+                Ok(stored)
+            })
+        })
+        .await
+    }
+
+    async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>> {
+        let key: Option<String> = sqlx::query_scalar("SELECT api_key FROM credentials WHERE provider = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(key.map(ApiKey::new))
+    }
+
+    async fn list_credentials(&self) -> StoreResult<Vec<CredentialInfo>> {
+        let mut conn = self.pool.acquire().await?;
+        resources::list_credentials(&mut conn).await
+    }
+
+    async fn delete_credential(&self, name: &str) -> StoreResult<()> {
+        let name = name.to_string();
+        self.write(move |c, _| {
+            Box::pin(async move {
+                let deleted =
+                    sqlx::query("DELETE FROM credentials WHERE provider = $1").bind(&name).execute(&mut *c).await?;
+                super::found(deleted.rows_affected(), "credential")
+            })
+        })
+        .await
+    }
+}

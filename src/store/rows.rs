@@ -1,0 +1,177 @@
+//! Decoding stored rows into domain types, for every backend: both store
+//! the same columns (JSON as text, times as integer milliseconds), and
+//! [`Columns`] lets one decoder read a row of any driver.
+
+use chrono::{DateTime, TimeZone, Utc};
+use serde::de::DeserializeOwned;
+
+use crate::checkpoint::{Checkpoint, CheckpointBody};
+use crate::model::{
+    Event, Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunKind, RunStatus, Session,
+};
+use crate::store::{StoreError, StoreResult};
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        if sqlx_retryable(&e) {
+            StoreError::Unavailable(Box::new(e))
+        } else {
+            StoreError::Internal(Box::new(e))
+        }
+    }
+}
+
+/// Whether an sqlx error (of either backend) may go away on its own: a lost
+/// or refused connection, a full pool, a busy SQLite file, and on PostgreSQL
+/// a serialization failure, a deadlock, a server shutting down or starting,
+/// or a lack of resources.
+fn sqlx_retryable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => {
+            let Some(code) = db.code() else { return false };
+            if db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some() {
+                // PostgreSQL's SQLSTATEs: connection, resources, serialization, deadlock, shutdown.
+                code.starts_with("08")
+                    || code.starts_with("53")
+                    || matches!(&*code, "40001" | "40P01" | "55P03" | "57P01" | "57P02" | "57P03")
+            } else {
+                // SQLite's result codes: SQLITE_BUSY (5) and SQLITE_LOCKED (6), with their extended codes.
+                code.parse::<i32>().is_ok_and(|n| matches!(n & 0xff, 5 | 6))
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Reading a column by name, whichever driver produced the row.
+pub trait Columns {
+    fn text(&self, col: &str) -> StoreResult<String>;
+    fn opt_text(&self, col: &str) -> StoreResult<Option<String>>;
+    fn int(&self, col: &str) -> StoreResult<i64>;
+    fn opt_int(&self, col: &str) -> StoreResult<Option<i64>>;
+}
+
+/// A timestamp as stored: milliseconds since the Unix epoch.
+pub fn ms(t: DateTime<Utc>) -> i64 {
+    t.timestamp_millis()
+}
+
+/// A stored timestamp back as a date.
+pub fn at(ms: i64) -> DateTime<Utc> {
+    Utc.timestamp_millis_opt(ms).single().unwrap_or_default()
+}
+
+fn json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResult<T> {
+    Ok(serde_json::from_str(&row.text(col)?)?)
+}
+
+fn opt_json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResult<Option<T>> {
+    row.opt_text(col)?.map(|t| serde_json::from_str(&t)).transpose().map_err(Into::into)
+}
+
+/// The columns [`run`] reads, in a `SELECT`.
+pub const RUN_COLUMNS: &str = "id, kind, status, attempt, session_id, agent_id, fleet_run_id, task_index, \
+     input, response, usage, steps, tool_calls, error, created_at, started_at, finished_at, updated_at";
+
+/// Decodes a run row selected with [`RUN_COLUMNS`].
+pub fn run(row: &impl Columns) -> StoreResult<Run> {
+    let status = row.text("status")?;
+    let kind = row.text("kind")?;
+    Ok(Run {
+        id: row.text("id")?,
+        kind: if kind == "fleet_task" { RunKind::FleetTask } else { RunKind::Message },
+        status: RunStatus::parse(&status).ok_or_else(|| StoreError::internal(format!("unknown status {status}")))?,
+        attempt: row.int("attempt")? as u32,
+        session_id: row.opt_text("session_id")?,
+        agent_id: row.text("agent_id")?,
+        fleet_run_id: row.opt_text("fleet_run_id")?,
+        task_index: row.opt_int("task_index")?.map(|i| i as u32),
+        input: json(row, "input")?,
+        response: row.opt_text("response")?,
+        usage: opt_json(row, "usage")?.unwrap_or_default(),
+        steps: row.int("steps")? as u32,
+        tool_calls: opt_json(row, "tool_calls")?.unwrap_or_default(),
+        error: row.opt_text("error")?,
+        created_at: at(row.int("created_at")?),
+        started_at: row.opt_int("started_at")?.map(at),
+        finished_at: row.opt_int("finished_at")?.map(at),
+        updated_at: at(row.int("updated_at")?),
+    })
+}
+
+/// Decodes a definition kept whole as JSON in a `body` column (agents, fleets).
+pub fn body<T: DeserializeOwned>(row: &impl Columns) -> StoreResult<T> {
+    json(row, "body")
+}
+
+/// Decodes a fleet row: its `body` and whether a fleet run of it is unfinished (`running`).
+pub fn fleet(row: &impl Columns) -> StoreResult<Fleet> {
+    let mut fleet: Fleet = json(row, "body")?;
+    fleet.status = if row.int("running")? != 0 { FleetStatus::Running } else { FleetStatus::Stopped };
+    Ok(fleet)
+}
+
+/// Decodes a fleet run row with its running tasks counted (`running`).
+pub fn fleet_run(row: &impl Columns) -> StoreResult<FleetRun> {
+    let status = row.text("status")?;
+    Ok(FleetRun {
+        id: row.text("id")?,
+        fleet_id: row.text("fleet_id")?,
+        agent_id: row.text("agent_id")?,
+        status: FleetRunStatus::parse(&status)
+            .ok_or_else(|| StoreError::internal(format!("unknown fleet run status {status:?}")))?,
+        worker_count: row.int("worker_count")? as u32,
+        progress: progress(row)?,
+        cancel_requested: row.int("cancel_requested")? != 0,
+        created_at: at(row.int("created_at")?),
+        started_at: row.opt_int("started_at")?.map(at),
+        finished_at: row.opt_int("finished_at")?.map(at),
+        updated_at: at(row.int("updated_at")?),
+    })
+}
+
+/// Decodes a session row.
+pub fn session(row: &impl Columns) -> StoreResult<Session> {
+    Ok(Session {
+        id: row.text("id")?,
+        agent_id: row.opt_text("agent_id")?,
+        title: row.opt_text("title")?,
+        work_dir: row.text("work_dir")?,
+        metadata: json(row, "metadata")?,
+        created_at: at(row.int("created_at")?),
+        updated_at: at(row.int("updated_at")?),
+    })
+}
+
+/// Decodes an event row (`run_id, seq, type, data, at`).
+pub fn event(row: &impl Columns) -> StoreResult<Event> {
+    Ok(Event {
+        run_id: row.text("run_id")?,
+        seq: row.int("seq")? as u64,
+        kind: row.text("type")?,
+        data: json(row, "data")?,
+        at: at(row.int("at")?),
+    })
+}
+
+/// Decodes a checkpoint row (`step, body`).
+pub fn checkpoint(row: &impl Columns) -> StoreResult<Checkpoint> {
+    let body: CheckpointBody = json(row, "body")?;
+    Ok(Checkpoint { step: row.int("step")? as u32, body })
+}
+
+/// Decodes the counts of a fleet run row (with its `running` column).
+pub fn progress(row: &impl Columns) -> StoreResult<FleetProgress> {
+    let total = row.int("tasks")? as u64;
+    let (succeeded, failed, cancelled) =
+        (row.int("succeeded")? as u64, row.int("failed")? as u64, row.int("cancelled")? as u64);
+    let running = row.int("running")? as u64;
+    let queued = total.saturating_sub(succeeded + failed + cancelled + running);
+    Ok(FleetProgress { total, queued, running, succeeded, failed, cancelled })
+}
