@@ -43,7 +43,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         updated_at: now,
     };
     store.insert_agent(&agent).await?;
-    let work = super::work_dir(&setup.db).to_string_lossy().into_owned();
+    let work = super::work_dir(setup).to_string_lossy().into_owned();
     let mut sessions = Vec::new();
     for _ in 0..args.sessions.max(1) {
         let session = Session {

@@ -2,7 +2,7 @@
 //! processes (a server and separate workers on a temporary database).
 //! docs/benchmarks.md records each figure with the command that produced it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -12,6 +12,7 @@ use clap::{Args, Subcommand};
 mod burn;
 mod fleet;
 mod http;
+mod postgres;
 mod steps;
 
 /// Benchmark arguments.
@@ -25,6 +26,10 @@ pub struct BenchArgs {
     /// `full` (the durable default) or `normal`.
     #[arg(long, global = true, default_value = "full", value_parser = ["full", "normal"])]
     synchronous: String,
+    /// Run on PostgreSQL: the URL of a server on which the benchmark creates
+    /// a database of its own (dropped when it ends) instead of a SQLite file.
+    #[arg(long, global = true, env = "WINGMAN_BENCH_POSTGRES_URL")]
+    postgres: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -54,21 +59,39 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
             temp.0.clone()
         }
     };
-    let setup = Setup { db: dir.join("bench.db").to_string_lossy().into_owned(), synchronous: args.synchronous };
-    println!("database: {} (synchronous={})", setup.db, setup.synchronous);
-    match args.which {
+    let database = match &args.postgres {
+        Some(server) => Some(postgres::BenchDatabase::create(server).await?),
+        None => None,
+    };
+    let db = match &database {
+        Some(database) => database.url.clone(),
+        None => dir.join("bench.db").to_string_lossy().into_owned(),
+    };
+    let setup = Setup { db, synchronous: args.synchronous, dir: dir.clone() };
+    match &database {
+        Some(database) => println!("database: PostgreSQL, a fresh database {}", database.name),
+        None => println!("database: {} (synchronous={})", setup.db, setup.synchronous),
+    }
+    let outcome = match args.which {
         Which::Burndown(a) => burn::run(&setup, a).await,
         Which::Enqueue(a) => http::enqueue(&setup, a).await,
         Which::Pickup(a) => http::pickup(&setup, a).await,
         Which::Steps(a) => steps::run(&setup, a).await,
         Which::Fleet(a) => fleet::run(&setup, a).await,
+    };
+    if let Some(database) = database {
+        database.drop_it().await?;
     }
+    outcome
 }
 
 /// Where a benchmark keeps its database.
 pub struct Setup {
+    /// A SQLite file, or the URL of the benchmark's PostgreSQL database.
     pub db: String,
     pub synchronous: String,
+    /// The benchmark's directory (runs' work dirs go below it).
+    pub dir: PathBuf,
 }
 
 impl Setup {
@@ -148,6 +171,6 @@ pub fn server_url(child: &mut Child) -> anyhow::Result<String> {
 }
 
 /// A work directory for benchmark sessions.
-pub fn work_dir(db: &str) -> PathBuf {
-    Path::new(db).parent().map(|p| p.join("work")).unwrap_or_else(|| PathBuf::from("work"))
+pub fn work_dir(setup: &Setup) -> PathBuf {
+    setup.dir.join("work")
 }

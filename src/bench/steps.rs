@@ -50,7 +50,7 @@ fn script(tool: &str) -> Value {
 
 pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
     let store = setup.store().await?;
-    let work = super::work_dir(&setup.db);
+    let work = super::work_dir(setup);
     std::fs::create_dir_all(&work)?;
     std::fs::write(work.join("note.txt"), "a small file\n")?;
     let now = Utc::now();
@@ -71,8 +71,11 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
     let wake = Arc::new(Notify::new());
     let mut config = WorkerConfig { concurrency: args.in_flight.max(1), ..WorkerConfig::default() };
-    let sandbox =
-        SandboxConfig { mode: args.tool_sandbox, protected: vec![setup.db.clone().into()], ..SandboxConfig::default() };
+    let sandbox = SandboxConfig {
+        mode: args.tool_sandbox,
+        protected: if crate::store::is_postgres(&setup.db) { vec![] } else { vec![setup.db.clone().into()] },
+        ..SandboxConfig::default()
+    };
     config.engine.sandbox = Arc::new(sandbox);
     let worker = tokio::spawn(crate::worker::run(store.clone(), config, wake.clone(), shutdown.clone()));
     let work = work.to_string_lossy().into_owned();

@@ -50,9 +50,15 @@ const CHANNEL: &str = "wingman";
 /// server one per API request in flight plus its event pump's reads.
 pub const POOL_SIZE: u32 = 16;
 
+/// Connections per process kept for heartbeats and worker registration, so
+/// that a lease is renewed on time however many commits wait for the main pool.
+pub const CONTROL_POOL_SIZE: u32 = 2;
+
 /// A Wingman store in a PostgreSQL database.
 pub struct PgStore {
     pool: PgPool,
+    /// Heartbeats and registrations only (see [`CONTROL_POOL_SIZE`]).
+    control: PgPool,
     changes: Option<tokio::sync::watch::Receiver<u64>>,
 }
 
@@ -65,11 +71,26 @@ impl PgStore {
             .max_connections(POOL_SIZE)
             .min_connections(1)
             .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
         migrate::run(&pool).await?;
+        let control = PgPoolOptions::new()
+            .max_connections(CONTROL_POOL_SIZE)
+            .min_connections(0)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_lazy_with(options);
         let changes = Some(listen::spawn(pool.clone()));
-        Ok(PgStore { pool, changes })
+        Ok(PgStore { pool, control, changes })
+    }
+
+    /// Runs a write on the control pool: heartbeats and registrations.
+    async fn control<T, F>(&self, write: F) -> StoreResult<T>
+    where
+        T: Send,
+        F: for<'c> FnOnce(&'c mut PgConnection) -> BoxFuture<'c, StoreResult<T>> + Send,
+    {
+        let mut conn = self.control.acquire().await?;
+        write(&mut conn).await
     }
 
     /// Runs `write` in one transaction and commits it, with the events it

@@ -235,17 +235,17 @@ impl Store for PgStore {
 
     async fn register_worker(&self, id: &str, name: &str, lease: Duration) -> StoreResult<()> {
         let (id, name) = (id.to_string(), name.to_string());
-        self.write(move |c, _| Box::pin(async move { workers::register(c, &id, &name, lease).await })).await
+        self.control(move |c| Box::pin(async move { workers::register(c, &id, &name, lease).await })).await
     }
 
     async fn heartbeat(&self, id: &str, lease: Duration) -> StoreResult<Heartbeat> {
         let id = id.to_string();
-        self.write(move |c, _| Box::pin(async move { workers::heartbeat(c, &id, lease).await })).await
+        self.control(move |c| Box::pin(async move { workers::heartbeat(c, &id, lease).await })).await
     }
 
     async fn deregister_worker(&self, id: &str) -> StoreResult<()> {
         let id = id.to_string();
-        self.write(move |c, _| Box::pin(async move { workers::deregister(c, &id).await })).await
+        self.control(move |c| Box::pin(async move { workers::deregister(c, &id).await })).await
     }
 
     fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
