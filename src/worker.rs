@@ -12,13 +12,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::FutureExt;
-use tokio::sync::Notify;
+use tokio::sync::{mpsc, watch, Notify};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::{self, LoopConfig, RunExit, RunSignals};
 use crate::model::new_id;
-use crate::store::{Claim, HandBack, Heartbeat, Lease, Store, StoreError};
+use crate::store::{Claim, HandBack, Heartbeat, Lease, Store, StoreError, StoreResult};
 
 /// Settings of a worker.
 #[derive(Debug, Clone)]
@@ -55,7 +55,12 @@ impl Default for WorkerConfig {
 struct InFlight {
     lease: Lease,
     signals: RunSignals,
+    /// When the claim that handed it over had committed.
+    since: tokio::time::Instant,
 }
+
+/// A heartbeat's outcome, for the worker ID it renewed, with when it began.
+type Beat = (String, tokio::time::Instant, StoreResult<Heartbeat>);
 
 /// A running worker's state.
 struct Worker {
@@ -64,6 +69,8 @@ struct Worker {
     id: String,
     in_flight: HashMap<String, InFlight>,
     tasks: JoinSet<(Lease, RunExit)>,
+    /// Publishes the worker's ID to its heartbeat task.
+    id_tx: watch::Sender<String>,
     /// Runs whose execution gave up without ending them or handing them back
     /// (the database kept failing): this worker's live lease would keep them
     /// from a rescue, so they are handed back as soon as the database answers.
@@ -87,8 +94,9 @@ pub async fn run(
     // An interval, not a sleep per loop: wake-ups must not push the poll back.
     let mut poll = tokio::time::interval(worker.config.poll);
     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut heartbeat = tokio::time::interval(worker.config.heartbeat);
-    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let (beat_tx, mut beats) = mpsc::channel(8);
+    let beating =
+        tokio::spawn(heartbeats(worker.store.clone(), worker.config.clone(), worker.id_tx.subscribe(), beat_tx));
     loop {
         // Reap everything that finished first, so one claim fills every free slot.
         while let Some(joined) = worker.tasks.try_join_next() {
@@ -102,15 +110,40 @@ pub async fn run(
             _ = wake.notified() => {}
             _ = crate::store::changed(&mut changes), if has_room => {}
             _ = poll.tick() => {}
-            _ = heartbeat.tick() => {
-                worker.heartbeat().await;
+            Some(beat) = beats.recv() => {
+                worker.on_heartbeat(beat).await;
                 worker.hand_back_abandoned().await;
             }
             Some(joined) = worker.tasks.join_next() => worker.reap(joined),
         }
     }
-    worker.drain().await;
+    worker.drain(&mut beats).await;
+    beating.abort();
     Ok(())
+}
+
+/// Renews the worker's lease on a task of its own, every `config.heartbeat`,
+/// so that a claim or a load waiting on the database never delays it (a
+/// lapsed lease would hand every run of a live worker to another). Each
+/// outcome goes to the worker's loop, tagged with the worker ID it is for;
+/// when the loop is behind, outcomes are dropped rather than waited on.
+async fn heartbeats(store: Arc<dyn Store>, config: WorkerConfig, id: watch::Receiver<String>, out: mpsc::Sender<Beat>) {
+    let mut tick = tokio::time::interval(config.heartbeat);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let current = id.borrow().clone();
+        let began = tokio::time::Instant::now();
+        let outcome = store.heartbeat(&current, config.lease).await;
+        // A heartbeat that takes a large part of the lease is the warning sign
+        // before leases start to lapse (a starved machine, a stalled database).
+        if began.elapsed() > config.lease / 3 {
+            tracing::warn!(took_ms = began.elapsed().as_millis() as u64, "slow heartbeat");
+        }
+        if let Err(mpsc::error::TrySendError::Closed(_)) = out.try_send((current, began, outcome)) {
+            return;
+        }
+    }
 }
 
 /// Executes a run, catching a panic of its code (a provider's, a tool's, the
@@ -150,7 +183,8 @@ impl Worker {
         let id = new_id();
         store.register_worker(&id, &config.name, config.lease).await?;
         tracing::info!(worker_id = %id, name = %config.name, concurrency = config.concurrency, "worker started");
-        Ok(Worker { store, config, id, in_flight: HashMap::new(), tasks: JoinSet::new(), abandoned: Vec::new() })
+        let (id_tx, _) = watch::channel(id.clone());
+        Ok(Worker { store, config, id, in_flight: HashMap::new(), tasks: JoinSet::new(), id_tx, abandoned: Vec::new() })
     }
 
     /// Claims as many runs as there is room for, as long as there are some.
@@ -171,8 +205,8 @@ impl Worker {
             let claims = match self.store.claim_runs(&self.id, room).await {
                 Ok(claims) => claims,
                 Err(StoreError::Fenced) => {
-                    // The lease lapsed: the heartbeat abandons everything and registers anew.
-                    self.heartbeat().await;
+                    // Only a lapsed lease refuses a claim.
+                    self.lease_lost().await;
                     return;
                 }
                 Err(e) => {
@@ -185,8 +219,14 @@ impl Worker {
                 let signals = RunSignals::default();
                 let run_id = claim.lease.run_id.clone();
                 tracing::debug!(run_id, attempt = claim.attempt, "claimed");
-                self.in_flight
-                    .insert(run_id.clone(), InFlight { lease: claim.lease.clone(), signals: signals.clone() });
+                self.in_flight.insert(
+                    run_id.clone(),
+                    InFlight {
+                        lease: claim.lease.clone(),
+                        signals: signals.clone(),
+                        since: tokio::time::Instant::now(),
+                    },
+                );
                 let (store, engine) = (self.store.clone(), self.config.engine.clone());
                 self.tasks.spawn(execute_guarded(store, engine, claim, signals));
             }
@@ -236,37 +276,42 @@ impl Worker {
         }
     }
 
-    /// Renews the lease; aborts runs the worker no longer holds (cancelled or
-    /// taken over), and everything if the lease itself had lapsed.
-    async fn heartbeat(&mut self) {
-        let began = tokio::time::Instant::now();
-        let outcome = self.store.heartbeat(&self.id, self.config.lease).await;
-        // A heartbeat that takes a large part of the lease is the warning sign
-        // before leases start to lapse (a starved machine, a stalled database).
-        if began.elapsed() > self.config.lease / 3 {
-            tracing::warn!(took_ms = began.elapsed().as_millis() as u64, "slow heartbeat");
+    /// Acts on a heartbeat's outcome: aborts runs the worker no longer holds
+    /// (cancelled or taken over), and everything if the lease had lapsed.
+    /// An outcome for an ID the worker no longer uses is stale, and runs
+    /// claimed after the heartbeat began are not in its list yet.
+    async fn on_heartbeat(&mut self, (id, began, outcome): Beat) {
+        if id != self.id {
+            return;
         }
         match outcome {
             Ok(Heartbeat::Renewed { held_runs }) => {
                 for (run_id, flight) in &self.in_flight {
-                    if !held_runs.contains(run_id) {
+                    if flight.since < began && !held_runs.contains(run_id) {
                         tracing::info!(run_id, "run no longer held (cancelled or taken over); stopping it");
                         flight.signals.abort.cancel();
                     }
                 }
             }
-            Ok(Heartbeat::Lost) => {
-                tracing::warn!(worker_id = %self.id, "lease lapsed; abandoning every run and registering anew");
-                for flight in self.in_flight.values() {
-                    flight.signals.abort.cancel();
-                }
-                let id = new_id();
-                match self.store.register_worker(&id, &self.config.name, self.config.lease).await {
-                    Ok(()) => self.id = id,
-                    Err(e) => tracing::error!(error = %e, "could not register again"),
-                }
-            }
+            Ok(Heartbeat::Lost) => self.lease_lost().await,
             Err(e) => tracing::warn!(error = %e, "heartbeat failed"),
+        }
+    }
+
+    /// The lease lapsed: every run held is void. Abandons them and registers
+    /// anew under a fresh ID, which the heartbeat task renews from then on.
+    async fn lease_lost(&mut self) {
+        tracing::warn!(worker_id = %self.id, "lease lapsed; abandoning every run and registering anew");
+        for flight in self.in_flight.values() {
+            flight.signals.abort.cancel();
+        }
+        let id = new_id();
+        match self.store.register_worker(&id, &self.config.name, self.config.lease).await {
+            Ok(()) => {
+                self.id = id.clone();
+                self.id_tx.send_replace(id);
+            }
+            Err(e) => tracing::error!(error = %e, "could not register again"),
         }
     }
 
@@ -286,17 +331,16 @@ impl Worker {
 
     /// Graceful shutdown: stop at step boundaries, wait out the grace period
     /// (still heartbeating), then abort and hand back what is left.
-    async fn drain(mut self) {
+    async fn drain(mut self, beats: &mut mpsc::Receiver<Beat>) {
         tracing::info!(in_flight = self.in_flight.len(), "worker stopping");
         for flight in self.in_flight.values() {
             flight.signals.stop.cancel();
         }
         let deadline = tokio::time::Instant::now() + self.config.grace;
-        let mut heartbeat = tokio::time::interval(self.config.heartbeat);
         while !self.in_flight.is_empty() {
             tokio::select! {
                 Some(joined) = self.tasks.join_next() => self.reap(joined),
-                _ = heartbeat.tick() => self.heartbeat().await,
+                Some(beat) = beats.recv() => self.on_heartbeat(beat).await,
                 _ = tokio::time::sleep_until(deadline) => break,
             }
         }
