@@ -66,11 +66,11 @@ type Beat = (String, tokio::time::Instant, StoreResult<Heartbeat>);
 struct Worker {
     store: Arc<dyn Store>,
     config: WorkerConfig,
-    id: String,
     in_flight: HashMap<String, InFlight>,
     tasks: JoinSet<(Lease, RunExit)>,
-    /// Publishes the worker's ID to its heartbeat task.
-    id_tx: watch::Sender<String>,
+    /// The worker's ID (it changes when a lapsed lease makes it register
+    /// anew), shared with its heartbeat task.
+    id: watch::Sender<String>,
     /// Runs whose execution gave up without ending them or handing them back
     /// (the database kept failing): this worker's live lease would keep them
     /// from a rescue, so they are handed back as soon as the database answers.
@@ -95,8 +95,7 @@ pub async fn run(
     let mut poll = tokio::time::interval(worker.config.poll);
     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let (beat_tx, mut beats) = mpsc::channel(8);
-    let beating =
-        tokio::spawn(heartbeats(worker.store.clone(), worker.config.clone(), worker.id_tx.subscribe(), beat_tx));
+    let beating = tokio::spawn(heartbeats(worker.store.clone(), worker.config.clone(), worker.id.subscribe(), beat_tx));
     loop {
         // Reap everything that finished first, so one claim fills every free slot.
         while let Some(joined) = worker.tasks.try_join_next() {
@@ -183,8 +182,13 @@ impl Worker {
         let id = new_id();
         store.register_worker(&id, &config.name, config.lease).await?;
         tracing::info!(worker_id = %id, name = %config.name, concurrency = config.concurrency, "worker started");
-        let (id_tx, _) = watch::channel(id.clone());
-        Ok(Worker { store, config, id, in_flight: HashMap::new(), tasks: JoinSet::new(), id_tx, abandoned: Vec::new() })
+        let (id, _) = watch::channel(id);
+        Ok(Worker { store, config, id, in_flight: HashMap::new(), tasks: JoinSet::new(), abandoned: Vec::new() })
+    }
+
+    /// The worker's current ID.
+    fn id(&self) -> String {
+        self.id.borrow().clone()
     }
 
     /// Claims as many runs as there is room for, as long as there are some.
@@ -202,7 +206,7 @@ impl Worker {
                     return;
                 }
             }
-            let claims = match self.store.claim_runs(&self.id, room).await {
+            let claims = match self.store.claim_runs(&self.id(), room).await {
                 Ok(claims) => claims,
                 Err(StoreError::Fenced) => {
                     // Only a lapsed lease refuses a claim.
@@ -281,7 +285,7 @@ impl Worker {
     /// An outcome for an ID the worker no longer uses is stale, and runs
     /// claimed after the heartbeat began are not in its list yet.
     async fn on_heartbeat(&mut self, (id, began, outcome): Beat) {
-        if id != self.id {
+        if id != self.id() {
             return;
         }
         match outcome {
@@ -301,15 +305,14 @@ impl Worker {
     /// The lease lapsed: every run held is void. Abandons them and registers
     /// anew under a fresh ID, which the heartbeat task renews from then on.
     async fn lease_lost(&mut self) {
-        tracing::warn!(worker_id = %self.id, "lease lapsed; abandoning every run and registering anew");
+        tracing::warn!(worker_id = %self.id(), "lease lapsed; abandoning every run and registering anew");
         for flight in self.in_flight.values() {
             flight.signals.abort.cancel();
         }
         let id = new_id();
         match self.store.register_worker(&id, &self.config.name, self.config.lease).await {
             Ok(()) => {
-                self.id = id.clone();
-                self.id_tx.send_replace(id);
+                self.id.send_replace(id);
             }
             Err(e) => tracing::error!(error = %e, "could not register again"),
         }
@@ -355,7 +358,7 @@ impl Worker {
         for lease in left {
             let _ = self.store.release_run(&lease, HandBack::Interrupted).await;
         }
-        let _ = self.store.deregister_worker(&self.id).await;
-        tracing::info!(worker_id = %self.id, "worker stopped");
+        let _ = self.store.deregister_worker(&self.id()).await;
+        tracing::info!(worker_id = %self.id(), "worker stopped");
     }
 }

@@ -9,10 +9,11 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 
+use crate::store::ScratchDatabase;
+
 mod burn;
 mod fleet;
 mod http;
-mod postgres;
 mod steps;
 
 /// Benchmark arguments.
@@ -60,7 +61,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         }
     };
     let database = match &args.postgres {
-        Some(server) => Some(postgres::BenchDatabase::create(server).await?),
+        Some(server) => Some(ScratchDatabase::create(server, "wingman_bench").await?),
         None => None,
     };
     let db = match &database {

@@ -105,17 +105,29 @@ pub async fn fail_after_panic(store: &dyn Store, lease: &Lease, message: &str) -
     let error = format!("the worker panicked while executing this run: {message}");
     let finish = Finish { status: RunStatus::Failed, error: Some(error), summary: None };
     let commit = Commit { finish: Some(finish), ..Default::default() };
-    for tries in 1..=5u64 {
-        match store.commit(lease, commit.clone()).await {
-            Ok(()) => return RunExit::Finished,
-            Err(e) if e.is_retryable() => tokio::time::sleep(Duration::from_millis(50 * tries)).await,
-            Err(e) => {
-                tracing::warn!(run_id = %lease.run_id, error = %e, "could not fail the run after its panic");
-                break;
-            }
+    match commit_retrying(store, lease, &commit).await {
+        Ok(()) => RunExit::Finished,
+        Err(e) => {
+            tracing::warn!(run_id = %lease.run_id, error = %e, "could not fail the run after its panic");
+            RunExit::Abandoned
         }
     }
-    RunExit::Abandoned
+}
+
+/// Commits under the lease, trying again (a few times, with a growing
+/// pause) while the store says retrying may help.
+async fn commit_retrying(store: &dyn Store, lease: &Lease, commit: &Commit) -> Result<(), StoreError> {
+    let mut tries = 0;
+    loop {
+        match store.commit(lease, commit.clone()).await {
+            Err(e) if e.is_retryable() && tries < 5 => {
+                tries += 1;
+                tracing::warn!(run_id = %lease.run_id, error = %e, "commit failed; retrying");
+                tokio::time::sleep(Duration::from_millis(50 * tries)).await;
+            }
+            outcome => return outcome,
+        }
+    }
 }
 
 struct Execution {
@@ -219,18 +231,7 @@ impl Execution {
             all.extend(checkpoints.iter().cloned());
             finish.summary = Some(checkpoint::summarize(&self.ctx.run.input, &all, finish.status));
         }
-        let mut tries = 0;
-        loop {
-            match self.store.commit(&self.lease, commit.clone()).await {
-                Ok(()) => break,
-                Err(e) if e.is_retryable() && tries < 5 => {
-                    tries += 1;
-                    tracing::warn!(run_id = %self.lease.run_id, error = %e, "commit failed; retrying");
-                    tokio::time::sleep(Duration::from_millis(50 * tries)).await;
-                }
-                Err(e) => return Err(e),
-            }
-        }
+        commit_retrying(self.store.as_ref(), &self.lease, &commit).await?;
         self.ctx.checkpoints.extend(checkpoints);
         if let Some(finish) = &commit.finish {
             match &finish.error {

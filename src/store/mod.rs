@@ -39,9 +39,14 @@ use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunInput, RunKind, RunStatus, Session};
 
+pub mod body;
 pub mod postgres;
 pub mod rows;
 pub mod sqlite;
+pub mod task_end;
+
+/// A throw-away PostgreSQL database, for tests and benchmarks.
+pub use postgres::scratch::ScratchDatabase;
 
 /// A database error kept as it came, for logs and `source()` chains.
 pub type SourceError = Box<dyn std::error::Error + Send + Sync + 'static>;

@@ -3,7 +3,7 @@
 //! tests run in parallel without seeing each other's rows.
 #![allow(dead_code)]
 
-use sqlx::Connection;
+use wingman::store::ScratchDatabase;
 
 /// The server tests may create databases on, when one is configured.
 pub fn postgres_url() -> Option<String> {
@@ -13,39 +13,37 @@ pub fn postgres_url() -> Option<String> {
 /// A database of its own for one test; dropped with it.
 pub struct PgDatabase {
     pub url: String,
-    server: String,
-    name: String,
+    scratch: Option<ScratchDatabase>,
 }
 
 impl PgDatabase {
     /// Creates a uniquely named database on the configured server.
     pub fn create() -> PgDatabase {
         let server = postgres_url().expect("WINGMAN_TEST_POSTGRES_URL is set");
-        let name = format!("wingman_test_{}", ulid::Ulid::new().to_string().to_lowercase());
-        admin(&server, format!("CREATE DATABASE {name}"));
-        let mut url = url::Url::parse(&server).expect("WINGMAN_TEST_POSTGRES_URL is a URL");
-        url.set_path(&format!("/{name}"));
-        PgDatabase { url: url.to_string(), server, name }
+        let scratch = on_own_runtime(move || async move { ScratchDatabase::create(&server, "wingman_test").await })
+            .expect("create a database on WINGMAN_TEST_POSTGRES_URL");
+        PgDatabase { url: scratch.url.clone(), scratch: Some(scratch) }
     }
 }
 
 impl Drop for PgDatabase {
     fn drop(&mut self) {
-        admin(&self.server, format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name));
+        if let Some(scratch) = self.scratch.take() {
+            on_own_runtime(move || scratch.drop_it()).expect("drop the test's database");
+        }
     }
 }
 
-/// Runs one statement on the server's own database, from a thread of its
-/// own (callers may be inside an async runtime or not).
-fn admin(server: &str, sql: String) {
-    let server = server.to_string();
+/// Runs the future `work` makes to completion on a thread and runtime of
+/// its own (callers may be inside an async runtime or not).
+fn on_own_runtime<T, F>(work: impl FnOnce() -> F + Send + 'static) -> T
+where
+    T: Send + 'static,
+    F: std::future::Future<Output = T>,
+{
     std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        runtime.block_on(async {
-            let mut conn = sqlx::PgConnection::connect(&server).await.expect("connect to WINGMAN_TEST_POSTGRES_URL");
-            sqlx::raw_sql(&sql).execute(&mut conn).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
-        })
+        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(work())
     })
     .join()
-    .expect("the database statement ran");
+    .expect("the database statement ran")
 }

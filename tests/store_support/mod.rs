@@ -17,51 +17,34 @@ pub const LEASE: Duration = Duration::from_millis(300);
 #[path = "../pg_support/mod.rs"]
 mod pg_support;
 
-/// A store under test, with what it lives in: a directory (the SQLite file,
-/// and the runs' work dirs), and for PostgreSQL a database of its own,
-/// dropped with it.
-pub struct TestStore {
-    pub store: Arc<dyn Store>,
-    pub dir: tempfile::TempDir,
-    pub name: &'static str,
+/// What a store under test lives in: a directory (the SQLite file, and the
+/// runs' work dirs), and for PostgreSQL a database of its own, dropped with it.
+pub struct Guard {
+    dir: tempfile::TempDir,
     _database: Option<pg_support::PgDatabase>,
 }
 
-/// Every backend under test: SQLite always, PostgreSQL when
-/// `WINGMAN_TEST_POSTGRES_URL` is set. Each gets a fresh database.
-pub async fn each_backend() -> Vec<TestStore> {
+impl Guard {
+    pub fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+}
+
+/// Every backend under test, each with a fresh database: SQLite always,
+/// PostgreSQL when `WINGMAN_TEST_POSTGRES_URL` is set.
+pub async fn backends() -> Vec<(Arc<dyn Store>, Guard)> {
     let dir = tempfile::tempdir().unwrap();
     let url = dir.path().join("t.db").to_string_lossy().into_owned();
     let store = store::open(&url, &store::StoreOptions::default()).await.unwrap();
-    let mut all = vec![TestStore { store, dir, name: "sqlite", _database: None }];
+    let mut all = vec![(store, Guard { dir, _database: None })];
     if pg_support::postgres_url().is_some() {
         let database = pg_support::PgDatabase::create();
         let store = store::open(&database.url, &store::StoreOptions::default()).await.unwrap();
-        all.push(TestStore { store, dir: tempfile::tempdir().unwrap(), name: "postgres", _database: Some(database) });
+        all.push((store, Guard { dir: tempfile::tempdir().unwrap(), _database: Some(database) }));
     } else {
         eprintln!("PostgreSQL skipped: WINGMAN_TEST_POSTGRES_URL is not set");
     }
     all
-}
-
-/// Every backend under test as (store, directory) pairs; the PostgreSQL
-/// database lives as long as its directory's guard.
-pub async fn backends() -> Vec<(Arc<dyn Store>, Guard)> {
-    each_backend().await.into_iter().map(|t| (t.store.clone(), Guard(t))).collect()
-}
-
-/// Keeps a test store's directory and database; derefs to the directory.
-pub struct Guard(TestStore);
-
-impl Guard {
-    pub fn path(&self) -> &std::path::Path {
-        self.0.dir.path()
-    }
-
-    /// Which backend this is, for assertion messages.
-    pub fn backend(&self) -> &'static str {
-        self.0.name
-    }
 }
 
 pub fn agent(options: Value, max_steps: u32) -> Agent {

@@ -1,16 +1,15 @@
 //! Fleet runs on PostgreSQL: enqueue (every task in a few statements), the
 //! end of a task under its fleet run's row lock, cancel, and reads.
 
-use serde_json::Value;
 use sqlx::PgConnection;
 
 use super::queue::{insert_runs, remember_key, remembered};
 use super::{progress, Pending};
-use crate::checkpoint::RunSummary;
 use crate::event::RunEvent;
-use crate::fleet::{self, TaskEnd};
+use crate::fleet;
 use crate::model::{FleetRun, RunKind, RunStatus};
 use crate::store::rows::{self, ms};
+use crate::store::task_end::EndedTask;
 use crate::store::{EnqueuedFleetRun, IdempotencyKey, NewFleetRun, NewRun, StoreError, StoreResult};
 
 /// A fleet run with its running tasks counted.
@@ -115,41 +114,11 @@ pub async fn tasks_started(c: &mut PgConnection, fleet_run_ids: &[String]) -> St
     Ok(())
 }
 
-/// A task that just ended, as `end_run` knows it.
-pub struct Ended<'a> {
-    pub run_id: &'a str,
-    pub session_id: Option<&'a str>,
-    pub fleet_run_id: &'a str,
-    pub task_index: u32,
-    /// False when the task held a slot, which it now passes on.
-    pub blocked: bool,
-    pub input: &'a str,
-    pub status: RunStatus,
-    pub error: &'a Option<String>,
-    pub summary: &'a RunSummary,
-}
-
 /// The end of a task: its `result`, the counts (whose update locks the
 /// fleet run's row, so task ends of one fleet run take turns), its slot
 /// handed on and, for the last task, the fleet run's end.
-pub async fn task_ended(c: &mut PgConnection, p: &mut Pending, task: Ended<'_>) -> StoreResult<()> {
-    let input: Value = serde_json::from_str(task.input)?;
-    let end = TaskEnd {
-        run_id: task.run_id,
-        session_id: task.session_id,
-        task_index: task.task_index,
-        status: task.status,
-        error: task.error.as_deref(),
-        response: task.summary.response.as_deref(),
-        steps: task.summary.steps,
-        usage: task.summary.usage,
-        data: input.get("data"),
-    };
-    let column = match task.status {
-        RunStatus::Succeeded => "succeeded",
-        RunStatus::Failed => "failed",
-        _ => "cancelled",
-    };
+pub async fn task_ended(c: &mut PgConnection, p: &mut Pending, task: EndedTask<'_>) -> StoreResult<()> {
+    let column = task.counter();
     let seq: i64 = sqlx::query_scalar(&format!(
         "UPDATE fleet_runs SET {column} = {column} + 1, event_seq = event_seq + 1, updated_at = wingman_ms()
          WHERE id = $1 RETURNING event_seq"
@@ -157,7 +126,7 @@ pub async fn task_ended(c: &mut PgConnection, p: &mut Pending, task: Ended<'_>) 
     .bind(task.fleet_run_id)
     .fetch_one(&mut *c)
     .await?;
-    p.push(task.fleet_run_id, seq as u64, &[fleet::result_event(&end)]);
+    p.push(task.fleet_run_id, seq as u64, &[task.result_event()?]);
     if !task.blocked {
         sqlx::query(
             "UPDATE runs SET blocked = 0 WHERE queue_seq =

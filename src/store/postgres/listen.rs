@@ -38,11 +38,10 @@ async fn listen(pool: &PgPool, tx: &watch::Sender<u64>) -> Result<(), sqlx::Erro
     // Anything committed before this listener existed was not notified to it.
     tx.send_modify(|n| *n += 1);
     loop {
-        match listener.try_recv().await? {
-            Some(_) => tx.send_modify(|n| *n += 1),
-            // The connection was lost: `try_recv` reconnects on its next call.
-            None => tx.send_modify(|n| *n += 1),
-        }
+        // A notification, or `None` for a lost connection (which `try_recv`
+        // reopens on its next call): either way something may have changed.
+        let _ = listener.try_recv().await?;
+        tx.send_modify(|n| *n += 1);
         if tx.is_closed() {
             return Ok(());
         }

@@ -36,6 +36,7 @@ mod migrate;
 mod progress;
 mod queue;
 mod resources;
+pub mod scratch;
 mod store;
 mod workers;
 
@@ -166,14 +167,11 @@ impl Columns for PgRow {
         self.opt_int(col)?.ok_or_else(|| StoreError::internal(format!("column {col} is NULL")))
     }
     fn opt_int(&self, col: &str) -> StoreResult<Option<i64>> {
-        // Columns are BIGINT; counts and EXISTS come back as BIGINT or BOOLEAN.
-        if let Ok(value) = self.try_get::<Option<i64>, _>(col) {
-            return Ok(value);
+        // Columns and counts are BIGINT; an EXISTS is a BOOLEAN.
+        match self.try_get::<Option<i64>, _>(col) {
+            Ok(value) => Ok(value),
+            Err(_) => Ok(self.try_get::<Option<bool>, _>(col)?.map(i64::from)),
         }
-        if let Ok(value) = self.try_get::<Option<bool>, _>(col) {
-            return Ok(value.map(i64::from));
-        }
-        Ok(self.try_get::<Option<i32>, _>(col)?.map(i64::from))
     }
 }
 

@@ -8,6 +8,7 @@ use super::{fleet, load, Pending};
 use crate::checkpoint::{summarize, Checkpoint, RunSummary};
 use crate::event::RunEvent;
 use crate::model::{Message, Run, RunInput, RunStatus};
+use crate::store::task_end::EndedTask;
 use crate::store::{Commit, Effect, Finish, Lease, StoreError, StoreResult};
 
 /// Reserves event numbers for a run if, and only if, the lease is still
@@ -152,7 +153,7 @@ async fn end_run(
     .fetch_one(&mut *c)
     .await?;
     if let (Some(fleet_run_id), Some(task_index)) = (&fleet_run_id, task_index) {
-        let task = fleet::Ended {
+        let task = EndedTask {
             run_id,
             session_id: session_id.as_deref(),
             fleet_run_id,

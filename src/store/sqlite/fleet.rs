@@ -5,16 +5,15 @@
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection};
-use serde_json::Value;
 
 use super::progress::insert_events;
 use super::queue::{insert_run, remember_key, remembered};
 use super::resources::insert_session;
 use super::rows::{self, ms};
-use crate::checkpoint::RunSummary;
 use crate::event::RunEvent;
-use crate::fleet::{self, TaskEnd};
+use crate::fleet;
 use crate::model::{FleetRun, RunKind, RunStatus};
+use crate::store::task_end::EndedTask;
 use crate::store::{EnqueuedFleetRun, IdempotencyKey, NewFleetRun, NewRun, StoreError, StoreResult};
 
 /// The columns of a fleet run with its running tasks counted: those hold a
@@ -85,48 +84,18 @@ pub fn task_started(conn: &Connection, run_id: &str, now: DateTime<Utc>) -> Stor
     Ok(())
 }
 
-/// A task that just ended, as `end_run` knows it.
-pub struct Ended<'a> {
-    pub run_id: &'a str,
-    pub session_id: Option<&'a str>,
-    pub fleet_run_id: &'a str,
-    pub task_index: u32,
-    /// False when the task held a slot, which it now passes on.
-    pub blocked: bool,
-    pub input: &'a str,
-    pub status: RunStatus,
-    pub error: &'a Option<String>,
-    pub summary: &'a RunSummary,
-}
-
 /// The end of a task, in the transaction that ends its run: the task's
 /// `result` event, the fleet run's counts, its slot handed to the next
 /// waiting task and, when it was the last task, the fleet run's end.
-pub fn task_ended(conn: &Connection, task: Ended, now: DateTime<Utc>) -> StoreResult<()> {
-    let input: Value = serde_json::from_str(task.input)?;
-    let end = TaskEnd {
-        run_id: task.run_id,
-        session_id: task.session_id,
-        task_index: task.task_index,
-        status: task.status,
-        error: task.error.as_deref(),
-        response: task.summary.response.as_deref(),
-        steps: task.summary.steps,
-        usage: task.summary.usage,
-        data: input.get("data"),
-    };
-    let column = match task.status {
-        RunStatus::Succeeded => "succeeded",
-        RunStatus::Failed => "failed",
-        _ => "cancelled",
-    };
+pub fn task_ended(conn: &Connection, task: EndedTask, now: DateTime<Utc>) -> StoreResult<()> {
+    let column = task.counter();
     let seq: i64 = conn
         .prepare_cached(&format!(
             "UPDATE fleet_runs SET {column} = {column} + 1, event_seq = event_seq + 1, updated_at = ?2
              WHERE id = ?1 RETURNING event_seq"
         ))?
         .query_row(params![task.fleet_run_id, ms(now)], |r| r.get(0))?;
-    insert_events(conn, task.fleet_run_id, seq as u64, &[fleet::result_event(&end)], now)?;
+    insert_events(conn, task.fleet_run_id, seq as u64, &[task.result_event()?], now)?;
     if !task.blocked {
         conn.prepare_cached(
             "UPDATE runs SET blocked = 0 WHERE queue_seq =

@@ -11,6 +11,7 @@ use super::{fleet, load};
 use crate::checkpoint::{summarize, Checkpoint, RunSummary};
 use crate::event::RunEvent;
 use crate::model::{Message, Run, RunInput, RunStatus};
+use crate::store::task_end::EndedTask;
 use crate::store::{Commit, Effect, Finish, Lease, StoreError, StoreResult};
 
 /// Writes events numbered from `first_seq`.
@@ -181,7 +182,7 @@ fn end_run(
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )?;
     if let (Some(fleet_run_id), Some(task_index)) = (&fleet_run_id, task_index) {
-        let task = fleet::Ended {
+        let task = EndedTask {
             run_id,
             session_id: session_id.as_deref(),
             fleet_run_id,

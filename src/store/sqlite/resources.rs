@@ -2,56 +2,14 @@
 //! transaction, on the writer's thread; a missing row is refused before
 //! anything changes.
 
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use rusqlite::{params, Connection};
 
 use super::progress;
 use super::rows::ms;
 use crate::model::{RunStatus, Session};
+pub use crate::store::body::{Body, BodyTable};
 use crate::store::{StoreError, StoreResult};
-
-/// The tables that keep a definition as one JSON body: agents and fleets.
-#[derive(Debug, Clone, Copy)]
-pub enum BodyTable {
-    Agents,
-    Fleets,
-}
-
-impl BodyTable {
-    fn name(self) -> &'static str {
-        match self {
-            BodyTable::Agents => "agents",
-            BodyTable::Fleets => "fleets",
-        }
-    }
-
-    fn what(self) -> &'static str {
-        match self {
-            BodyTable::Agents => "agent",
-            BodyTable::Fleets => "fleet",
-        }
-    }
-}
-
-/// A definition as its table stores it.
-pub struct Body {
-    pub id: String,
-    pub json: String,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-}
-
-impl Body {
-    /// Serializes a definition for its row.
-    pub fn of<T: serde::Serialize>(
-        id: &str,
-        value: &T,
-        created_at: DateTime<Utc>,
-        updated_at: DateTime<Utc>,
-    ) -> StoreResult<Body> {
-        Ok(Body { id: id.to_string(), json: serde_json::to_string(value)?, created_at, updated_at })
-    }
-}
 
 pub fn insert_body(conn: &Connection, table: BodyTable, body: &Body) -> StoreResult<()> {
     let sql = format!("INSERT INTO {} (id, body, created_at, updated_at) VALUES (?1, ?2, ?3, ?4)", table.name());

@@ -1,0 +1,51 @@
+//! Definitions kept whole as one JSON body (agents and fleets), as both
+//! backends store them.
+
+use chrono::{DateTime, Utc};
+
+use crate::store::StoreResult;
+
+/// The tables that keep a definition as one JSON body: agents and fleets.
+#[derive(Debug, Clone, Copy)]
+pub enum BodyTable {
+    Agents,
+    Fleets,
+}
+
+impl BodyTable {
+    /// The table's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyTable::Agents => "agents",
+            BodyTable::Fleets => "fleets",
+        }
+    }
+
+    /// What one of its rows is, for a not-found refusal.
+    pub fn what(self) -> &'static str {
+        match self {
+            BodyTable::Agents => "agent",
+            BodyTable::Fleets => "fleet",
+        }
+    }
+}
+
+/// A definition as its table stores it.
+pub struct Body {
+    pub id: String,
+    pub json: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl Body {
+    /// Serializes a definition for its row.
+    pub fn of<T: serde::Serialize>(
+        id: &str,
+        value: &T,
+        created_at: DateTime<Utc>,
+        updated_at: DateTime<Utc>,
+    ) -> StoreResult<Body> {
+        Ok(Body { id: id.to_string(), json: serde_json::to_string(value)?, created_at, updated_at })
+    }
+}
