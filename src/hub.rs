@@ -136,7 +136,7 @@ impl Hub {
 }
 
 async fn pump(hub: Arc<Hub>, poll: Duration, shutdown: CancellationToken) {
-    let mut cursor = hub.store.event_cursor().await.unwrap_or(0);
+    let mut cursor = hub.store.event_cursor().await.unwrap_or_default();
     let mut changes = hub.store.changes();
     let mut tick = tokio::time::interval(poll);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

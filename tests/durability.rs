@@ -3,29 +3,13 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use common::Backend;
-use common::{assert_dense, bash_script, TestEnv};
+use common::{assert_dense, assert_steps_ran_as_announced, bash_script, step_agent, TestEnv};
 use serde_json::{json, Value};
 
 const LIMIT: Duration = Duration::from_secs(60);
-
-/// An agent of `n` tool steps; each appends its line to `steps.txt`, slowly.
-fn step_agent(n: usize) -> Value {
-    let commands: Vec<String> = (1..=n).map(|i| format!("sleep 0.4; echo step-{i} >> steps.txt")).collect();
-    bash_script(&commands, "finished")
-}
-
-fn step_counts(dir: &std::path::Path) -> HashMap<String, usize> {
-    let text = std::fs::read_to_string(dir.join("steps.txt")).unwrap_or_default();
-    let mut counts = HashMap::new();
-    for line in text.lines() {
-        *counts.entry(line.to_string()).or_insert(0) += 1;
-    }
-    counts
-}
 
 fn count(events: &[Value], kind: &str) -> usize {
     events.iter().filter(|e| e["type"] == kind).count()
@@ -130,23 +114,6 @@ async fn a_killed_worker_resumes_at_the_first_unfinished_step(backend: Backend) 
     assert_eq!(count(&events, "tool_result"), 6, "each result recorded once");
     assert_steps_ran_as_announced(&work, &events, 6);
 }
-}
-
-/// A step runs once, plus at most once more for each `step_restarted` naming
-/// its call (written before the call runs again). A checkpointed step is never
-/// named, so it ran exactly once.
-fn assert_steps_ran_as_announced(work: &std::path::Path, events: &[Value], steps: usize) {
-    let counts = step_counts(work);
-    for i in 1..=steps {
-        let ran = counts.get(&format!("step-{i}")).copied().unwrap_or(0);
-        let call = format!("call_{i}_1");
-        let announced =
-            events.iter().filter(|e| e["type"] == "step_restarted" && e["call_id"] == call.as_str()).count();
-        assert!(
-            ran >= 1 && ran <= 1 + announced,
-            "step {i} ran {ran} times, {announced} restarts announced: {events:?}"
-        );
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -34,6 +34,19 @@
 use async_trait::async_trait;
 use std::time::Duration;
 
+/// A position in the log of every run's events, in commit order. Callers
+/// keep the last one they read and pass it back; what it holds is the
+/// backend's: SQLite's event number alone, or on PostgreSQL the writing
+/// transaction's ID before it (events are read in transaction order, up to
+/// the oldest transaction still open).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct EventCursor {
+    /// The transaction that wrote the event (0 where the backend does not need it).
+    pub tx: u64,
+    /// The event's number in the log of all runs.
+    pub gid: u64,
+}
+
 use crate::checkpoint::{Checkpoint, RunSummary};
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
@@ -387,9 +400,9 @@ pub trait Store: Send + Sync + 'static {
     /// `after` at or beyond the last event (`u64::MAX` included) yields none.
     async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>>;
     /// The newest position of the global event cursor.
-    async fn event_cursor(&self) -> StoreResult<u64>;
+    async fn event_cursor(&self) -> StoreResult<EventCursor>;
     /// Events of all runs committed after `cursor`, with their cursor positions.
-    async fn events_since(&self, cursor: u64, limit: u32) -> StoreResult<Vec<(u64, Event)>>;
+    async fn events_since(&self, cursor: EventCursor, limit: u32) -> StoreResult<Vec<(EventCursor, Event)>>;
 
     // Workers and leases.
     async fn register_worker(&self, id: &str, name: &str, lease: Duration) -> StoreResult<()>;

@@ -183,6 +183,26 @@ impl TestEnv {
         Process { child: cmd.spawn().expect("start wingman worker"), log: self.dir.path().join(log) }
     }
 
+    /// Starts a `wingman worker` through `wrapper` (say `ip netns exec
+    /// HOST`, to run it on another network host), with `extra` environment
+    /// on top of the test's.
+    pub fn worker_via(&self, wrapper: &[&str], extra: &[(&str, &str)]) -> Process {
+        let log = format!("worker-{}.log", unique());
+        let file = std::fs::File::create(self.dir.path().join(&log)).expect("log file");
+        let (program, args) = wrapper.split_first().expect("a wrapper command");
+        let child = Command::new(program)
+            .args(args)
+            .args([env!("CARGO_BIN_EXE_wingman"), "worker"])
+            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .envs(extra.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(file)
+            .spawn()
+            .expect("start wingman worker");
+        Process { child, log: self.dir.path().join(log) }
+    }
+
     /// Starts a client command with its stdout piped.
     pub fn spawn_client(&self, args: &[&str]) -> Process {
         let log = format!("client-{}.log", unique());
@@ -467,6 +487,64 @@ pub fn bash_script(commands: &[String], final_text: &str) -> Value {
     turns.push(json!({"text": final_text}));
     json!({"name": "scripted-bash", "provider": "scripted", "model": "echo", "tools": ["bash"],
            "options": {"script": turns}})
+}
+
+/// An agent of `n` tool steps; each sleeps 0.4 s, then appends its line
+/// (`step-1`, `step-2`, …) to `steps.txt` in the work dir: a side effect a
+/// test counts.
+pub fn step_agent(n: usize) -> Value {
+    let commands: Vec<String> = (1..=n).map(|i| format!("sleep 0.4; echo step-{i} >> steps.txt")).collect();
+    bash_script(&commands, "finished")
+}
+
+/// A step runs once, plus at most once more for each `step_restarted` naming
+/// its call (written before the call runs again). A checkpointed step is never
+/// named, so it ran exactly once.
+pub fn assert_steps_ran_as_announced(work: &Path, events: &[Value], steps: usize) {
+    let text = std::fs::read_to_string(work.join("steps.txt")).unwrap_or_default();
+    for i in 1..=steps {
+        let line = format!("step-{i}");
+        let ran = text.lines().filter(|l| *l == line).count();
+        let call = format!("call_{i}_1");
+        let announced =
+            events.iter().filter(|e| e["type"] == "step_restarted" && e["call_id"] == call.as_str()).count();
+        assert!(
+            ran >= 1 && ran <= 1 + announced,
+            "{}: step {i} ran {ran} times, {announced} restarts announced: {events:?}",
+            work.display()
+        );
+    }
+}
+
+/// What one run went through, from its events.
+pub struct RunReport {
+    /// Claims of the run (one per attempt).
+    pub claims: usize,
+    /// Tool calls that were in flight when an attempt was lost and ran again.
+    pub restarted_calls: usize,
+}
+
+/// Checks a `step_agent(steps)` run in its own work dir after crashes: it
+/// succeeded; its log is dense; each result is recorded once; its claims
+/// came one after another; at most one call in flight ran again per lost
+/// attempt; and no checkpointed step ran twice.
+pub async fn assert_run_survived(api: &Api, run_id: &str, work: &Path, steps: usize) -> RunReport {
+    let run = api.run(run_id).await;
+    assert_eq!(run["status"], "succeeded", "crashes that are not the run's fault never fail it: {run}");
+    assert_eq!(run["response"], "finished");
+    let events = api.events(run_id).await;
+    assert_dense(&events);
+    let count = |kind: &str| events.iter().filter(|e| e["type"] == kind).count();
+    assert_eq!(count("tool_result"), steps, "each result recorded once: {events:?}");
+    let attempts: Vec<u64> =
+        events.iter().filter(|e| e["type"] == "run_started").filter_map(|e| e["attempt"].as_u64()).collect();
+    let claims = attempts.len();
+    assert_eq!(attempts, (1..=claims as u64).collect::<Vec<_>>(), "claims one after another: {events:?}");
+    assert_eq!(run["attempt"], claims as u64, "one attempt per claim: {run}");
+    let restarted_calls = events.iter().filter(|e| e["type"] == "step_restarted" && e["call_id"].is_string()).count();
+    assert!(restarted_calls < claims, "{restarted_calls} calls ran again in {claims} attempts: {events:?}");
+    assert_steps_ran_as_announced(work, &events, steps);
+    RunReport { claims, restarted_calls }
 }
 
 /// True if a process with this pid exists.

@@ -6,7 +6,10 @@ use sqlx::postgres::PgPool;
 use sqlx::Connection;
 
 /// Every migration of the PostgreSQL schema: (version, name, SQL).
-const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "init", include_str!("../../../migrations/postgres/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "init", include_str!("../../../migrations/postgres/0001_init.sql")),
+    (2, "event_order", include_str!("../../../migrations/postgres/0002_event_order.sql")),
+];
 
 /// The key of the advisory lock migrations take.
 const MIGRATION_LOCK: i64 = 0x5749_4e47_4d41_4e02;

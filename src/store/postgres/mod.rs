@@ -2,20 +2,20 @@
 //! hosts share.
 //!
 //! Each call is one transaction on a connection of a pool. The rules that
-//! SQLite gets from its single writer come from locks here, always taken in
-//! one order (a run's row, then its session's or fleet run's row, then the
-//! event lock at the very end), so that concurrent transactions wait for one
-//! another instead of deadlocking:
+//! SQLite gets from its single writer come from row locks here, always taken
+//! in one order (a run's row, then its session's or fleet run's row), so
+//! that concurrent transactions wait for one another instead of deadlocking:
 //!
 //! - a run is claimed by one worker: the claim selects with
 //!   `FOR UPDATE SKIP LOCKED` and every fenced write re-checks the lease
 //!   epoch on the locked row;
 //! - a session's turn changes only under a lock on the session's row
 //!   (enqueue, the end of its run), a fleet run's slots under its row's;
-//! - events are numbered for the global cursor in commit order: every
-//!   transaction that writes events writes them last, after taking one
-//!   transaction-scoped advisory lock that it holds to its commit
-//!   ([`Pending::flush`]), and notifies listeners in the same statement.
+//! - the global event cursor follows commit order without a lock: each
+//!   event records the ID of the transaction that wrote it, and the cursor
+//!   reads in (transaction, number) order only events of transactions older
+//!   than the oldest one still open, which can no longer commit anything
+//!   ([`Pending::flush`], `events_since`).
 //!
 //! Times are the database's clock (`wingman_ms()`), one clock for every host.
 
@@ -40,11 +40,21 @@ pub mod scratch;
 mod store;
 mod workers;
 
-/// The key of the advisory lock that orders event numbers by commit.
-const EVENT_LOCK: i64 = 0x5749_4e47_4d41_4e01;
-
 /// The channel every event-writing transaction notifies.
 const CHANNEL: &str = "wingman";
+
+/// Settings of every connection, for a client that vanishes mid-transaction
+/// (its host cut off, its process frozen). No transaction here waits between
+/// statements on anything but the network, so one idle for seconds is
+/// abandoned: the server ends it, releasing its row locks (which would keep
+/// its runs from being taken over) and letting the event horizon move on.
+/// Keepalives let the server notice a dead client between transactions too.
+const SESSION_SETTINGS: &[(&str, &str)] = &[
+    ("idle_in_transaction_session_timeout", "5s"),
+    ("tcp_keepalives_idle", "10"),
+    ("tcp_keepalives_interval", "5"),
+    ("tcp_keepalives_count", "3"),
+];
 
 /// Connections per process. A worker holds one per claim, commit or
 /// heartbeat in flight (its runs mostly wait on providers and tools), the
@@ -67,7 +77,10 @@ impl PgStore {
     /// Connects to the database at `url` (`postgres://…`), migrating it if needed.
     pub async fn open(url: &str) -> anyhow::Result<PgStore> {
         let options: PgConnectOptions = url.parse()?;
-        let options = options.log_statements(tracing::log::LevelFilter::Trace).application_name("wingman");
+        let options = options
+            .log_statements(tracing::log::LevelFilter::Trace)
+            .application_name("wingman")
+            .options(SESSION_SETTINGS.iter().copied());
         let pool = PgPoolOptions::new()
             .max_connections(POOL_SIZE)
             .min_connections(1)
@@ -130,26 +143,26 @@ impl Pending {
         }
     }
 
-    /// Takes the event lock (held to the commit, so global numbers follow
-    /// commit order), notifies listeners (delivered at the commit), and
-    /// writes every queued event in one statement.
+    /// Writes every queued event in one statement, which also notifies
+    /// listeners (delivered at the commit). No lock is taken: each event
+    /// records its transaction's ID, and readers follow transaction order
+    /// (see `events_since`).
     async fn flush(self, c: &mut PgConnection) -> StoreResult<()> {
         if self.run_ids.is_empty() {
             return Ok(());
         }
-        sqlx::query("SELECT pg_advisory_xact_lock($1), pg_notify($2, '')")
-            .bind(EVENT_LOCK)
-            .bind(CHANNEL)
-            .execute(&mut *c)
-            .await?;
         sqlx::query(
-            "INSERT INTO run_events (run_id, seq, type, data, at)
-             SELECT r, s, t, d, wingman_ms() FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[]) AS u(r, s, t, d)",
+            "WITH written AS (
+                 INSERT INTO run_events (run_id, seq, type, data, at)
+                 SELECT r, s, t, d, wingman_ms() FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[]) AS u(r, s, t, d)
+                 RETURNING 1)
+             SELECT pg_notify($5, '') FROM (SELECT 1 FROM written LIMIT 1) AS any_written",
         )
         .bind(&self.run_ids)
         .bind(&self.seqs)
         .bind(&self.kinds)
         .bind(&self.data)
+        .bind(CHANNEL)
         .execute(&mut *c)
         .await?;
         Ok(())

@@ -12,8 +12,8 @@ use crate::credential::{ApiKey, CredentialInfo};
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::store::rows;
 use crate::store::{
-    Claim, Commit, Enqueued, EnqueuedFleetRun, FleetRunFilter, HandBack, Heartbeat, IdempotencyKey, Lease, NewFleetRun,
-    NewRun, QueueStats, RunContext, RunFilter, Store, StoreError, StoreResult,
+    Claim, Commit, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat, IdempotencyKey, Lease,
+    NewFleetRun, NewRun, QueueStats, RunContext, RunFilter, Store, StoreError, StoreResult,
 };
 
 /// A fleet's definition and whether one of its fleet runs is unfinished.
@@ -218,19 +218,29 @@ impl Store for PgStore {
         found.iter().map(rows::event).collect()
     }
 
-    async fn event_cursor(&self) -> StoreResult<u64> {
-        let max: Option<i64> = sqlx::query_scalar("SELECT MAX(gid) FROM run_events").fetch_one(&self.pool).await?;
-        Ok(max.unwrap_or(0) as u64)
+    async fn event_cursor(&self) -> StoreResult<EventCursor> {
+        let newest = sqlx::query(&format!(
+            "SELECT tx, gid FROM run_events WHERE tx < {HORIZON} ORDER BY tx DESC, gid DESC LIMIT 1"
+        ))
+        .fetch_optional(&self.pool)
+        .await?;
+        newest.map(|row| cursor_of(&row)).unwrap_or(Ok(EventCursor::default()))
     }
 
-    async fn events_since(&self, cursor: u64, limit: u32) -> StoreResult<Vec<(u64, Event)>> {
-        let found =
-            sqlx::query("SELECT gid, run_id, seq, type, data, at FROM run_events WHERE gid > $1 ORDER BY gid LIMIT $2")
-                .bind(i64::try_from(cursor).unwrap_or(i64::MAX))
-                .bind(limit as i64)
-                .fetch_all(&self.pool)
-                .await?;
-        found.iter().map(|row| Ok((row.try_get::<i64, _>("gid")? as u64, rows::event(row)?))).collect()
+    /// Events in (transaction, number) order, from transactions that have
+    /// all ended: a transaction still open may yet commit events, and its ID
+    /// is at or above the horizon, so no event can commit behind the cursor.
+    async fn events_since(&self, cursor: EventCursor, limit: u32) -> StoreResult<Vec<(EventCursor, Event)>> {
+        let found = sqlx::query(&format!(
+            "SELECT tx, gid, run_id, seq, type, data, at FROM run_events
+             WHERE (tx, gid) > ($1, $2) AND tx < {HORIZON} ORDER BY tx, gid LIMIT $3"
+        ))
+        .bind(i64::try_from(cursor.tx).unwrap_or(i64::MAX))
+        .bind(i64::try_from(cursor.gid).unwrap_or(i64::MAX))
+        .bind(limit as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        found.iter().map(|row| Ok((cursor_of(row)?, rows::event(row)?))).collect()
     }
 
     async fn register_worker(&self, id: &str, name: &str, lease: Duration) -> StoreResult<()> {
@@ -324,4 +334,12 @@ impl Store for PgStore {
         })
         .await
     }
+}
+
+/// The oldest transaction still open, as of the statement's snapshot: every
+/// transaction below it has committed or rolled back.
+const HORIZON: &str = "pg_snapshot_xmin(pg_current_snapshot())::text::bigint";
+
+fn cursor_of(row: &sqlx::postgres::PgRow) -> StoreResult<EventCursor> {
+    Ok(EventCursor { tx: row.try_get::<i64, _>("tx")? as u64, gid: row.try_get::<i64, _>("gid")? as u64 })
 }

@@ -13,8 +13,8 @@ use sqlx::{ConnectOptions, Row};
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, RunStatus, Session};
 use crate::store::{
-    Claim, Commit, Enqueued, EnqueuedFleetRun, FleetRunFilter, HandBack, Heartbeat, IdempotencyKey, Lease, NewFleetRun,
-    NewRun, QueueStats, Run, RunContext, RunFilter, Store, StoreError, StoreOptions, StoreResult,
+    Claim, Commit, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat, IdempotencyKey, Lease,
+    NewFleetRun, NewRun, QueueStats, Run, RunContext, RunFilter, Store, StoreError, StoreOptions, StoreResult,
 };
 
 mod credentials;
@@ -300,24 +300,26 @@ impl Store for SqliteStore {
             .await
     }
 
-    async fn event_cursor(&self) -> StoreResult<u64> {
+    async fn event_cursor(&self) -> StoreResult<EventCursor> {
         self.readers
             .read(|c| {
                 let max: Option<i64> =
                     c.prepare_cached("SELECT MAX(gid) FROM run_events")?.query_row([], |r| r.get(0))?;
-                Ok(max.unwrap_or(0) as u64)
+                Ok(EventCursor { tx: 0, gid: max.unwrap_or(0) as u64 })
             })
             .await
     }
 
-    async fn events_since(&self, cursor: u64, limit: u32) -> StoreResult<Vec<(u64, Event)>> {
+    /// SQLite commits one transaction at a time, so event numbers are in
+    /// commit order by themselves.
+    async fn events_since(&self, cursor: EventCursor, limit: u32) -> StoreResult<Vec<(EventCursor, Event)>> {
         self.readers
             .read(move |c| {
                 let mut select = c.prepare_cached(
                     "SELECT gid, run_id, seq, type, data, at FROM run_events WHERE gid > ?1 ORDER BY gid LIMIT ?2",
                 )?;
-                let events = rows::all(select.query(params![cursor as i64, limit as i64])?, |row| {
-                    Ok((row.get::<_, i64>("gid")? as u64, rows::event(row)?))
+                let events = rows::all(select.query(params![cursor.gid as i64, limit as i64])?, |row| {
+                    Ok((EventCursor { tx: 0, gid: row.get::<_, i64>("gid")? as u64 }, rows::event(row)?))
                 })?;
                 Ok(events)
             })

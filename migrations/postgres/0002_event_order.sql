@@ -1,0 +1,8 @@
+-- Events are read in commit order without a lock that every writer waits
+-- for: each event records the transaction that wrote it, and readers take
+-- events in (transaction, number) order, only from transactions older than
+-- the oldest one still open. Events written before this migration (all
+-- committed) keep transaction 0, so they come first, in number order.
+ALTER TABLE run_events ADD COLUMN tx BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE run_events ALTER COLUMN tx SET DEFAULT (pg_current_xact_id()::text::bigint);
+CREATE INDEX run_events_commit_order ON run_events (tx, gid);

@@ -1,0 +1,106 @@
+//! The kill storm: worker processes SIGKILLed every 0.5–2 s and the server
+//! twice, while multi-step runs with side effects go through the queue. No
+//! run is lost or fails, no checkpointed step runs again (only the step in
+//! flight at a kill may), and every run's log is dense.
+//!
+//! CI runs it small. The size is set from the environment, for the large
+//! storm an operator would try:
+//!
+//! ```text
+//! WINGMAN_STORM_RUNS=200 WINGMAN_STORM_WORKERS=3 cargo test --release --test kill_storm -- --nocapture
+//! ```
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{assert_run_survived, step_agent, Backend, Process, Server, TestEnv};
+
+/// Tool steps per run, each a slow command that leaves its mark in the run's work dir.
+const STEPS: usize = 6;
+/// How long the whole storm may take before the test gives up.
+const LIMIT: Duration = Duration::from_secs(600);
+
+/// The storm's size: runs in the queue and worker processes alive at once.
+struct Size {
+    runs: usize,
+    workers: usize,
+}
+
+impl Size {
+    fn from_env() -> Size {
+        let read = |key: &str, default: usize| std::env::var(key).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+        Size { runs: read("WINGMAN_STORM_RUNS", 40), workers: read("WINGMAN_STORM_WORKERS", 3) }
+    }
+}
+
+/// What the storm did, printed at the end.
+#[derive(Default)]
+struct Tally {
+    worker_kills: usize,
+    server_kills: usize,
+}
+
+on_both_backends! {
+async fn runs_survive_a_storm_of_worker_and_server_kills(backend: Backend) {
+    let size = Size::from_env();
+    let mut env = TestEnv::on(backend);
+    env.set("WINGMAN_CONCURRENCY", "8");
+    let mut server = env.server(0);
+    let api = server.api();
+    let agent = api.create_agent(step_agent(STEPS)).await;
+    // One session per run, so each run's side effects land in a work dir of its own.
+    let mut runs = Vec::new();
+    for r in 0..size.runs {
+        let work = env.path().join(format!("work-{r}"));
+        let session = api.create_session(&agent, Some(&work)).await;
+        runs.push((api.send(&session, "go").await, work));
+    }
+    let started = Instant::now();
+    let mut workers: Vec<Process> = (0..size.workers).map(|_| env.worker()).collect();
+    let tally = storm(&env, &mut server, &mut workers).await;
+    let elapsed = started.elapsed();
+    let api = server.api();
+    let mut restarts = 0;
+    let mut lost_attempts = 0;
+    for (run_id, work) in &runs {
+        let report = assert_run_survived(&api, run_id, work, STEPS).await;
+        restarts += report.restarted_calls;
+        lost_attempts += report.claims - 1;
+    }
+    println!(
+        "kill storm ({backend:?}): {} runs of {STEPS} steps, {} workers, {} worker kills, {} server kills, \
+         {lost_attempts} attempts lost, {restarts} steps in flight run again, {:.1} s",
+        size.runs, size.workers, tally.worker_kills, tally.server_kills, elapsed.as_secs_f64()
+    );
+    assert_eq!(tally.server_kills, 2, "the server was killed twice during the storm");
+    assert!(tally.worker_kills >= 3, "a storm, not a breeze: {} worker kills", tally.worker_kills);
+}
+}
+
+/// Kills a random worker every 0.5–2 s (starting a new one in its place) and
+/// the server at the third and sixth kill, until no run is left unfinished.
+async fn storm(env: &TestEnv, server: &mut Server, workers: &mut [Process]) -> Tally {
+    let mut tally = Tally::default();
+    let start = Instant::now();
+    // The server is killed twice even if the runs would finish sooner.
+    while unfinished(env).await > 0 || tally.server_kills < 2 {
+        assert!(start.elapsed() < LIMIT, "the storm never ended: {} runs unfinished", unfinished(env).await);
+        tokio::time::sleep(Duration::from_millis(fastrand::u64(500..=2000))).await;
+        let victim = fastrand::usize(..workers.len());
+        workers[victim].kill9();
+        workers[victim] = env.worker();
+        tally.worker_kills += 1;
+        if tally.worker_kills % 3 == 0 && tally.server_kills < 2 {
+            server.process.kill9();
+            *server = env.server(0);
+            tally.server_kills += 1;
+        }
+    }
+    tally
+}
+
+/// Runs not yet ended, read straight from the database (the server may be down).
+async fn unfinished(env: &TestEnv) -> i64 {
+    env.count("SELECT COUNT(*) FROM runs WHERE status IN ('queued', 'running')", &[]).await
+}
