@@ -98,3 +98,68 @@ async fn follow(
     seen.extend(store.events_since(cursor, 50).await.unwrap().into_iter().map(|(_, e)| (e.run_id, e.seq)));
     seen
 }
+
+/// Commits that arrive together (and that a backend may write together):
+/// each is judged alone. The cancelled runs' commits are refused and change
+/// nothing; the others end their runs, append their answers to their
+/// sessions' histories and pass each session's turn to its next run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn commits_arriving_together_are_each_fenced_ended_and_pass_their_turn() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 100);
+        let mut sessions = Vec::new();
+        for r in 0..RUNS {
+            let s = session(&store, dir.path()).await;
+            enqueue(&store, &s, &a, &format!("first {r}")).await;
+            enqueue(&store, &s, &a, &format!("second {r}")).await;
+            sessions.push(s);
+        }
+        let w = new_id();
+        store.register_worker(&w, "test", Duration::from_secs(60)).await.unwrap();
+        let claims = store.claim_runs(&w, 100).await.unwrap();
+        assert_eq!(claims.len(), RUNS, "one run per session");
+        let cancelled: HashSet<String> = claims.iter().step_by(5).map(|c| c.lease.run_id.clone()).collect();
+        for run_id in &cancelled {
+            store.cancel_run(run_id).await.unwrap();
+        }
+        let writers: Vec<_> = claims
+            .into_iter()
+            .map(|claim| {
+                let store = store.clone();
+                tokio::spawn(async move {
+                    let answer = format!("answer of {}", claim.lease.run_id);
+                    let outcome = store.commit(&claim.lease, text_commit(1, &answer, true)).await;
+                    (claim.lease.run_id, outcome)
+                })
+            })
+            .collect();
+        for writer in writers {
+            let (run_id, outcome) = writer.await.unwrap();
+            let run = store.get_run(&run_id).await.unwrap().expect("the run");
+            let events = store.read_events(&run_id, 0, 1000).await.unwrap();
+            assert_eq!(seqs(&events), (1..=events.len() as u64).collect::<Vec<_>>(), "dense: {events:?}");
+            if cancelled.contains(&run_id) {
+                assert!(matches!(outcome, Err(wingman::store::StoreError::Fenced)), "{outcome:?}");
+                assert_eq!(run.status.as_str(), "cancelled");
+                assert!(events.iter().all(|e| e.kind != "step_completed"), "a refused commit writes nothing");
+            } else {
+                outcome.unwrap();
+                assert_eq!(run.status.as_str(), "succeeded");
+                assert_eq!(run.response.as_deref(), Some(format!("answer of {run_id}").as_str()));
+            }
+        }
+        // The user's message and its answer, in the sessions whose run succeeded.
+        let mut answered = 0;
+        for s in &sessions {
+            let history = store.session_history(s).await.unwrap();
+            if history.len() == 2 {
+                assert!(history[1].text().starts_with("answer of "), "{history:?}");
+                answered += 1;
+            }
+        }
+        assert_eq!(answered, RUNS - cancelled.len());
+        // Every session's turn passed on: its second run is claimable now.
+        let next = store.claim_runs(&w, 100).await.unwrap();
+        assert_eq!(next.len(), RUNS, "each session's second run");
+    }
+}

@@ -1,5 +1,5 @@
-//! Change hints from PostgreSQL: every transaction that writes events
-//! notifies one channel at its commit, and each process listens on a
+//! Change hints from PostgreSQL: after every transaction that writes events
+//! commits, its process notifies one channel, and each process listens on a
 //! connection of its own. Notifications only accelerate: workers and the
 //! event pump still poll, and a dropped listener connection (a restart of
 //! the server, a network fault) is reopened, with a hint given at once
@@ -7,8 +7,11 @@
 
 use std::time::Duration;
 
-use sqlx::postgres::{PgListener, PgPool};
-use tokio::sync::watch;
+use std::sync::Arc;
+
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPool};
+use sqlx::ConnectOptions;
+use tokio::sync::{watch, Notify};
 
 use super::CHANNEL;
 
@@ -44,6 +47,54 @@ async fn listen(pool: &PgPool, tx: &watch::Sender<u64>) -> Result<(), sqlx::Erro
         tx.send_modify(|n| *n += 1);
         if tx.is_closed() {
             return Ok(());
+        }
+    }
+}
+
+/// Sends the hints, after the commits they are about, from a connection of
+/// its own. Not from inside the writing transactions: PostgreSQL commits
+/// every transaction that notified one at a time, under one lock held
+/// through its WAL flush, which made every event-writing commit in the
+/// database wait for the one before it. Here a hint is a transaction of its
+/// own with `synchronous_commit` off (a hint lost in a crash costs a poll),
+/// and hints asked for while one is on its way go as one.
+pub struct Notifier {
+    wanted: Arc<Notify>,
+}
+
+impl Notifier {
+    /// Starts the task that sends hints over a connection made with `options`.
+    pub fn spawn(options: PgConnectOptions) -> Notifier {
+        let wanted = Arc::new(Notify::new());
+        let options = options.options([("synchronous_commit", "off")]);
+        tokio::spawn(send_hints(options, Arc::downgrade(&wanted)));
+        Notifier { wanted }
+    }
+
+    /// Asks for a hint; call it after a commit that wrote events.
+    pub fn hint(&self) {
+        self.wanted.notify_one();
+    }
+}
+
+/// Sends a hint each time one is wanted, until the store is dropped. A
+/// failed connection is opened again at the next hint.
+async fn send_hints(options: PgConnectOptions, wanted: std::sync::Weak<Notify>) {
+    let mut conn: Option<PgConnection> = None;
+    loop {
+        let Some(notify) = wanted.upgrade() else { return };
+        notify.notified().await;
+        drop(notify);
+        if conn.is_none() {
+            conn = options.connect().await.ok();
+        }
+        let Some(c) = conn.as_mut() else {
+            // The database is away: listeners poll meanwhile.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        if sqlx::query("SELECT pg_notify($1, '')").bind(CHANNEL).execute(&mut *c).await.is_err() {
+            conn = None;
         }
     }
 }

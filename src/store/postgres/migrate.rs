@@ -8,7 +8,7 @@ use sqlx::Connection;
 /// Every migration of the PostgreSQL schema: (version, name, SQL).
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "init", include_str!("../../../migrations/postgres/0001_init.sql")),
-    (2, "event_order", include_str!("../../../migrations/postgres/0002_event_order.sql")),
+    (2, "commit_order", include_str!("../../../migrations/postgres/0002_commit_order.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

@@ -19,6 +19,7 @@
 //!
 //! Times are the database's clock (`wingman_ms()`), one clock for every host.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
@@ -29,6 +30,8 @@ use crate::event::RunEvent;
 use crate::store::rows::Columns;
 use crate::store::{StoreError, StoreResult};
 
+mod commit;
+mod committer;
 mod fleet;
 mod listen;
 mod load;
@@ -56,10 +59,12 @@ const SESSION_SETTINGS: &[(&str, &str)] = &[
     ("tcp_keepalives_count", "3"),
 ];
 
-/// Connections per process. A worker holds one per claim, commit or
-/// heartbeat in flight (its runs mostly wait on providers and tools), the
-/// server one per API request in flight plus its event pump's reads.
-pub const POOL_SIZE: u32 = 16;
+/// Connections per process. A worker holds one per claim or load in flight,
+/// and its commits share at most [`committer::BATCHES_IN_FLIGHT`] (they go in
+/// batches); the server one per API request in flight plus its event pump's
+/// reads. Kept small: a process also holds the control pool, a listener and
+/// a notifier connection, and PostgreSQL's default `max_connections` is 100.
+pub const POOL_SIZE: u32 = 8;
 
 /// Connections per process kept for heartbeats and worker registration, so
 /// that a lease is renewed on time however many commits wait for the main pool.
@@ -71,6 +76,10 @@ pub struct PgStore {
     /// Heartbeats and registrations only (see [`CONTROL_POOL_SIZE`]).
     control: PgPool,
     changes: Option<tokio::sync::watch::Receiver<u64>>,
+    /// Workers' commits, written in batches.
+    commits: committer::Committer,
+    /// Change hints, sent after commits.
+    hints: Arc<listen::Notifier>,
 }
 
 impl PgStore {
@@ -92,9 +101,11 @@ impl PgStore {
             .max_connections(CONTROL_POOL_SIZE)
             .min_connections(0)
             .acquire_timeout(Duration::from_secs(10))
-            .connect_lazy_with(options);
+            .connect_lazy_with(options.clone());
         let changes = Some(listen::spawn(pool.clone()));
-        Ok(PgStore { pool, control, changes })
+        let hints = Arc::new(listen::Notifier::spawn(options));
+        let commits = committer::Committer::spawn(pool.clone(), hints.clone());
+        Ok(PgStore { pool, control, changes, commits, hints })
     }
 
     /// Runs a write on the control pool: heartbeats and registrations.
@@ -117,8 +128,11 @@ impl PgStore {
         let mut tx = self.pool.begin().await?;
         let mut pending = Pending::default();
         let value = write(&mut tx, &mut pending).await?;
-        pending.flush(&mut tx).await?;
+        let wrote_events = pending.flush(&mut tx).await?;
         tx.commit().await?;
+        if wrote_events {
+            self.hints.hint();
+        }
         Ok(value)
     }
 }
@@ -143,29 +157,25 @@ impl Pending {
         }
     }
 
-    /// Writes every queued event in one statement, which also notifies
-    /// listeners (delivered at the commit). No lock is taken: each event
-    /// records its transaction's ID, and readers follow transaction order
-    /// (see `events_since`).
-    async fn flush(self, c: &mut PgConnection) -> StoreResult<()> {
+    /// Writes every queued event in one statement; returns whether there
+    /// were any (then listeners want a hint once the transaction commits).
+    /// No lock is taken: each event records its transaction's ID, and
+    /// readers follow transaction order (see `events_since`).
+    async fn flush(self, c: &mut PgConnection) -> StoreResult<bool> {
         if self.run_ids.is_empty() {
-            return Ok(());
+            return Ok(false);
         }
         sqlx::query(
-            "WITH written AS (
-                 INSERT INTO run_events (run_id, seq, type, data, at)
-                 SELECT r, s, t, d, wingman_ms() FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[]) AS u(r, s, t, d)
-                 RETURNING 1)
-             SELECT pg_notify($5, '') FROM (SELECT 1 FROM written LIMIT 1) AS any_written",
+            "INSERT INTO run_events (run_id, seq, type, data, at)
+             SELECT r, s, t, d, wingman_ms() FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[]) AS u(r, s, t, d)",
         )
         .bind(&self.run_ids)
         .bind(&self.seqs)
         .bind(&self.kinds)
         .bind(&self.data)
-        .bind(CHANNEL)
         .execute(&mut *c)
         .await?;
-        Ok(())
+        Ok(true)
     }
 }
 

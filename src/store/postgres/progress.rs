@@ -1,5 +1,8 @@
-//! A run's progress on PostgreSQL: fenced commits of checkpoints and events,
-//! and ending a run (its summary, `done`, history and the session's turn).
+//! Ending runs on PostgreSQL: their summaries, `done`, histories and the
+//! sessions' turns, for a worker's commits and for ends decided elsewhere
+//! (cancel, a run out of attempts, a deleted session).
+
+use std::collections::HashMap;
 
 use sqlx::PgConnection;
 
@@ -7,87 +10,12 @@ use super::queue::get_run;
 use super::{fleet, load, Pending};
 use crate::checkpoint::{summarize, Checkpoint, RunSummary};
 use crate::event::RunEvent;
-use crate::model::{Message, Run, RunInput, RunStatus};
+use crate::model::{Run, RunInput, RunStatus};
 use crate::store::task_end::EndedTask;
-use crate::store::{Commit, Effect, Finish, Lease, StoreError, StoreResult};
-
-/// Reserves event numbers for a run if, and only if, the lease is still
-/// held, and records the resume facts the write changes; returns the first
-/// reserved number. The first statement of every fenced write: it locks the
-/// run's row, and a rescue that took the run meanwhile has raised its epoch.
-pub async fn fence(c: &mut PgConnection, lease: &Lease, effect: Effect) -> StoreResult<u64> {
-    let (moves_step, open_step) = match effect.open_step {
-        Some(step) => (true, step.map(i64::from)),
-        None => (false, None),
-    };
-    let last: Option<i64> = sqlx::query_scalar(
-        "UPDATE runs SET event_seq = event_seq + $1, updated_at = wingman_ms(),
-                progressed = CASE WHEN $5 THEN 1 ELSE progressed END,
-                open_step = CASE WHEN $6 THEN $7 ELSE open_step END
-         WHERE id = $2 AND status = 'running' AND lease_epoch = $3 AND worker_id = $4
-           AND EXISTS (SELECT 1 FROM workers WHERE id = $4 AND lease_expires_at > wingman_ms())
-         RETURNING event_seq",
-    )
-    .bind(effect.events as i64)
-    .bind(&lease.run_id)
-    .bind(lease.epoch as i64)
-    .bind(&lease.worker_id)
-    .bind(effect.progressed)
-    .bind(moves_step)
-    .bind(open_step)
-    .fetch_optional(&mut *c)
-    .await?;
-    let last = last.ok_or(StoreError::Fenced)?;
-    Ok(last as u64 - effect.events + 1)
-}
-
-/// Writes a worker's progress under its lease, or nothing at all.
-pub async fn commit(c: &mut PgConnection, p: &mut Pending, lease: &Lease, commit: Commit) -> StoreResult<()> {
-    let mut events = commit.events;
-    let finish = match &commit.finish {
-        Some(Finish { status, error, summary }) => {
-            let summary = match summary {
-                Some(summary) => summary.clone(),
-                None => summary_from_store(c, &lease.run_id, *status, &commit.checkpoints).await?,
-            };
-            events.push(RunEvent::done(*status, error.clone(), &summary));
-            Some((*status, error.clone(), summary))
-        }
-        None => None,
-    };
-    let first = fence(c, lease, Effect::of(&commit.checkpoints, &events)).await?;
-    insert_checkpoints(c, &lease.run_id, &commit.checkpoints).await?;
-    p.push(&lease.run_id, first, &events);
-    if let Some((status, error, summary)) = finish {
-        end_run(c, p, &lease.run_id, status, &error, &summary).await?;
-    }
-    Ok(())
-}
-
-async fn insert_checkpoints(c: &mut PgConnection, run_id: &str, checkpoints: &[Checkpoint]) -> StoreResult<()> {
-    if checkpoints.is_empty() {
-        return Ok(());
-    }
-    let steps: Vec<i64> = checkpoints.iter().map(|cp| cp.step as i64).collect();
-    let kinds: Vec<&str> = checkpoints.iter().map(|cp| cp.kind()).collect();
-    let call_ids: Vec<String> = checkpoints.iter().map(|cp| cp.call_id()).collect();
-    let bodies = checkpoints.iter().map(|cp| serde_json::to_string(&cp.body)).collect::<Result<Vec<_>, _>>()?;
-    sqlx::query(
-        "INSERT INTO checkpoints (run_id, step, kind, call_id, body, created_at)
-         SELECT $1, s, k, i, b, wingman_ms() FROM UNNEST($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(s, k, i, b)",
-    )
-    .bind(run_id)
-    .bind(&steps)
-    .bind(&kinds)
-    .bind(&call_ids)
-    .bind(&bodies)
-    .execute(&mut *c)
-    .await?;
-    Ok(())
-}
+use crate::store::{StoreError, StoreResult};
 
 /// Summarises a run from its stored checkpoints plus `pending` ones not yet written.
-async fn summary_from_store(
+pub async fn summary_from_store(
     c: &mut PgConnection,
     run_id: &str,
     status: RunStatus,
@@ -118,85 +46,164 @@ pub async fn finish(
     .await?;
     let summary = summary_from_store(c, run_id, status, &[]).await?;
     p.push(run_id, seq as u64, &[RunEvent::done(status, error.clone(), &summary)]);
-    end_run(c, p, run_id, status, &error, &summary).await
+    end_runs(c, p, &[Ending { run_id, status, error: &error, summary: &summary }]).await
 }
 
-/// The terminal state of a run: its summary, its messages appended to the
-/// session's history, and, if it held the session's turn, the turn passed
-/// on (under the session's row lock, which enqueue takes too).
-async fn end_run(
-    c: &mut PgConnection,
-    p: &mut Pending,
-    run_id: &str,
-    status: RunStatus,
-    error: &Option<String>,
-    summary: &RunSummary,
-) -> StoreResult<()> {
-    let (session_id, blocked, fleet_run_id, task_index, input): (
-        Option<String>,
-        i64,
-        Option<String>,
-        Option<i64>,
-        String,
-    ) = sqlx::query_as(
-        "UPDATE runs SET status = $2, response = $3, usage = $4, steps = $5, tool_calls = $6, error = $7,
-                    finished_at = wingman_ms(), updated_at = wingman_ms(), worker_id = NULL
-             WHERE id = $1 RETURNING session_id, blocked, fleet_run_id, task_index, input",
-    )
-    .bind(run_id)
-    .bind(status.as_str())
-    .bind(&summary.response)
-    .bind(serde_json::to_string(&summary.usage)?)
-    .bind(summary.steps as i64)
-    .bind(serde_json::to_string(&summary.tool_calls)?)
-    .bind(error)
-    .fetch_one(&mut *c)
-    .await?;
-    if let (Some(fleet_run_id), Some(task_index)) = (&fleet_run_id, task_index) {
-        let task = EndedTask {
-            run_id,
-            session_id: session_id.as_deref(),
-            fleet_run_id,
-            task_index: task_index as u32,
-            blocked: blocked != 0,
-            input: &input,
-            status,
-            error,
-            summary,
-        };
-        fleet::task_ended(c, p, task).await?;
+/// A run to end, with what its end records.
+pub struct Ending<'a> {
+    pub run_id: &'a str,
+    pub status: RunStatus,
+    pub error: &'a Option<String>,
+    pub summary: &'a RunSummary,
+}
+
+/// The terminal state of runs whose rows the caller has locked: their
+/// summaries, their fleet tasks' ends, their messages appended to their
+/// sessions' histories, and each session's turn passed on if one of them
+/// held it (under the sessions' row locks, which enqueue takes too, taken
+/// in ID order).
+pub async fn end_runs(c: &mut PgConnection, p: &mut Pending, endings: &[Ending<'_>]) -> StoreResult<()> {
+    if endings.is_empty() {
+        return Ok(());
     }
-    let Some(session_id) = session_id else { return Ok(()) };
-    sqlx::query("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE").bind(&session_id).execute(&mut *c).await?;
-    append_history(c, &session_id, run_id, &summary.history).await?;
-    // A task is the first run of its own session, so it always holds the
-    // session's turn: its `blocked` is about its fleet's slots.
-    if blocked == 0 || fleet_run_id.is_some() {
-        sqlx::query(
-            "UPDATE runs SET blocked = 0 WHERE queue_seq =
-               (SELECT MIN(queue_seq) FROM runs WHERE session_id = $1 AND status = 'queued' AND blocked = 1)",
-        )
-        .bind(&session_id)
+    let mut ended = mark_ended(c, endings).await?;
+    // Fleet runs' rows are locked in ID order too.
+    ended.sort_by(|a, b| a.fleet_run_id.cmp(&b.fleet_run_id));
+    let mut sessions: Vec<&str> = Vec::new();
+    let mut turns: Vec<&str> = Vec::new();
+    for (row, ending) in ended.iter().filter_map(|row| Some((row, endings.iter().find(|e| e.run_id == row.id)?))) {
+        if let (Some(fleet_run_id), Some(task_index)) = (&row.fleet_run_id, row.task_index) {
+            let task = EndedTask {
+                run_id: &row.id,
+                session_id: row.session_id.as_deref(),
+                fleet_run_id,
+                task_index: task_index as u32,
+                blocked: row.blocked != 0,
+                input: &row.input,
+                status: ending.status,
+                error: ending.error,
+                summary: ending.summary,
+            };
+            fleet::task_ended(c, p, task).await?;
+        }
+        if let Some(session_id) = row.session_id.as_deref() {
+            sessions.push(session_id);
+            // A task is the first run of its own session, so it always holds
+            // the session's turn: its `blocked` is about its fleet's slots.
+            if row.blocked == 0 || row.fleet_run_id.is_some() {
+                turns.push(session_id);
+            }
+        }
+    }
+    sessions.sort_unstable();
+    sessions.dedup();
+    if sessions.is_empty() {
+        return Ok(());
+    }
+    sqlx::query("SELECT 1 FROM sessions WHERE id = ANY($1) ORDER BY id FOR UPDATE")
+        .bind(&sessions)
         .execute(&mut *c)
         .await?;
+    append_histories(c, &ended, endings).await?;
+    pass_turns(c, &turns).await
+}
+
+/// What ending a run's row tells about where it belongs.
+struct EndedRow {
+    id: String,
+    session_id: Option<String>,
+    blocked: i64,
+    fleet_run_id: Option<String>,
+    task_index: Option<i64>,
+    input: String,
+}
+
+/// Sets the runs' terminal state and summary, in one statement.
+async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult<Vec<EndedRow>> {
+    let ids: Vec<&str> = endings.iter().map(|e| e.run_id).collect();
+    let statuses: Vec<&str> = endings.iter().map(|e| e.status.as_str()).collect();
+    let responses: Vec<Option<&str>> = endings.iter().map(|e| e.summary.response.as_deref()).collect();
+    let usages = endings.iter().map(|e| serde_json::to_string(&e.summary.usage)).collect::<Result<Vec<_>, _>>()?;
+    let steps: Vec<i64> = endings.iter().map(|e| e.summary.steps as i64).collect();
+    let calls = endings.iter().map(|e| serde_json::to_string(&e.summary.tool_calls)).collect::<Result<Vec<_>, _>>()?;
+    let errors: Vec<Option<&str>> = endings.iter().map(|e| e.error.as_deref()).collect();
+    type Row = (String, Option<String>, i64, Option<String>, Option<i64>, String);
+    let rows: Vec<Row> = sqlx::query_as(
+        "UPDATE runs SET status = u.status, response = u.response, usage = u.usage, steps = u.steps,
+                tool_calls = u.calls, error = u.error, finished_at = wingman_ms(), updated_at = wingman_ms(),
+                worker_id = NULL
+         FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[])
+              AS u(id, status, response, usage, steps, calls, error)
+         WHERE runs.id = u.id
+         RETURNING runs.id, runs.session_id, runs.blocked, runs.fleet_run_id, runs.task_index, runs.input",
+    )
+    .bind(&ids)
+    .bind(&statuses)
+    .bind(&responses)
+    .bind(&usages)
+    .bind(&steps)
+    .bind(&calls)
+    .bind(&errors)
+    .fetch_all(&mut *c)
+    .await?;
+    let ended = rows.into_iter().map(|(id, session_id, blocked, fleet_run_id, task_index, input)| EndedRow {
+        id,
+        session_id,
+        blocked,
+        fleet_run_id,
+        task_index,
+        input,
+    });
+    Ok(ended.collect())
+}
+
+/// Appends the ended runs' messages to their sessions' histories, numbered
+/// after each session's last one (runs of one session in the order given).
+async fn append_histories(c: &mut PgConnection, ended: &[EndedRow], endings: &[Ending<'_>]) -> StoreResult<()> {
+    let (mut sessions, mut runs, mut texts, mut ords) = (vec![], vec![], vec![], vec![]);
+    let mut next: HashMap<&str, i64> = HashMap::new();
+    for ending in endings {
+        let Some(session_id) = ended.iter().find(|r| r.id == ending.run_id).and_then(|r| r.session_id.as_deref())
+        else {
+            continue;
+        };
+        for message in &ending.summary.history {
+            let ord = next.entry(session_id).or_insert(0);
+            *ord += 1;
+            sessions.push(session_id);
+            runs.push(ending.run_id);
+            texts.push(serde_json::to_string(message)?);
+            ords.push(*ord);
+        }
     }
+    if texts.is_empty() {
+        return Ok(());
+    }
+    sqlx::query(
+        "INSERT INTO session_messages (session_id, idx, run_id, message, created_at)
+         SELECT s, (SELECT COALESCE(MAX(idx), 0) FROM session_messages WHERE session_id = s) + o, r, m, wingman_ms()
+         FROM UNNEST($1::text[], $2::text[], $3::text[], $4::bigint[]) AS u(s, r, m, o)",
+    )
+    .bind(&sessions)
+    .bind(&runs)
+    .bind(&texts)
+    .bind(&ords)
+    .execute(&mut *c)
+    .await?;
     Ok(())
 }
 
-/// Appends messages to a session's history, numbered after its last one.
-async fn append_history(c: &mut PgConnection, session_id: &str, run_id: &str, messages: &[Message]) -> StoreResult<()> {
-    if messages.is_empty() {
+/// Unblocks the next queued run of each session whose turn was released.
+async fn pass_turns(c: &mut PgConnection, sessions: &[&str]) -> StoreResult<()> {
+    if sessions.is_empty() {
         return Ok(());
     }
-    let texts = messages.iter().map(serde_json::to_string).collect::<Result<Vec<_>, _>>()?;
     sqlx::query(
-        "INSERT INTO session_messages (session_id, idx, run_id, message, created_at)
-         SELECT $1, (SELECT COALESCE(MAX(idx), 0) FROM session_messages WHERE session_id = $1) + ord, $2, m, wingman_ms()
-         FROM UNNEST($3::text[]) WITH ORDINALITY AS u(m, ord)",
+        "UPDATE runs SET blocked = 0 WHERE queue_seq IN
+           (SELECT MIN(queue_seq) FROM runs WHERE session_id = ANY($1) AND status = 'queued' AND blocked = 1
+            GROUP BY session_id)",
     )
-    .bind(session_id)
-    .bind(run_id)
-    .bind(&texts)
+    .bind(sessions)
     .execute(&mut *c)
     .await?;
     Ok(())

@@ -3,7 +3,8 @@
 use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, Row};
 
-use super::progress::{fence, finish};
+use super::commit::fence;
+use super::progress::finish;
 use super::Pending;
 use crate::attempt;
 use crate::event::RunEvent;

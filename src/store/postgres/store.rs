@@ -288,8 +288,7 @@ impl Store for PgStore {
     }
 
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()> {
-        let lease = lease.clone();
-        self.write(move |c, p| Box::pin(async move { progress::commit(c, p, &lease, commit).await })).await
+        self.commits.commit(lease, commit).await
     }
 
     async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()> {

@@ -1,0 +1,158 @@
+//! Workers' commits on PostgreSQL, many runs in one transaction: a
+//! statement per kind of row (the fence, checkpoints, ends, histories) for
+//! the whole batch rather than per run, so a batch costs about the round
+//! trips and the WAL flush of one commit. A single commit is a batch of one.
+
+use std::collections::HashMap;
+
+use sqlx::PgConnection;
+
+use super::progress::{end_runs, summary_from_store, Ending};
+use super::Pending;
+use crate::checkpoint::RunSummary;
+use crate::event::RunEvent;
+use crate::model::RunStatus;
+use crate::store::{Commit, Effect, Finish, Lease, StoreError, StoreResult};
+
+/// One run's fenced write: its lease and what it changes.
+pub struct Fenced<'a> {
+    pub lease: &'a Lease,
+    pub effect: Effect,
+}
+
+/// Reserves event numbers for each run whose lease is still held, and
+/// records the resume facts its write changes; returns the first reserved
+/// number of each run that passed (a run missing from the map is fenced).
+/// Each run may appear once. The rows are locked in queue order first, the
+/// order every transaction that locks several runs takes.
+pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreResult<HashMap<String, u64>> {
+    let ids: Vec<&str> = writes.iter().map(|w| w.lease.run_id.as_str()).collect();
+    if writes.len() > 1 {
+        sqlx::query("SELECT 1 FROM runs WHERE id = ANY($1) ORDER BY queue_seq FOR UPDATE")
+            .bind(&ids)
+            .execute(&mut *c)
+            .await?;
+    }
+    let epochs: Vec<i64> = writes.iter().map(|w| w.lease.epoch as i64).collect();
+    let workers: Vec<&str> = writes.iter().map(|w| w.lease.worker_id.as_str()).collect();
+    let counts: Vec<i64> = writes.iter().map(|w| w.effect.events as i64).collect();
+    let progressed: Vec<bool> = writes.iter().map(|w| w.effect.progressed).collect();
+    let moves: Vec<bool> = writes.iter().map(|w| w.effect.open_step.is_some()).collect();
+    let open: Vec<Option<i64>> = writes.iter().map(|w| w.effect.open_step.flatten().map(i64::from)).collect();
+    let reserved: Vec<(String, i64)> = sqlx::query_as(
+        "UPDATE runs SET event_seq = runs.event_seq + u.n, updated_at = wingman_ms(),
+                progressed = CASE WHEN u.progressed THEN 1 ELSE runs.progressed END,
+                open_step = CASE WHEN u.moves THEN u.open_step ELSE runs.open_step END
+         FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bool[], $6::bool[], $7::bigint[])
+              AS u(id, epoch, worker, n, progressed, moves, open_step)
+         WHERE runs.id = u.id AND runs.status = 'running' AND runs.lease_epoch = u.epoch AND runs.worker_id = u.worker
+           AND EXISTS (SELECT 1 FROM workers w WHERE w.id = u.worker AND w.lease_expires_at > wingman_ms())
+         RETURNING runs.id, runs.event_seq",
+    )
+    .bind(&ids)
+    .bind(&epochs)
+    .bind(&workers)
+    .bind(&counts)
+    .bind(&progressed)
+    .bind(&moves)
+    .bind(&open)
+    .fetch_all(&mut *c)
+    .await?;
+    let firsts = writes.iter().map(|w| (w.lease.run_id.as_str(), w.effect.events));
+    let counts: HashMap<&str, u64> = firsts.collect();
+    Ok(reserved.into_iter().map(|(id, last)| (id.clone(), last as u64 + 1 - counts[id.as_str()])).collect())
+}
+
+/// The first statement of a single fenced write (see [`fence_many`]).
+pub async fn fence(c: &mut PgConnection, lease: &Lease, effect: Effect) -> StoreResult<u64> {
+    let firsts = fence_many(c, &[Fenced { lease, effect }]).await?;
+    firsts.get(&lease.run_id).copied().ok_or(StoreError::Fenced)
+}
+
+/// A commit with its events complete: the `done` of a run it ends included.
+struct Prepared {
+    lease: Lease,
+    commit: Commit,
+    events: Vec<RunEvent>,
+    end: Option<(RunStatus, Option<String>, RunSummary)>,
+}
+
+/// Writes each commit under its lease, in the caller's transaction: per
+/// write, `Ok` or [`StoreError::Fenced`] (which changed nothing). An `Err`
+/// is the transaction's as a whole. Each run may appear once.
+pub async fn commit_many(
+    c: &mut PgConnection,
+    p: &mut Pending,
+    writes: Vec<(Lease, Commit)>,
+) -> StoreResult<Vec<StoreResult<()>>> {
+    let mut prepared = Vec::with_capacity(writes.len());
+    for (lease, commit) in writes {
+        prepared.push(prepare(c, lease, commit).await?);
+    }
+    let fenced: Vec<Fenced> = prepared
+        .iter()
+        .map(|w| Fenced { lease: &w.lease, effect: Effect::of(&w.commit.checkpoints, &w.events) })
+        .collect();
+    let firsts = fence_many(c, &fenced).await?;
+    let passed: Vec<&Prepared> = prepared.iter().filter(|w| firsts.contains_key(&w.lease.run_id)).collect();
+    insert_checkpoints(c, &passed).await?;
+    let mut endings = Vec::new();
+    for w in &passed {
+        p.push(&w.lease.run_id, firsts[&w.lease.run_id], &w.events);
+        if let Some((status, error, summary)) = &w.end {
+            endings.push(Ending { run_id: &w.lease.run_id, status: *status, error, summary });
+        }
+    }
+    end_runs(c, p, &endings).await?;
+    Ok(prepared
+        .iter()
+        .map(|w| if firsts.contains_key(&w.lease.run_id) { Ok(()) } else { Err(StoreError::Fenced) })
+        .collect())
+}
+
+/// Completes a commit's events: a run it ends gets its summary (from the
+/// stored checkpoints when the writer did not give one) and its `done`.
+async fn prepare(c: &mut PgConnection, lease: Lease, commit: Commit) -> StoreResult<Prepared> {
+    let mut events = commit.events.clone();
+    let end = match &commit.finish {
+        Some(Finish { status, error, summary }) => {
+            let summary = match summary {
+                Some(summary) => summary.clone(),
+                None => summary_from_store(c, &lease.run_id, *status, &commit.checkpoints).await?,
+            };
+            events.push(RunEvent::done(*status, error.clone(), &summary));
+            Some((*status, error.clone(), summary))
+        }
+        None => None,
+    };
+    Ok(Prepared { lease, commit, events, end })
+}
+
+/// Inserts every checkpoint of the writes in one statement.
+async fn insert_checkpoints(c: &mut PgConnection, writes: &[&Prepared]) -> StoreResult<()> {
+    let all = writes.iter().flat_map(|w| w.commit.checkpoints.iter().map(move |cp| (&w.lease.run_id, cp)));
+    let (mut runs, mut steps, mut kinds, mut call_ids, mut bodies) = (vec![], vec![], vec![], vec![], vec![]);
+    for (run_id, checkpoint) in all {
+        runs.push(run_id.as_str());
+        steps.push(checkpoint.step as i64);
+        kinds.push(checkpoint.kind());
+        call_ids.push(checkpoint.call_id());
+        bodies.push(serde_json::to_string(&checkpoint.body)?);
+    }
+    if runs.is_empty() {
+        return Ok(());
+    }
+    sqlx::query(
+        "INSERT INTO checkpoints (run_id, step, kind, call_id, body, created_at)
+         SELECT r, s, k, i, b, wingman_ms()
+         FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(r, s, k, i, b)",
+    )
+    .bind(&runs)
+    .bind(&steps)
+    .bind(&kinds)
+    .bind(&call_ids)
+    .bind(&bodies)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}

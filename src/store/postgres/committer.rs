@@ -1,0 +1,128 @@
+//! Group commit for a process's worker commits on PostgreSQL: concurrent
+//! commits queue here and go to the database together, a batch per
+//! transaction ([`super::commit::commit_many`]), so one round trip per
+//! statement and one WAL flush serve every run in the batch. A commit that
+//! finds nothing queued goes at once, alone; under load, batches grow.
+//!
+//! A batch that fails as a whole (a lost connection, a deadlock, a row that
+//! does not encode) is written again one commit per transaction, so each
+//! commit gets its own answer and one bad write never fails another.
+
+use std::sync::Arc;
+
+use sqlx::postgres::PgPool;
+use tokio::sync::{mpsc, oneshot, Semaphore};
+
+use super::listen::Notifier;
+use super::{commit, Pending};
+use crate::store::{Commit, Lease, StoreError, StoreResult};
+
+/// The most commits in one transaction.
+const MAX_BATCH: usize = 64;
+
+/// Batches in flight at once, each on a connection of its own: while one
+/// waits on the database, the next fills.
+pub const BATCHES_IN_FLIGHT: usize = 2;
+
+/// A commit waiting for its batch, and where its answer goes.
+struct Queued {
+    lease: Lease,
+    commit: Commit,
+    answer: oneshot::Sender<StoreResult<()>>,
+}
+
+/// The queue of commits, served by a task of its own.
+pub struct Committer {
+    queue: mpsc::UnboundedSender<Queued>,
+}
+
+impl Committer {
+    /// Starts the task that writes queued commits with connections of `pool`.
+    pub fn spawn(pool: PgPool, hints: Arc<Notifier>) -> Committer {
+        let (queue, queued) = mpsc::unbounded_channel();
+        tokio::spawn(serve(pool, hints, queued));
+        Committer { queue }
+    }
+
+    /// Writes one commit under its lease, in a batch with whatever other
+    /// commits are queued; answers as `Store::commit` does.
+    pub async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()> {
+        let (answer, answered) = oneshot::channel();
+        let queued = Queued { lease: lease.clone(), commit, answer };
+        self.queue.send(queued).map_err(|_| StoreError::unavailable("the committer has stopped"))?;
+        answered.await.map_err(|_| StoreError::unavailable("the committer dropped a commit"))?
+    }
+}
+
+/// Takes batches off the queue while commits come, each run at most once
+/// per batch (a second commit for a run waits for the next batch).
+async fn serve(pool: PgPool, hints: Arc<Notifier>, mut queued: mpsc::UnboundedReceiver<Queued>) {
+    let slots = Arc::new(Semaphore::new(BATCHES_IN_FLIGHT));
+    let mut held_over: Vec<Queued> = Vec::new();
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else { return };
+        if held_over.is_empty() {
+            match queued.recv().await {
+                Some(first) => held_over.push(first),
+                None => return,
+            }
+        }
+        let mut batch: Vec<Queued> = Vec::new();
+        for next in std::mem::take(&mut held_over) {
+            place(next, &mut batch, &mut held_over);
+        }
+        while batch.len() < MAX_BATCH {
+            match queued.try_recv() {
+                Ok(next) => place(next, &mut batch, &mut held_over),
+                Err(_) => break,
+            }
+        }
+        let (pool, hints) = (pool.clone(), hints.clone());
+        tokio::spawn(async move {
+            write(&pool, batch).await;
+            hints.hint();
+            drop(slot);
+        });
+    }
+}
+
+/// Puts a commit in the batch, or holds it over for the next one if the
+/// batch is full or already has a commit of its run.
+fn place(next: Queued, batch: &mut Vec<Queued>, held_over: &mut Vec<Queued>) {
+    if batch.len() == MAX_BATCH || batch.iter().any(|q| q.lease.run_id == next.lease.run_id) {
+        held_over.push(next);
+    } else {
+        batch.push(next);
+    }
+}
+
+/// Writes a batch in one transaction, or each commit alone if that fails.
+async fn write(pool: &PgPool, batch: Vec<Queued>) {
+    let writes = batch.iter().map(|q| (q.lease.clone(), q.commit.clone())).collect();
+    match in_transaction(pool, writes).await {
+        Ok(outcomes) => {
+            for (queued, outcome) in batch.into_iter().zip(outcomes) {
+                let _ = queued.answer.send(outcome);
+            }
+        }
+        Err(e) if batch.len() == 1 => {
+            let _ = batch.into_iter().next().map(|q| q.answer.send(Err(e)));
+        }
+        Err(e) => {
+            tracing::debug!(error = %e, size = batch.len(), "a commit batch failed; writing its commits one by one");
+            for queued in batch {
+                let alone = in_transaction(pool, vec![(queued.lease, queued.commit)]).await;
+                let _ = queued.answer.send(alone.and_then(|mut outcomes| outcomes.remove(0)));
+            }
+        }
+    }
+}
+
+async fn in_transaction(pool: &PgPool, writes: Vec<(Lease, Commit)>) -> StoreResult<Vec<StoreResult<()>>> {
+    let mut tx = pool.begin().await?;
+    let mut pending = Pending::default();
+    let outcomes = commit::commit_many(&mut tx, &mut pending, writes).await?;
+    pending.flush(&mut tx).await?;
+    tx.commit().await?;
+    Ok(outcomes)
+}
