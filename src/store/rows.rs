@@ -21,10 +21,10 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
-/// Whether an sqlx error (of either backend) may go away on its own: a lost
-/// or refused connection, a full pool, a busy SQLite file, and on PostgreSQL
-/// a serialization failure, a deadlock, a server shutting down or starting,
-/// or a lack of resources.
+/// Whether an sqlx error (sqlx serves PostgreSQL alone) may go away on its
+/// own: a lost or refused connection, a full pool, and the server's
+/// serialization failures, deadlocks, shutdowns or starts, or lack of
+/// resources. SQLite's errors are rusqlite's, classified beside its backend.
 fn sqlx_retryable(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::Io(_)
@@ -33,18 +33,12 @@ fn sqlx_retryable(e: &sqlx::Error) -> bool {
         | sqlx::Error::PoolTimedOut
         | sqlx::Error::PoolClosed
         | sqlx::Error::WorkerCrashed => true,
-        sqlx::Error::Database(db) => {
-            let Some(code) = db.code() else { return false };
-            if db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some() {
-                // PostgreSQL's SQLSTATEs: connection, resources, serialization, deadlock, shutdown.
-                code.starts_with("08")
-                    || code.starts_with("53")
-                    || matches!(&*code, "40001" | "40P01" | "55P03" | "57P01" | "57P02" | "57P03")
-            } else {
-                // SQLite's result codes: SQLITE_BUSY (5) and SQLITE_LOCKED (6), with their extended codes.
-                code.parse::<i32>().is_ok_and(|n| matches!(n & 0xff, 5 | 6))
-            }
-        }
+        // PostgreSQL's SQLSTATEs: connection, resources, serialization, deadlock, shutdown.
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            code.starts_with("08")
+                || code.starts_with("53")
+                || matches!(&*code, "40001" | "40P01" | "55P03" | "57P01" | "57P02" | "57P03")
+        }),
         _ => false,
     }
 }

@@ -106,9 +106,9 @@ impl TestEnv {
     /// straight on this test's database, whichever backend it is, for what
     /// the API does not show.
     pub async fn count(&self, sql: &str, args: &[&str]) -> i64 {
-        use sqlx::Row;
         match &self.database {
             Some(database) => {
+                use sqlx::Row;
                 let db = sqlx::PgPool::connect(&database.url).await.unwrap();
                 let mut query = sqlx::query(sql);
                 for arg in args {
@@ -119,16 +119,18 @@ impl TestEnv {
                 n
             }
             None => {
-                let url = format!("sqlite://{}?mode=ro", self.db().display());
-                let db = sqlx::SqlitePool::connect(&url).await.unwrap();
+                // SQLite numbers its parameters `?1`, `?2`, …
                 let sql = sql.replace('$', "?");
-                let mut query = sqlx::query(&sql);
-                for arg in args {
-                    query = query.bind(*arg);
-                }
-                let n = query.fetch_one(&db).await.unwrap().get(0);
-                db.close().await;
-                n
+                let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+                let path = self.db();
+                tokio::task::spawn_blocking(move || {
+                    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+                    let db = rusqlite::Connection::open_with_flags(path, flags).unwrap();
+                    db.busy_timeout(Duration::from_secs(5)).unwrap();
+                    db.query_row(&sql, rusqlite::params_from_iter(args), |r| r.get(0)).unwrap()
+                })
+                .await
+                .unwrap()
             }
         }
     }
@@ -274,17 +276,26 @@ impl Process {
     /// the database: SQLite has one writer lock, and a process frozen while
     /// holding it would stall every other writer until it continues.
     pub async fn stop_outside_transaction(&self, db: &Path) {
-        use sqlx::{ConnectOptions, Connection};
-        let options = sqlx::sqlite::SqliteConnectOptions::new().filename(db).busy_timeout(Duration::from_millis(200));
-        let mut conn = options.connect().await.expect("open the database");
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE;
+        let mut conn = rusqlite::Connection::open_with_flags(db, flags).expect("open the database");
+        conn.busy_timeout(Duration::from_millis(200)).expect("busy timeout");
         loop {
             self.stop();
             tokio::time::sleep(Duration::from_millis(30)).await;
-            if sqlx::query("BEGIN IMMEDIATE").execute(&mut conn).await.is_ok() {
-                sqlx::query("ROLLBACK").execute(&mut conn).await.expect("rollback");
-                let _ = conn.close().await;
+            // Waiting for the lock blocks: on a blocking thread, not the runtime's.
+            let (back, free) = tokio::task::spawn_blocking(move || {
+                let free = conn.execute_batch("BEGIN IMMEDIATE").is_ok();
+                if free {
+                    conn.execute_batch("ROLLBACK").expect("rollback");
+                }
+                (conn, free)
+            })
+            .await
+            .expect("the lock check");
+            if free {
                 return;
             }
+            conn = back;
             self.resume();
             tokio::time::sleep(Duration::from_millis(20)).await;
         }

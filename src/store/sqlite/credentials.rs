@@ -1,15 +1,12 @@
 //! Provider credentials in SQLite. Keys are written through the group-commit
-//! writer like everything else and read through the pool; only
+//! writer like everything else and read on a read connection; only
 //! `get_credential` ever reads the key column.
 
-use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection};
-use sqlx::sqlite::{SqlitePool, SqliteRow};
-use sqlx::Row;
-
-use super::rows::{at, ms};
+use super::rows::{self, at, ms};
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::store::{StoreError, StoreResult};
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection};
 
 /// Inserts or replaces a key, keeping its first `created_at`.
 pub fn put(conn: &Connection, name: &str, key: &ApiKey, now: DateTime<Utc>) -> StoreResult<CredentialInfo> {
@@ -30,29 +27,25 @@ pub fn put(conn: &Connection, name: &str, key: &ApiKey, now: DateTime<Utc>) -> S
 }
 
 /// The key stored under a name.
-pub async fn get(reads: &SqlitePool, name: &str) -> StoreResult<Option<ApiKey>> {
-    let key: Option<String> = sqlx::query_scalar("SELECT api_key FROM credentials WHERE provider = ?")
-        .bind(name)
-        .fetch_optional(reads)
-        .await?;
-    Ok(key.map(ApiKey::new))
+pub fn get(conn: &Connection, name: &str) -> StoreResult<Option<ApiKey>> {
+    rows::select_first(conn, "SELECT api_key FROM credentials WHERE provider = ?1", [name], |row| {
+        Ok(ApiKey::new(row.get::<_, String>(0)?))
+    })
 }
 
 /// Every credential, without its key (the hint is computed from it here).
-pub async fn list(reads: &SqlitePool) -> StoreResult<Vec<CredentialInfo>> {
-    let found = sqlx::query("SELECT provider, api_key, created_at, updated_at FROM credentials ORDER BY provider")
-        .fetch_all(reads)
-        .await?;
-    found.iter().map(info).collect()
+pub fn list(conn: &Connection) -> StoreResult<Vec<CredentialInfo>> {
+    let sql = "SELECT provider, api_key, created_at, updated_at FROM credentials ORDER BY provider";
+    rows::select_all(conn, sql, [], info)
 }
 
-fn info(row: &SqliteRow) -> StoreResult<CredentialInfo> {
-    let key = ApiKey::new(row.try_get::<String, _>("api_key")?);
+fn info(row: &rusqlite::Row<'_>) -> StoreResult<CredentialInfo> {
+    let key = ApiKey::new(row.get::<_, String>("api_key")?);
     Ok(CredentialInfo {
-        provider: row.try_get("provider")?,
+        provider: row.get("provider")?,
         hint: key.hint(),
-        created_at: at(row.try_get("created_at")?),
-        updated_at: at(row.try_get("updated_at")?),
+        created_at: at(row.get("created_at")?),
+        updated_at: at(row.get("updated_at")?),
     })
 }
 

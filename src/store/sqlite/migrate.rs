@@ -1,6 +1,7 @@
 //! Schema migrations, applied in order on first start and on every upgrade.
 
-use sqlx::sqlite::SqliteConnection;
+use anyhow::Context;
+use rusqlite::Connection;
 
 /// Every migration of the SQLite schema: (version, name, SQL).
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -14,37 +15,69 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
 /// Applies the migrations the database does not have yet, each in its own
 /// transaction. Several processes may start at once: the write lock taken by
 /// `BEGIN IMMEDIATE` makes them apply each migration once.
-pub async fn run(conn: &mut SqliteConnection) -> anyhow::Result<()> {
-    sqlx::raw_sql(
+pub fn run(conn: &Connection) -> anyhow::Result<()> {
+    apply_all(conn, MIGRATIONS)
+}
+
+fn apply_all(conn: &Connection, migrations: &[(i64, &str, &str)]) -> anyhow::Result<()> {
+    conn.execute_batch(
         "CREATE TABLE IF NOT EXISTS wingman_migrations (
              version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)",
-    )
-    .execute(&mut *conn)
-    .await?;
-    for (version, name, sql) in MIGRATIONS {
-        sqlx::raw_sql("BEGIN IMMEDIATE").execute(&mut *conn).await?;
-        let applied: bool = sqlx::query_scalar("SELECT EXISTS(SELECT 1 FROM wingman_migrations WHERE version = ?)")
-            .bind(version)
-            .fetch_one(&mut *conn)
-            .await?;
-        let outcome = if applied { Ok(()) } else { apply(conn, *version, name, sql).await };
-        match outcome {
-            Ok(()) => sqlx::raw_sql("COMMIT").execute(&mut *conn).await.map(|_| ())?,
+    )?;
+    for (version, name, sql) in migrations {
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        match apply_once(conn, *version, name, sql) {
+            Ok(()) => conn.execute_batch("COMMIT")?,
             Err(e) => {
-                let _ = sqlx::raw_sql("ROLLBACK").execute(&mut *conn).await;
-                return Err(e.context(format!("migration {version} ({name}) failed")));
+                let _ = conn.execute_batch("ROLLBACK");
+                return Err(e).with_context(|| format!("migration {version} ({name}) failed"));
             }
         }
     }
     Ok(())
 }
 
-async fn apply(conn: &mut SqliteConnection, version: i64, name: &str, sql: &str) -> anyhow::Result<()> {
-    sqlx::raw_sql(sql).execute(&mut *conn).await?;
-    sqlx::query("INSERT INTO wingman_migrations (version, name) VALUES (?, ?)")
-        .bind(version)
-        .bind(name)
-        .execute(&mut *conn)
-        .await?;
+/// Applies one migration unless another process already did, inside the
+/// caller's transaction.
+fn apply_once(conn: &Connection, version: i64, name: &str, sql: &str) -> rusqlite::Result<()> {
+    let applied: bool =
+        conn.query_row("SELECT EXISTS(SELECT 1 FROM wingman_migrations WHERE version = ?1)", [version], |r| r.get(0))?;
+    if applied {
+        return Ok(());
+    }
+    conn.execute_batch(sql)?;
+    conn.execute("INSERT INTO wingman_migrations (version, name) VALUES (?1, ?2)", (version, name))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn versions(conn: &Connection) -> Vec<i64> {
+        let mut select = conn.prepare("SELECT version FROM wingman_migrations ORDER BY version").unwrap();
+        select.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+    }
+
+    #[test]
+    fn each_migration_is_applied_once_and_recorded() {
+        let conn = Connection::open_in_memory().unwrap();
+        run(&conn).unwrap();
+        run(&conn).unwrap();
+        let all: Vec<i64> = MIGRATIONS.iter().map(|(version, _, _)| *version).collect();
+        assert_eq!(versions(&conn), all);
+    }
+
+    #[test]
+    fn a_failing_migration_leaves_nothing_of_itself_and_keeps_the_earlier_ones() {
+        let conn = Connection::open_in_memory().unwrap();
+        let migrations =
+            [(1, "a", "CREATE TABLE a (x)"), (2, "b", "CREATE TABLE b (x); INSERT INTO missing VALUES (1)")];
+        let failed = apply_all(&conn, &migrations).unwrap_err();
+        assert!(format!("{failed:#}").contains("migration 2 (b) failed"), "{failed:#}");
+        assert_eq!(versions(&conn), vec![1]);
+        let b: bool =
+            conn.query_row("SELECT EXISTS(SELECT 1 FROM sqlite_master WHERE name = 'b')", [], |r| r.get(0)).unwrap();
+        assert!(!b, "the failed migration's table was rolled back");
+    }
 }

@@ -1,12 +1,13 @@
-//! A few read connections driven in-thread, for the reads on the hot path:
-//! what a worker loads to execute a run, whether there is work to claim, and
-//! the event log the hub and the SSE replay follow.
+//! A few read-only connections, each driven in-thread on a blocking thread:
+//! every read of the store goes through them, the hot ones (what a worker
+//! loads to execute a run, whether there is work to claim, the event log the
+//! hub and SSE replay follow) and the API's resource reads alike.
 //!
-//! Each read runs on a blocking thread with a connection of its own, through
-//! SQLite's C API (rusqlite) with cached prepared statements. An async driver
-//! costs a round trip to its connection thread per statement (~125 µs
-//! measured here); loading a run is seven statements, and that round trip
-//! capped a worker near 4,500 runs/s before these reads moved here.
+//! A read runs through SQLite's C API (rusqlite) with cached prepared
+//! statements. An async driver costs a round trip to its connection thread
+//! per statement (~125 µs measured here); loading a run is seven statements,
+//! and that round trip capped a worker near 4,500 runs/s before these reads
+//! moved here.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -14,6 +15,7 @@ use std::sync::Mutex;
 use rusqlite::{Connection, OpenFlags};
 use tokio::sync::Semaphore;
 
+use super::open::BUSY_TIMEOUT;
 use crate::store::{StoreError, StoreResult};
 
 /// How many reads may run at once (each holds a connection and a blocking thread).
@@ -58,7 +60,12 @@ impl Readers {
 fn open(path: &Path) -> StoreResult<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags)?;
-    conn.busy_timeout(std::time::Duration::from_secs(30))?;
-    conn.set_prepared_statement_cache_capacity(32);
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    // Room for every statement of every read (about two dozen), so none is
+    // prepared again after another pushed it out.
+    conn.set_prepared_statement_cache_capacity(64);
+    // Lists of sessions or runs read more pages than the default 2 MB cache
+    // keeps, and a sort that spills should not touch the disk.
+    conn.execute_batch("PRAGMA cache_size = -32000; PRAGMA temp_store = memory;")?;
     Ok(conn)
 }

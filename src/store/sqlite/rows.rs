@@ -1,10 +1,6 @@
-//! SQLite's side of row decoding: its errors, and [`Columns`] for its two drivers.
-//!
-//! Rows come from two places: the read pool (sqlx) and the writer's own
-//! connection (rusqlite). [`Columns`] lets one decoder serve both.
-
-use sqlx::sqlite::SqliteRow;
-use sqlx::Row;
+//! SQLite's side of row decoding: its errors, [`Columns`] for rusqlite's
+//! rows (so the decoders shared with PostgreSQL read them), and helpers to
+//! decode what a statement returns.
 
 use crate::store::{StoreError, StoreResult};
 
@@ -19,21 +15,6 @@ impl From<rusqlite::Error> for StoreError {
             }
             _ => StoreError::Internal(Box::new(e)),
         }
-    }
-}
-
-impl Columns for SqliteRow {
-    fn text(&self, col: &str) -> StoreResult<String> {
-        Ok(self.try_get(col)?)
-    }
-    fn opt_text(&self, col: &str) -> StoreResult<Option<String>> {
-        Ok(self.try_get(col)?)
-    }
-    fn int(&self, col: &str) -> StoreResult<i64> {
-        Ok(self.try_get(col)?)
-    }
-    fn opt_int(&self, col: &str) -> StoreResult<Option<i64>> {
-        Ok(self.try_get(col)?)
     }
 }
 
@@ -52,7 +33,7 @@ impl Columns for rusqlite::Row<'_> {
     }
 }
 
-/// Decodes every row a query on an in-thread connection returns.
+/// Decodes every row a query returns.
 pub fn all<T>(
     mut found: rusqlite::Rows<'_>,
     mut decode: impl FnMut(&rusqlite::Row<'_>) -> StoreResult<T>,
@@ -64,8 +45,55 @@ pub fn all<T>(
     Ok(out)
 }
 
+/// Runs a (cached) statement and decodes every row it returns.
+pub fn select_all<T>(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    decode: impl FnMut(&rusqlite::Row<'_>) -> StoreResult<T>,
+) -> StoreResult<Vec<T>> {
+    let mut select = conn.prepare_cached(sql)?;
+    let found = select.query(params)?;
+    all(found, decode)
+}
+
+/// Runs a (cached) statement and decodes the first row it returns, if any.
+pub fn select_first<T>(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    decode: impl FnOnce(&rusqlite::Row<'_>) -> StoreResult<T>,
+) -> StoreResult<Option<T>> {
+    let mut select = conn.prepare_cached(sql)?;
+    let mut found = select.query(params)?;
+    found.next()?.map(decode).transpose()
+}
+
 /// A fleet's definition and whether one of its fleet runs is unfinished.
 pub const FLEET_SELECT: &str = "SELECT body, EXISTS(SELECT 1 FROM fleet_runs INDEXED BY fleet_runs_open
      WHERE fleet_runs.fleet_id = fleets.id AND fleet_runs.status IN ('queued', 'running')) AS running FROM fleets";
 
 pub use crate::store::rows::*;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rusqlite::ffi;
+
+    fn classify(code: i32) -> StoreError {
+        rusqlite::Error::SqliteFailure(ffi::Error::new(code), None).into()
+    }
+
+    #[test]
+    fn a_busy_locked_or_failing_file_is_worth_retrying_and_the_rest_is_not() {
+        for code in
+            [ffi::SQLITE_BUSY, ffi::SQLITE_BUSY_SNAPSHOT, ffi::SQLITE_LOCKED, ffi::SQLITE_IOERR, ffi::SQLITE_FULL]
+        {
+            assert!(classify(code).is_retryable(), "{code}");
+        }
+        for code in [ffi::SQLITE_CONSTRAINT, ffi::SQLITE_ERROR, ffi::SQLITE_READONLY, ffi::SQLITE_CORRUPT] {
+            assert!(matches!(classify(code), StoreError::Internal(_)), "{code}");
+        }
+        assert!(matches!(StoreError::from(rusqlite::Error::QueryReturnedNoRows), StoreError::Internal(_)));
+    }
+}

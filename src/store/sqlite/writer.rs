@@ -185,7 +185,8 @@ fn begin_immediate(conn: &Connection) -> rusqlite::Result<()> {
     }
 }
 
-fn is_busy(e: &rusqlite::Error) -> bool {
+/// Whether an error is another connection's lock (busy or locked).
+pub fn is_busy(e: &rusqlite::Error) -> bool {
     matches!(e.sqlite_error_code(), Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked))
 }
 

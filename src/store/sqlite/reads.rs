@@ -1,0 +1,151 @@
+//! The store's reads, each run on a read connection of
+//! [`super::readers::Readers`]: the API's resources (agents, fleets,
+//! sessions, runs, fleet runs, counts), and what workers, the hub and SSE
+//! replay read on the hot path (the claimable check, the event log). Reads
+//! the writer also needs (a run, a fleet run) live beside the writes, a
+//! run's whole context in `load.rs`, and credentials in `credentials.rs`.
+
+use chrono::Utc;
+use rusqlite::{params, Connection};
+
+use super::fleet;
+use super::rows::{self, ms};
+use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::store::{EventCursor, FleetRunFilter, QueueStats, RunFilter, StoreResult};
+
+/// An agent by ID.
+pub fn agent(conn: &Connection, id: &str) -> StoreResult<Option<Agent>> {
+    rows::select_first(conn, "SELECT body FROM agents WHERE id = ?1", [id], |row| rows::body(row))
+}
+
+/// Every agent, by ID.
+pub fn agents(conn: &Connection) -> StoreResult<Vec<Agent>> {
+    rows::select_all(conn, "SELECT body FROM agents ORDER BY id", [], |row| rows::body(row))
+}
+
+/// A fleet by ID, with whether one of its fleet runs is unfinished.
+pub fn fleet(conn: &Connection, id: &str) -> StoreResult<Option<Fleet>> {
+    rows::select_first(conn, &format!("{} WHERE id = ?1", rows::FLEET_SELECT), [id], |row| rows::fleet(row))
+}
+
+/// Every fleet, by ID.
+pub fn fleets(conn: &Connection) -> StoreResult<Vec<Fleet>> {
+    rows::select_all(conn, &format!("{} ORDER BY id", rows::FLEET_SELECT), [], |row| rows::fleet(row))
+}
+
+/// A session by ID.
+pub fn session(conn: &Connection, id: &str) -> StoreResult<Option<Session>> {
+    rows::select_first(conn, "SELECT * FROM sessions WHERE id = ?1", [id], |row| rows::session(row))
+}
+
+/// Every session, by ID.
+pub fn sessions(conn: &Connection) -> StoreResult<Vec<Session>> {
+    rows::select_all(conn, "SELECT * FROM sessions ORDER BY id", [], |row| rows::session(row))
+}
+
+/// A session's messages, oldest first.
+pub fn history(conn: &Connection, session_id: &str) -> StoreResult<Vec<Message>> {
+    rows::select_all(
+        conn,
+        "SELECT message FROM session_messages WHERE session_id = ?1 ORDER BY idx",
+        [session_id],
+        |row| Ok(serde_json::from_str(&row.get::<_, String>(0)?)?),
+    )
+}
+
+/// Runs in submission order, filtered and paged as `filter` says.
+pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
+    let sql = format!(
+        "SELECT {} FROM runs
+         WHERE (?1 IS NULL OR session_id = ?1) AND (?2 IS NULL OR status = ?2)
+           AND (?3 IS NULL OR queue_seq > (SELECT queue_seq FROM runs WHERE id = ?3))
+         ORDER BY queue_seq LIMIT ?4",
+        rows::RUN_COLUMNS
+    );
+    let status = filter.status.map(|s| s.as_str());
+    let params = params![filter.session_id, status, filter.after, filter.limit as i64];
+    rows::select_all(conn, &sql, params, |row| rows::run(row))
+}
+
+/// How many runs are in `status`.
+pub fn count_runs(conn: &Connection, status: RunStatus) -> StoreResult<u64> {
+    let n: i64 = conn
+        .prepare_cached("SELECT COUNT(*) FROM runs WHERE status = ?1")?
+        .query_row([status.as_str()], |r| r.get(0))?;
+    Ok(n as u64)
+}
+
+/// The queue at a glance: queued and running runs, live workers.
+pub fn queue_stats(conn: &Connection) -> StoreResult<QueueStats> {
+    let stats = conn
+        .prepare_cached(
+            "SELECT (SELECT COUNT(*) FROM runs INDEXED BY runs_status WHERE status = 'queued'),
+                    (SELECT COUNT(*) FROM runs INDEXED BY runs_running WHERE status = 'running'),
+                    (SELECT COUNT(*) FROM workers WHERE lease_expires_at > ?1)",
+        )?
+        .query_row([ms(Utc::now())], |r| {
+            Ok(QueueStats {
+                queued: r.get::<_, i64>(0)? as u64,
+                running: r.get::<_, i64>(1)? as u64,
+                workers: r.get::<_, i64>(2)? as u64,
+            })
+        })?;
+    Ok(stats)
+}
+
+/// Fleet runs by ID, filtered and paged as `filter` says.
+pub fn fleet_runs(conn: &Connection, filter: &FleetRunFilter) -> StoreResult<Vec<FleetRun>> {
+    let sql = format!(
+        "{} WHERE (?1 IS NULL OR f.fleet_id = ?1) AND (?2 IS NULL OR f.id > ?2) ORDER BY f.id LIMIT ?3",
+        fleet::SELECT
+    );
+    let params = params![filter.fleet_id, filter.after, filter.limit as i64];
+    rows::select_all(conn, &sql, params, |row| rows::fleet_run(row))
+}
+
+/// A fleet run's tasks by index, after `after_index` (from the first if `None`).
+pub fn fleet_run_tasks(conn: &Connection, id: &str, after_index: Option<u32>, limit: u32) -> StoreResult<Vec<Run>> {
+    let sql = format!(
+        "SELECT {} FROM runs INDEXED BY runs_fleet WHERE fleet_run_id = ?1 AND task_index > ?2
+         ORDER BY task_index LIMIT ?3",
+        rows::RUN_COLUMNS
+    );
+    let after = after_index.map(i64::from).unwrap_or(-1);
+    rows::select_all(conn, &sql, params![id, after, limit as i64], |row| rows::run(row))
+}
+
+/// A run's events after `after`, in order.
+pub fn events(conn: &Connection, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {
+    let sql = "SELECT run_id, seq, type, data, at FROM run_events WHERE run_id = ?1 AND seq > ?2
+               ORDER BY seq LIMIT ?3";
+    // Sequence numbers are stored as i64: anything above is after every event, not a wrap to below zero.
+    let after = i64::try_from(after).unwrap_or(i64::MAX);
+    rows::select_all(conn, sql, params![run_id, after, limit as i64], |row| rows::event(row))
+}
+
+/// The position of the newest event of any run (0 if there is none).
+pub fn event_cursor(conn: &Connection) -> StoreResult<EventCursor> {
+    let max: Option<i64> = conn.prepare_cached("SELECT MAX(gid) FROM run_events")?.query_row([], |r| r.get(0))?;
+    Ok(EventCursor { tx: 0, gid: max.unwrap_or(0) as u64 })
+}
+
+/// The events of every run after position `cursor`, in commit order, with their positions.
+pub fn events_since(conn: &Connection, cursor: EventCursor, limit: u32) -> StoreResult<Vec<(EventCursor, Event)>> {
+    let sql = "SELECT gid, run_id, seq, type, data, at FROM run_events WHERE gid > ?1 ORDER BY gid LIMIT ?2";
+    rows::select_all(conn, sql, params![cursor.gid as i64, limit as i64], |row| {
+        Ok((EventCursor { tx: 0, gid: row.get::<_, i64>("gid")? as u64 }, rows::event(row)?))
+    })
+}
+
+/// Whether a claim would find anything: a ready queued run, or a running
+/// run whose worker's lease has lapsed.
+pub fn has_claimable(conn: &Connection) -> StoreResult<bool> {
+    let yes = conn
+        .prepare_cached(
+            "SELECT EXISTS(SELECT 1 FROM runs INDEXED BY runs_ready WHERE status = 'queued' AND blocked = 0)
+                 OR EXISTS(SELECT 1 FROM runs INDEXED BY runs_running WHERE status = 'running' AND NOT EXISTS
+                     (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > ?1))",
+        )?
+        .query_row([ms(Utc::now())], |r| r.get(0))?;
+    Ok(yes)
+}
