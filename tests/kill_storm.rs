@@ -14,7 +14,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{assert_run_survived, step_agent, Backend, Process, Server, TestEnv};
+use common::{assert_run_survived, report_figure, step_agent, Backend, Process, Server, TestEnv};
 
 /// Tool steps per run, each a slow command that leaves its mark in the run's work dir.
 const STEPS: usize = 6;
@@ -68,11 +68,11 @@ async fn runs_survive_a_storm_of_worker_and_server_kills(backend: Backend) {
         restarts += report.restarted_calls;
         lost_attempts += report.claims - 1;
     }
-    println!(
+    report_figure("kill_storm", &format!(
         "kill storm ({backend:?}): {} runs of {STEPS} steps, {} workers, {} worker kills, {} server kills, \
          {lost_attempts} attempts lost, {restarts} steps in flight run again, {:.1} s",
         size.runs, size.workers, tally.worker_kills, tally.server_kills, elapsed.as_secs_f64()
-    );
+    ));
     assert_eq!(tally.server_kills, 2, "the server was killed twice during the storm");
     assert!(tally.worker_kills >= 3, "a storm, not a breeze: {} worker kills", tally.worker_kills);
 }

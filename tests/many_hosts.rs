@@ -18,7 +18,7 @@ mod postgres;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use common::{assert_run_survived, step_agent, Api, Process, TestEnv};
+use common::{assert_run_survived, report_figure, step_agent, Api, Process, TestEnv};
 use futures_util::stream::{self, StreamExt};
 use serde_json::json;
 use sqlx::PgPool;
@@ -161,7 +161,7 @@ async fn a_host_is_cut_off(cluster: &mut Cluster) {
     cluster.network.restore(0);
     let lost_attempts = cluster.all_survived(&runs).await;
     let refused = refused_writes(&cluster.workers[0]).await;
-    println!(
+    report(format!(
         "fault 1, host-1 cut off for {:.1} s (lease {} ms): its {} runs resumed on other hosts within {} ms \
          of the cut; {} writes it sent late were refused; 24 runs, 0 lost, 0 failed, {lost_attempts} attempts lost",
         (3 * LEASE).as_secs_f64(),
@@ -169,7 +169,7 @@ async fn a_host_is_cut_off(cluster: &mut Cluster) {
         held.len(),
         resumed_after.as_millis(),
         refused,
-    );
+    ));
     assert!(resumed_after < 3 * LEASE, "resumed {resumed_after:?} after the cut, lease {LEASE:?}");
 }
 
@@ -230,13 +230,13 @@ async fn postgres_restarts(cluster: &mut Cluster) {
     let api = &cluster.api;
     let (status, _) = api.get("/sessions").await;
     assert_eq!(status, 200, "the server answers from the restarted database");
-    println!(
+    report(format!(
         "fault 2, PostgreSQL restarted: down {} ms; the first event written {} ms after the restart began; \
          all 24 runs finished {:.1} s after it; 0 lost, 0 failed, {lost_attempts} attempts lost",
         down.as_millis(),
         first_write.as_millis(),
         began.elapsed().as_secs_f64(),
-    );
+    ));
 }
 
 /// Fault 3: 50 ms more on every round trip between the workers and the
@@ -254,11 +254,11 @@ async fn every_round_trip_is_slower(cluster: &mut Cluster) {
     let runs = cluster.submit(12, "latency").await;
     let delayed = burn_down(cluster, &echo, 300).await;
     let lost_attempts = cluster.all_survived(&runs).await;
-    println!(
+    report(format!(
         "fault 3, +50 ms per round trip between workers and PostgreSQL: 300 one-step runs burn down at \
          {direct:.0} runs/s direct (3 workers x 4) and {delayed:.0} runs/s delayed (3 workers x 16); \
          12 six-step runs correct, {lost_attempts} attempts lost"
-    );
+    ));
 }
 
 /// Submits `n` one-step runs (in sessions of their own, 16 requests at a
@@ -276,4 +276,8 @@ async fn burn_down(cluster: &Cluster, agent: &str, n: usize) -> f64 {
         assert_eq!(run["status"], "succeeded", "{run}");
     }
     n as f64 / start.elapsed().as_secs_f64()
+}
+
+fn report(line: String) {
+    report_figure("many_hosts", &line);
 }

@@ -558,6 +558,22 @@ pub async fn assert_run_survived(api: &Api, run_id: &str, work: &Path, steps: us
     RunReport { claims, restarted_calls }
 }
 
+/// Prints a figure a test measured, and keeps it in
+/// `target/tmp/figures/<test>.txt` (the run's output hides a passing test's
+/// prints; CI shows these files after the suites).
+pub fn report_figure(test: &str, line: &str) {
+    println!("{line}");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("figures");
+    let written = std::fs::create_dir_all(&dir).and_then(|_| {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(format!("{test}.txt")))?;
+        writeln!(file, "{line}")
+    });
+    if let Err(e) = written {
+        eprintln!("could not keep the figure: {e}");
+    }
+}
+
 /// True if a process with this pid exists.
 pub fn pid_alive(pid: i32) -> bool {
     unsafe { libc::kill(pid, 0) == 0 }
