@@ -58,8 +58,7 @@ pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreRes
     .bind(&open)
     .fetch_all(&mut *c)
     .await?;
-    let firsts = writes.iter().map(|w| (w.lease.run_id.as_str(), w.effect.events));
-    let counts: HashMap<&str, u64> = firsts.collect();
+    let counts: HashMap<&str, u64> = writes.iter().map(|w| (w.lease.run_id.as_str(), w.effect.events)).collect();
     Ok(reserved.into_iter().map(|(id, last)| (id.clone(), last as u64 + 1 - counts[id.as_str()])).collect())
 }
 
@@ -70,9 +69,9 @@ pub async fn fence(c: &mut PgConnection, lease: &Lease, effect: Effect) -> Store
 }
 
 /// A commit with its events complete: the `done` of a run it ends included.
-struct Prepared {
-    lease: Lease,
-    commit: Commit,
+struct Prepared<'a> {
+    lease: &'a Lease,
+    commit: &'a Commit,
     events: Vec<RunEvent>,
     end: Option<(RunStatus, Option<String>, RunSummary)>,
 }
@@ -83,7 +82,7 @@ struct Prepared {
 pub async fn commit_many(
     c: &mut PgConnection,
     p: &mut Pending,
-    writes: Vec<(Lease, Commit)>,
+    writes: &[(&Lease, &Commit)],
 ) -> StoreResult<Vec<StoreResult<()>>> {
     let mut prepared = Vec::with_capacity(writes.len());
     for (lease, commit) in writes {
@@ -91,7 +90,7 @@ pub async fn commit_many(
     }
     let fenced: Vec<Fenced> = prepared
         .iter()
-        .map(|w| Fenced { lease: &w.lease, effect: Effect::of(&w.commit.checkpoints, &w.events) })
+        .map(|w| Fenced { lease: w.lease, effect: Effect::of(&w.commit.checkpoints, &w.events) })
         .collect();
     let firsts = fence_many(c, &fenced).await?;
     let passed: Vec<&Prepared> = prepared.iter().filter(|w| firsts.contains_key(&w.lease.run_id)).collect();
@@ -112,7 +111,7 @@ pub async fn commit_many(
 
 /// Completes a commit's events: a run it ends gets its summary (from the
 /// stored checkpoints when the writer did not give one) and its `done`.
-async fn prepare(c: &mut PgConnection, lease: Lease, commit: Commit) -> StoreResult<Prepared> {
+async fn prepare<'a>(c: &mut PgConnection, lease: &'a Lease, commit: &'a Commit) -> StoreResult<Prepared<'a>> {
     let mut events = commit.events.clone();
     let end = match &commit.finish {
         Some(Finish { status, error, summary }) => {
@@ -129,7 +128,7 @@ async fn prepare(c: &mut PgConnection, lease: Lease, commit: Commit) -> StoreRes
 }
 
 /// Inserts every checkpoint of the writes in one statement.
-async fn insert_checkpoints(c: &mut PgConnection, writes: &[&Prepared]) -> StoreResult<()> {
+async fn insert_checkpoints(c: &mut PgConnection, writes: &[&Prepared<'_>]) -> StoreResult<()> {
     let all = writes.iter().flat_map(|w| w.commit.checkpoints.iter().map(move |cp| (&w.lease.run_id, cp)));
     let (mut runs, mut steps, mut kinds, mut call_ids, mut bodies) = (vec![], vec![], vec![], vec![], vec![]);
     for (run_id, checkpoint) in all {

@@ -98,8 +98,10 @@ fn place(next: Queued, batch: &mut Vec<Queued>, held_over: &mut Vec<Queued>) {
 
 /// Writes a batch in one transaction, or each commit alone if that fails.
 async fn write(pool: &PgPool, batch: Vec<Queued>) {
-    let writes = batch.iter().map(|q| (q.lease.clone(), q.commit.clone())).collect();
-    match in_transaction(pool, writes).await {
+    let writes: Vec<(&Lease, &Commit)> = batch.iter().map(|q| (&q.lease, &q.commit)).collect();
+    let outcome = in_transaction(pool, &writes).await;
+    drop(writes);
+    match outcome {
         Ok(outcomes) => {
             for (queued, outcome) in batch.into_iter().zip(outcomes) {
                 let _ = queued.answer.send(outcome);
@@ -111,14 +113,14 @@ async fn write(pool: &PgPool, batch: Vec<Queued>) {
         Err(e) => {
             tracing::debug!(error = %e, size = batch.len(), "a commit batch failed; writing its commits one by one");
             for queued in batch {
-                let alone = in_transaction(pool, vec![(queued.lease, queued.commit)]).await;
+                let alone = in_transaction(pool, &[(&queued.lease, &queued.commit)]).await;
                 let _ = queued.answer.send(alone.and_then(|mut outcomes| outcomes.remove(0)));
             }
         }
     }
 }
 
-async fn in_transaction(pool: &PgPool, writes: Vec<(Lease, Commit)>) -> StoreResult<Vec<StoreResult<()>>> {
+async fn in_transaction(pool: &PgPool, writes: &[(&Lease, &Commit)]) -> StoreResult<Vec<StoreResult<()>>> {
     let mut tx = pool.begin().await?;
     let mut pending = Pending::default();
     let outcomes = commit::commit_many(&mut tx, &mut pending, writes).await?;

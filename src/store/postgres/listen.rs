@@ -7,11 +7,9 @@
 
 use std::time::Duration;
 
-use std::sync::Arc;
-
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPool};
 use sqlx::ConnectOptions;
-use tokio::sync::{watch, Notify};
+use tokio::sync::{mpsc, watch};
 
 use super::CHANNEL;
 
@@ -59,32 +57,31 @@ async fn listen(pool: &PgPool, tx: &watch::Sender<u64>) -> Result<(), sqlx::Erro
 /// own with `synchronous_commit` off (a hint lost in a crash costs a poll),
 /// and hints asked for while one is on its way go as one.
 pub struct Notifier {
-    wanted: Arc<Notify>,
+    /// One slot: a hint asked for while one is already waiting adds nothing.
+    wanted: mpsc::Sender<()>,
 }
 
 impl Notifier {
-    /// Starts the task that sends hints over a connection made with `options`.
+    /// Starts the task that sends hints over a connection made with
+    /// `options`; it ends when the notifier is dropped.
     pub fn spawn(options: PgConnectOptions) -> Notifier {
-        let wanted = Arc::new(Notify::new());
+        let (wanted, asked) = mpsc::channel(1);
         let options = options.options([("synchronous_commit", "off")]);
-        tokio::spawn(send_hints(options, Arc::downgrade(&wanted)));
+        tokio::spawn(send_hints(options, asked));
         Notifier { wanted }
     }
 
     /// Asks for a hint; call it after a commit that wrote events.
     pub fn hint(&self) {
-        self.wanted.notify_one();
+        let _ = self.wanted.try_send(());
     }
 }
 
-/// Sends a hint each time one is wanted, until the store is dropped. A
-/// failed connection is opened again at the next hint.
-async fn send_hints(options: PgConnectOptions, wanted: std::sync::Weak<Notify>) {
+/// Sends a hint each time one is asked for. A failed connection is opened
+/// again at the next hint.
+async fn send_hints(options: PgConnectOptions, mut asked: mpsc::Receiver<()>) {
     let mut conn: Option<PgConnection> = None;
-    loop {
-        let Some(notify) = wanted.upgrade() else { return };
-        notify.notified().await;
-        drop(notify);
+    while asked.recv().await.is_some() {
         if conn.is_none() {
             conn = options.connect().await.ok();
         }
