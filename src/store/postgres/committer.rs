@@ -121,7 +121,7 @@ async fn write(pool: &PgPool, batch: Vec<Queued>) {
 }
 
 async fn in_transaction(pool: &PgPool, writes: &[(&Lease, &Commit)]) -> StoreResult<Vec<StoreResult<()>>> {
-    let mut tx = pool.begin().await?;
+    let mut tx = super::begin(pool).await?;
     let mut pending = Pending::default();
     let outcomes = commit::commit_many(&mut tx, &mut pending, writes).await?;
     pending.flush(&mut tx).await?;

@@ -1,7 +1,7 @@
 //! Reading what a worker needs to execute runs, from one snapshot.
 
 use sqlx::postgres::PgPool;
-use sqlx::{Connection, PgConnection};
+use sqlx::PgConnection;
 
 use crate::checkpoint::Checkpoint;
 use crate::model::{Agent, Message};
@@ -11,8 +11,7 @@ use crate::store::{RunContext, StoreError, StoreResult};
 /// Loads the contexts of `run_ids`, in order, in one repeatable-read
 /// transaction, so that every part comes from the same snapshot.
 pub async fn run_contexts(pool: &PgPool, run_ids: &[String]) -> StoreResult<Vec<RunContext>> {
-    let mut conn = pool.acquire().await?;
-    let mut tx = conn.begin().await?;
+    let mut tx = super::begin(pool).await?;
     sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
     let mut contexts = Vec::with_capacity(run_ids.len());
     for run_id in run_ids {

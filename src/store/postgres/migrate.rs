@@ -9,6 +9,7 @@ use sqlx::Connection;
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "init", include_str!("../../../migrations/postgres/0001_init.sql")),
     (2, "commit_order", include_str!("../../../migrations/postgres/0002_commit_order.sql")),
+    (3, "session_turns", include_str!("../../../migrations/postgres/0003_session_turns.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

@@ -90,18 +90,9 @@ impl PgStore {
             .log_statements(tracing::log::LevelFilter::Trace)
             .application_name("wingman")
             .options(SESSION_SETTINGS.iter().copied());
-        let pool = PgPoolOptions::new()
-            .max_connections(POOL_SIZE)
-            .min_connections(1)
-            .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options.clone())
-            .await?;
+        let pool = pool_options(POOL_SIZE).min_connections(1).connect_with(options.clone()).await?;
         migrate::run(&pool).await?;
-        let control = PgPoolOptions::new()
-            .max_connections(CONTROL_POOL_SIZE)
-            .min_connections(0)
-            .acquire_timeout(Duration::from_secs(10))
-            .connect_lazy_with(options.clone());
+        let control = pool_options(CONTROL_POOL_SIZE).min_connections(0).connect_lazy_with(options.clone());
         let changes = Some(listen::spawn(pool.clone()));
         let hints = Arc::new(listen::Notifier::spawn(options));
         let commits = committer::Committer::spawn(pool.clone(), hints.clone());
@@ -125,7 +116,7 @@ impl PgStore {
         T: Send,
         F: for<'c> FnOnce(&'c mut PgConnection, &'c mut Pending) -> BoxFuture<'c, StoreResult<T>> + Send,
     {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = begin(&self.pool).await?;
         let mut pending = Pending::default();
         let value = write(&mut tx, &mut pending).await?;
         let wrote_events = pending.flush(&mut tx).await?;
@@ -134,6 +125,59 @@ impl PgStore {
             self.hints.hint();
         }
         Ok(value)
+    }
+}
+
+/// How long a pooled connection may sit unused before it is tested with an
+/// empty round trip when taken.
+const TEST_IF_IDLE_FOR: Duration = Duration::from_secs(1);
+
+/// A pool's settings. A connection is tested when taken only after it sat
+/// unused for a while: sqlx's default tests every one, an empty round trip
+/// before each group of statements (six of them on the way from a
+/// submission to its `run_started`). A connection in steady use that died
+/// (the server restarted) fails its `BEGIN` instead, see [`begin`].
+fn pool_options(size: u32) -> PgPoolOptions {
+    PgPoolOptions::new()
+        .max_connections(size)
+        .acquire_timeout(Duration::from_secs(10))
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move {
+                if meta.idle_for >= TEST_IF_IDLE_FOR {
+                    sqlx::Connection::ping(conn).await?;
+                }
+                Ok(true)
+            })
+        })
+}
+
+/// Begins a transaction. A pooled connection that died since its last use
+/// fails its `BEGIN`, before anything is written: it is dropped and another
+/// taken, up to once per connection the pool may hold.
+pub async fn begin(pool: &PgPool) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, sqlx::Error> {
+    let mut tries = 0;
+    loop {
+        match pool.begin().await {
+            Err(e) if tries < POOL_SIZE && connection_lost(&e) => {
+                tries += 1;
+                tracing::debug!(error = %e, "a pooled connection was dead; taking another");
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
+/// Whether an error says the connection itself is gone: a broken socket, or
+/// the server's word that it ended the session (it shut down or restarted),
+/// which a connection idle at the time reads with its next statement.
+fn connection_lost(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_) | sqlx::Error::Protocol(_) => true,
+        sqlx::Error::Database(db) => {
+            db.code().is_some_and(|code| code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03"))
+        }
+        _ => false,
     }
 }
 

@@ -200,8 +200,9 @@ async fn pass_turns(c: &mut PgConnection, sessions: &[&str]) -> StoreResult<()> 
     }
     sqlx::query(
         "UPDATE runs SET blocked = 0 WHERE queue_seq IN
-           (SELECT MIN(queue_seq) FROM runs WHERE session_id = ANY($1) AND status = 'queued' AND blocked = 1
-            GROUP BY session_id)",
+           (SELECT (SELECT queue_seq FROM runs WHERE session_id = s.id AND status = 'queued' AND blocked = 1
+                    ORDER BY queue_seq LIMIT 1)
+            FROM UNNEST($1::text[]) AS s(id))",
     )
     .bind(sessions)
     .execute(&mut *c)

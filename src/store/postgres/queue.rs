@@ -226,6 +226,9 @@ pub async fn claim(c: &mut PgConnection, p: &mut Pending, worker_id: &str, limit
 
 /// Takes over runs whose worker's lease expired; fails those out of
 /// attempts. The lost attempt is charged only if it made no progress.
+/// Found from the workers whose lease expired, not by checking every running
+/// run: a worker's row outlives its running runs (`workers::register`
+/// forgets only workers that hold none), so the two are the same runs.
 async fn rescue_orphans(
     c: &mut PgConnection,
     p: &mut Pending,
@@ -233,10 +236,10 @@ async fn rescue_orphans(
     limit: u32,
 ) -> StoreResult<Vec<(Claim, u64, Option<String>)>> {
     let orphans: Vec<(String, i64, i64, i64)> = sqlx::query_as(
-        "SELECT id, charged, progressed, max_attempts FROM runs
-         WHERE status = 'running' AND NOT EXISTS
-           (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > wingman_ms())
-         ORDER BY queue_seq LIMIT $1 FOR UPDATE OF runs SKIP LOCKED",
+        "SELECT runs.id, runs.charged, runs.progressed, runs.max_attempts
+         FROM workers JOIN runs ON runs.worker_id = workers.id AND runs.status = 'running'
+         WHERE workers.lease_expires_at <= wingman_ms()
+         ORDER BY runs.queue_seq LIMIT $1 FOR UPDATE OF runs SKIP LOCKED",
     )
     .bind(limit as i64)
     .fetch_all(&mut *c)

@@ -265,8 +265,8 @@ impl Store for PgStore {
     async fn has_claimable(&self) -> StoreResult<bool> {
         let yes: bool = sqlx::query_scalar(
             "SELECT EXISTS(SELECT 1 FROM runs WHERE status = 'queued' AND blocked = 0)
-                 OR EXISTS(SELECT 1 FROM runs WHERE status = 'running' AND NOT EXISTS
-                     (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > wingman_ms()))",
+                 OR EXISTS(SELECT 1 FROM workers JOIN runs ON runs.worker_id = workers.id AND runs.status = 'running'
+                           WHERE workers.lease_expires_at <= wingman_ms())",
         )
         .fetch_one(&self.pool)
         .await?;

@@ -202,8 +202,9 @@ fn end_run(
     if !blocked || fleet_run_id.is_some() {
         conn.prepare_cached(
             "UPDATE runs SET blocked = 0 WHERE queue_seq =
-               (SELECT MIN(queue_seq) FROM runs INDEXED BY runs_session
-                WHERE session_id = ?1 AND status = 'queued' AND blocked = 1)",
+               (SELECT MIN(queue_seq) FROM runs INDEXED BY runs_session_active
+                WHERE session_id = ?1 AND status IN ('queued', 'running', 'waiting')
+                  AND status = 'queued' AND blocked = 1)",
         )?
         .execute([&session_id])?;
     }

@@ -101,7 +101,7 @@ fn session_is_busy(conn: &Connection, session_id: &str) -> StoreResult<bool> {
     let (present, busy): (bool, bool) = conn
         .prepare_cached(&format!(
             "SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ?1),
-                    EXISTS(SELECT 1 FROM runs INDEXED BY runs_session WHERE session_id = ?1 AND status IN {ACTIVE})"
+                    EXISTS(SELECT 1 FROM runs INDEXED BY runs_session_active WHERE session_id = ?1 AND status IN {ACTIVE})"
         ))?
         .query_row([session_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     if !present {
