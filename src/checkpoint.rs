@@ -10,7 +10,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::model::{Content, Message, Role, RunInput, RunStatus, ToolCall, Usage};
+use crate::approval::{self, Decision, Outcome};
+use crate::model::{Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, Usage};
 
 /// One checkpointed unit of a run, numbered by the inference step it belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,6 +30,11 @@ pub enum CheckpointBody {
     ToolResult { call_id: String, name: String, output: String, is_error: bool },
     /// A provider attempt for this step that failed; kept so retries are counted durably.
     ProviderError { attempt: u32, message: String },
+    /// A person's decision on one of this step's tool calls (see [`crate::approval`]).
+    Decision { call_id: String, decision: Decision },
+    /// A person's message delivered after this step (step 0: before the run's
+    /// own message); `seq` is its number in the run's inbox.
+    Steer { seq: u64, message: String },
 }
 
 impl Checkpoint {
@@ -38,6 +44,8 @@ impl Checkpoint {
             CheckpointBody::Inference { .. } => "inference",
             CheckpointBody::ToolResult { .. } => "tool_result",
             CheckpointBody::ProviderError { .. } => "provider_error",
+            CheckpointBody::Decision { .. } => "decision",
+            CheckpointBody::Steer { .. } => "steer",
         }
     }
 
@@ -46,6 +54,8 @@ impl Checkpoint {
         match &self.body {
             CheckpointBody::ToolResult { call_id, .. } => call_id.clone(),
             CheckpointBody::ProviderError { attempt, .. } => attempt.to_string(),
+            CheckpointBody::Decision { call_id, .. } => call_id.clone(),
+            CheckpointBody::Steer { seq, .. } => seq.to_string(),
             CheckpointBody::Inference { .. } => String::new(),
         }
     }
@@ -70,32 +80,95 @@ pub fn tool_calls_of(message: &Message) -> Vec<ToolCall> {
 pub enum NextAction {
     /// Ask the provider for step `step`.
     Infer { step: u32 },
-    /// Run the tool calls of `step` that have no result yet, in order.
-    RunTools { step: u32, calls: Vec<ToolCall> },
+    /// Carry out the tool calls of `step` that have no result yet, in order:
+    /// run them, or answer them as a person decided.
+    RunTools { step: u32, calls: Vec<Outcome> },
+    /// Some of `step`'s calls wait for a person's decision: the run waits.
+    AwaitApproval { step: u32, calls: Vec<ToolCall> },
     /// The model answered without tool calls: the run succeeded.
     Succeed,
-    /// The run used up its `max_steps` while the model still asked for tools.
+    /// The run used up its `max_steps` and still had work to do.
     StepLimit { max_steps: u32 },
 }
 
-/// Computes the next action of a run from its checkpoints.
-pub fn next_action(checkpoints: &[Checkpoint], max_steps: u32) -> NextAction {
+/// Computes the next action of a run from its checkpoints, under the rules
+/// of its agent (`max_steps`, `approve_tools`).
+pub fn next_action(checkpoints: &[Checkpoint], agent: &Agent) -> NextAction {
     let Some((step, message)) = last_inference(checkpoints) else {
         return NextAction::Infer { step: 1 };
     };
     let calls = tool_calls_of(message);
-    if calls.is_empty() {
+    let pending: Vec<ToolCall> =
+        calls.iter().filter(|c| find_result(checkpoints, step, &c.id).is_none()).cloned().collect();
+    if !pending.is_empty() {
+        let undecided: Vec<ToolCall> = pending
+            .iter()
+            .filter(|c| approval::needs_approval(&agent.approve_tools, &c.name))
+            .filter(|c| find_decision(checkpoints, step, &c.id).is_none())
+            .cloned()
+            .collect();
+        if !undecided.is_empty() {
+            return NextAction::AwaitApproval { step, calls: undecided };
+        }
+        let calls = pending
+            .into_iter()
+            .map(|c| {
+                let decision = find_decision(checkpoints, step, &c.id);
+                approval::outcome(c, decision)
+            })
+            .collect();
+        return NextAction::RunTools { step, calls };
+    }
+    // A person's message after the last answer asks for another one.
+    if calls.is_empty() && !steered_after(checkpoints, step) {
         return NextAction::Succeed;
     }
-    let pending: Vec<ToolCall> =
-        calls.into_iter().filter(|c| find_result(checkpoints, step, &c.id).is_none()).collect();
-    if !pending.is_empty() {
-        return NextAction::RunTools { step, calls: pending };
-    }
-    if step >= max_steps {
-        return NextAction::StepLimit { max_steps };
+    if step >= agent.max_steps {
+        return NextAction::StepLimit { max_steps: agent.max_steps };
     }
     NextAction::Infer { step: step + 1 }
+}
+
+/// The checkpoints that deliver people's messages to a run at a step
+/// boundary: the calls of the current step that have not run are closed
+/// with an error result saying why (so the history stays valid), then each
+/// message follows. Returns them with the IDs of the calls skipped.
+pub fn steer(checkpoints: &[Checkpoint], messages: &[(u64, String)]) -> (Vec<Checkpoint>, Vec<ToolCall>) {
+    let Some((step, message)) = last_inference(checkpoints) else {
+        let steers = messages.iter().map(|(seq, m)| steer_checkpoint(0, *seq, m)).collect();
+        return (steers, Vec::new());
+    };
+    let skipped: Vec<ToolCall> =
+        tool_calls_of(message).into_iter().filter(|c| find_result(checkpoints, step, &c.id).is_none()).collect();
+    let mut out: Vec<Checkpoint> = skipped
+        .iter()
+        .map(|c| Checkpoint {
+            step,
+            body: CheckpointBody::ToolResult {
+                call_id: c.id.clone(),
+                name: c.name.clone(),
+                output: "not run: a person steered the run before this call started".into(),
+                is_error: true,
+            },
+        })
+        .collect();
+    out.extend(messages.iter().map(|(seq, m)| steer_checkpoint(step, *seq, m)));
+    (out, skipped)
+}
+
+fn steer_checkpoint(step: u32, seq: u64, message: &str) -> Checkpoint {
+    Checkpoint { step, body: CheckpointBody::Steer { seq, message: message.to_string() } }
+}
+
+fn steered_after(checkpoints: &[Checkpoint], step: u32) -> bool {
+    checkpoints.iter().any(|c| c.step == step && matches!(c.body, CheckpointBody::Steer { .. }))
+}
+
+fn find_decision<'a>(checkpoints: &'a [Checkpoint], step: u32, call_id: &str) -> Option<&'a Decision> {
+    checkpoints.iter().find_map(|c| match &c.body {
+        CheckpointBody::Decision { call_id: id, decision } if c.step == step && id == call_id => Some(decision),
+        _ => None,
+    })
 }
 
 /// How many provider calls for this run ended durably (answers and failures).
@@ -149,7 +222,8 @@ fn build_conversation(input: &RunInput, checkpoints: &[Checkpoint], close_with: 
         })
         .collect();
     steps.sort_by_key(|(s, _)| *s);
-    let mut messages = vec![Message::user_text(input.message.clone())];
+    let mut messages = steers_at(checkpoints, 0);
+    messages.push(Message::user_text(input.message.clone()));
     for (step, message) in steps {
         messages.push(message.clone());
         let mut results = Vec::new();
@@ -171,8 +245,22 @@ fn build_conversation(input: &RunInput, checkpoints: &[Checkpoint], close_with: 
         if !results.is_empty() {
             messages.push(Message { role: Role::Tool, content: results });
         }
+        messages.extend(steers_at(checkpoints, step));
     }
     messages
+}
+
+/// People's messages delivered after `step`, in the order they were sent.
+fn steers_at(checkpoints: &[Checkpoint], step: u32) -> Vec<Message> {
+    let mut steers: Vec<(u64, &str)> = checkpoints
+        .iter()
+        .filter_map(|c| match &c.body {
+            CheckpointBody::Steer { seq, message } if c.step == step => Some((*seq, message.as_str())),
+            _ => None,
+        })
+        .collect();
+    steers.sort_by_key(|(seq, _)| *seq);
+    steers.into_iter().map(|(_, m)| Message::user_text(m.to_string())).collect()
 }
 
 /// What a finished run amounts to.
@@ -221,7 +309,7 @@ pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus
     let history = if inferences.is_empty() {
         Vec::new()
     } else {
-        let reason = format!("tool call not run: the run {}", status.as_str());
+        let reason = format!("tool call not run: the run ended {}", status.as_str());
         build_conversation(input, checkpoints, Some(&reason))
     };
     RunSummary { response, usage: Usage::sum(&usages), steps, tool_calls, history }
@@ -230,6 +318,31 @@ pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn agent(max_steps: u32, approve_tools: &[&str]) -> Agent {
+        Agent {
+            id: "a".into(),
+            name: "a".into(),
+            provider: "scripted".into(),
+            model: "echo".into(),
+            options: Default::default(),
+            instructions: None,
+            tools: vec!["bash".into()],
+            output_schema: None,
+            max_steps,
+            approve_tools: approve_tools.iter().map(|t| t.to_string()).collect(),
+            created_at: chrono::Utc::now(),
+            updated_at: chrono::Utc::now(),
+        }
+    }
+
+    fn call(id: &str) -> ToolCall {
+        ToolCall { id: id.into(), name: "bash".into(), input: json!({"command": "true"}) }
+    }
+
+    fn decision(step: u32, id: &str, decision: Decision) -> Checkpoint {
+        Checkpoint { step, body: CheckpointBody::Decision { call_id: id.into(), decision } }
+    }
 
     fn input() -> RunInput {
         RunInput { message: "hi".into(), instructions: None, data: None }
@@ -264,39 +377,37 @@ mod tests {
 
     #[test]
     fn a_fresh_run_starts_with_inference() {
-        assert_eq!(next_action(&[], 5), NextAction::Infer { step: 1 });
+        assert_eq!(next_action(&[], &agent(5, &[])), NextAction::Infer { step: 1 });
     }
 
     #[test]
     fn pending_tool_calls_come_before_the_next_inference() {
         let cps = vec![inference(1, "", &["a", "b"]), result(1, "a")];
-        match next_action(&cps, 5) {
-            NextAction::RunTools { step: 1, calls } => {
-                assert_eq!(calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["b"])
-            }
+        match next_action(&cps, &agent(5, &[])) {
+            NextAction::RunTools { step: 1, calls } => assert_eq!(calls, [Outcome::Run(call("b"))]),
             other => panic!("{other:?}"),
         }
         let cps = vec![inference(1, "", &["a", "b"]), result(1, "a"), result(1, "b")];
-        assert_eq!(next_action(&cps, 5), NextAction::Infer { step: 2 });
+        assert_eq!(next_action(&cps, &agent(5, &[])), NextAction::Infer { step: 2 });
     }
 
     #[test]
     fn an_answer_without_tool_calls_succeeds() {
         let cps = vec![inference(1, "", &["a"]), result(1, "a"), inference(2, "done", &[])];
-        assert_eq!(next_action(&cps, 5), NextAction::Succeed);
+        assert_eq!(next_action(&cps, &agent(5, &[])), NextAction::Succeed);
     }
 
     #[test]
     fn the_step_limit_stops_a_runaway_loop() {
         let cps = vec![inference(1, "", &["a"]), result(1, "a"), inference(2, "", &["b"]), result(2, "b")];
-        assert_eq!(next_action(&cps, 2), NextAction::StepLimit { max_steps: 2 });
+        assert_eq!(next_action(&cps, &agent(2, &[])), NextAction::StepLimit { max_steps: 2 });
     }
 
     #[test]
     fn provider_failures_count_as_calls_but_not_as_steps() {
         let failure = Checkpoint { step: 1, body: CheckpointBody::ProviderError { attempt: 1, message: "429".into() } };
         let cps = vec![failure];
-        assert_eq!(next_action(&cps, 5), NextAction::Infer { step: 1 });
+        assert_eq!(next_action(&cps, &agent(5, &[])), NextAction::Infer { step: 1 });
         assert_eq!(inference_calls(&cps), 1);
         assert_eq!(provider_failures(&cps, 1), 1);
         assert_eq!(summarize(&input(), &cps, RunStatus::Failed).steps, 0);
@@ -336,5 +447,58 @@ mod tests {
         assert_eq!(summary.response.as_deref(), Some("final"));
         assert_eq!(summary.tool_calls[0]["output"], "ok");
         assert_eq!(summary.history.len(), 4, "user, assistant, tool, assistant");
+    }
+
+    #[test]
+    fn calls_that_need_a_person_wait_until_every_one_is_decided() {
+        let bash = agent(5, &["bash"]);
+        let cps = vec![inference(1, "", &["a", "b"])];
+        assert_eq!(next_action(&cps, &bash), NextAction::AwaitApproval { step: 1, calls: vec![call("a"), call("b")] });
+        assert!(matches!(next_action(&cps, &agent(5, &[])), NextAction::RunTools { .. }), "no approval asked");
+        let mut decided = cps.clone();
+        decided.push(decision(1, "a", Decision::Reject { message: None }));
+        assert_eq!(next_action(&decided, &bash), NextAction::AwaitApproval { step: 1, calls: vec![call("b")] });
+        decided.push(decision(1, "b", Decision::Edit { input: json!({"command": "ls"}) }));
+        match next_action(&decided, &bash) {
+            NextAction::RunTools { step: 1, calls } => {
+                assert!(matches!(&calls[0], Outcome::Answer { is_error: true, .. }));
+                assert_eq!(calls[1], Outcome::Run(ToolCall { input: json!({"command": "ls"}), ..call("b") }));
+            }
+            other => panic!("{other:?}"),
+        }
+        // A call that already has its result is not asked about again.
+        decided.push(result(1, "a"));
+        decided.push(result(1, "b"));
+        assert_eq!(next_action(&decided, &bash), NextAction::Infer { step: 2 });
+    }
+
+    #[test]
+    fn steering_closes_the_calls_not_run_and_asks_for_another_answer() {
+        let cps = vec![inference(1, "", &["a", "b", "c"]), result(1, "a")];
+        let (delivered, skipped) = steer(&cps, &[(7, "stop and summarise".into())]);
+        assert_eq!(skipped, [call("b"), call("c")]);
+        let mut all = cps.clone();
+        all.extend(delivered);
+        assert_eq!(next_action(&all, &agent(5, &["bash"])), NextAction::Infer { step: 2 });
+        let conversation = conversation(&input(), &all);
+        let last = conversation.last().unwrap();
+        assert_eq!((last.role, last.text()), (Role::User, "stop and summarise".to_string()));
+        assert_eq!(conversation[conversation.len() - 2].content.len(), 3, "every call has a result");
+        // After a final answer, a person's message asks for one more.
+        let done = vec![inference(1, "final", &[])];
+        assert_eq!(next_action(&done, &agent(5, &[])), NextAction::Succeed);
+        let (more, skipped) = steer(&done, &[(1, "and in French?".into())]);
+        assert!(skipped.is_empty());
+        let mut done = done;
+        done.extend(more);
+        assert_eq!(next_action(&done, &agent(5, &[])), NextAction::Infer { step: 2 });
+    }
+
+    #[test]
+    fn a_message_steered_before_the_run_started_comes_before_its_own() {
+        let (delivered, _) = steer(&[], &[(1, "be brief".into())]);
+        let conversation = conversation(&input(), &delivered);
+        assert_eq!(conversation.iter().map(Message::text).collect::<Vec<_>>(), ["be brief", "hi"]);
+        assert_eq!(next_action(&delivered, &agent(5, &[])), NextAction::Infer { step: 1 });
     }
 }

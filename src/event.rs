@@ -11,6 +11,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::approval::{Decided, WaitingCall};
 use crate::checkpoint::RunSummary;
 use crate::model::{FleetProgress, FleetRunStatus, RunKind, RunStatus, Usage};
 
@@ -88,6 +89,22 @@ pub enum RunEvent {
         reason: String,
     },
     /// The run's one terminal event.
+    /// Calls of `step` wait for a person; the run is `waiting` and holds no worker.
+    ApprovalRequested {
+        step: u32,
+        calls: Vec<WaitingCall>,
+    },
+    /// A person decided on every waiting call of `step`; the run is queued again.
+    ApprovalDecided {
+        step: u32,
+        decisions: Vec<Decided>,
+    },
+    /// A person's message reached the run at a step boundary; `skipped` are
+    /// the calls of that step that had not started and never will.
+    Steered {
+        message: String,
+        skipped: Vec<String>,
+    },
     Done {
         status: RunStatus,
         response: Option<String>,
@@ -130,6 +147,9 @@ impl RunEvent {
             RunEvent::ToolResult { .. } => "tool_result",
             RunEvent::StepCompleted { .. } => "step_completed",
             RunEvent::StepRestarted { .. } => "step_restarted",
+            RunEvent::ApprovalRequested { .. } => "approval_requested",
+            RunEvent::ApprovalDecided { .. } => "approval_decided",
+            RunEvent::Steered { .. } => "steered",
             RunEvent::Done { .. } | RunEvent::FleetDone { .. } => "done",
             RunEvent::FleetQueued { .. } => "fleet_queued",
             RunEvent::Result(_) => "result",

@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod app;
+pub mod approval;
 pub mod attempt;
 pub mod bench;
 pub mod checkpoint;

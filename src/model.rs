@@ -73,6 +73,10 @@ pub struct Agent {
     #[serde(default)]
     pub output_schema: Option<Value>,
     pub max_steps: u32,
+    /// Tools whose calls wait for a person's decision before they run
+    /// (`["*"]` for every tool).
+    #[serde(default)]
+    pub approve_tools: Vec<String>,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
@@ -316,6 +320,23 @@ pub struct ToolCall {
     pub input: Value,
 }
 
+/// What a new message does to its session's unfinished runs (the names
+/// follow LangGraph Server's `multitask_strategy`).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MultitaskStrategy {
+    /// Queue behind them.
+    #[default]
+    Enqueue,
+    /// Refuse the message if the session has one (nothing is written).
+    Reject,
+    /// Stop them at their next step boundary as `interrupted`, keeping what
+    /// they finished in the history; then run.
+    Interrupt,
+    /// Cancel them at once and leave nothing of them in the history; then run.
+    Rollback,
+}
+
 /// The life-cycle state of a run.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "lowercase")]
@@ -326,6 +347,7 @@ pub enum RunStatus {
     Succeeded,
     Failed,
     Cancelled,
+    Interrupted,
 }
 
 impl RunStatus {
@@ -338,6 +360,7 @@ impl RunStatus {
             RunStatus::Succeeded => "succeeded",
             RunStatus::Failed => "failed",
             RunStatus::Cancelled => "cancelled",
+            RunStatus::Interrupted => "interrupted",
         }
     }
 
@@ -350,13 +373,14 @@ impl RunStatus {
             "succeeded" => RunStatus::Succeeded,
             "failed" => RunStatus::Failed,
             "cancelled" => RunStatus::Cancelled,
+            "interrupted" => RunStatus::Interrupted,
             _ => return None,
         })
     }
 
     /// True once the run can no longer change.
     pub fn is_terminal(self) -> bool {
-        matches!(self, RunStatus::Succeeded | RunStatus::Failed | RunStatus::Cancelled)
+        matches!(self, RunStatus::Succeeded | RunStatus::Failed | RunStatus::Cancelled | RunStatus::Interrupted)
     }
 }
 

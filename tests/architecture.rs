@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The domain: plain types and rules, no I/O.
-const DOMAIN: &[&str] = &["model", "attempt", "checkpoint", "credential", "event", "fleet"];
+const DOMAIN: &[&str] = &["model", "attempt", "approval", "checkpoint", "credential", "event", "fleet"];
 
 /// What each module may use besides itself. Modules not listed here are the
 /// top layer (the command line, the application's wiring, benchmarks,
@@ -16,7 +16,8 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
     match module {
         // The domain uses only the domain (and not all of it: see below).
         "model" | "attempt" => Some(vec![]),
-        "checkpoint" | "credential" => Some(vec!["model"]),
+        "approval" | "credential" => Some(vec!["model"]),
+        "checkpoint" => Some(vec!["model", "approval"]),
         "event" | "fleet" => with(&[]),
         // A backend persists domain values: it knows no provider, tool,
         // engine or HTTP.

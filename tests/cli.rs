@@ -178,3 +178,130 @@ async fn a_fleet_run_from_the_command_line_survives_a_server_restart() {
     assert_eq!(table.lines().count(), 21, "a header and a row per task: {table}");
     assert!(table.lines().nth(20).unwrap().contains("succeeded") && table.contains("task 19 of many"), "{table}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approvals_are_listed_and_answered_from_the_command_line() {
+    let env = TestEnv::new();
+    let server = env.server(1);
+    let url = server.url.as_str();
+    let work = tempfile::tempdir().unwrap();
+    let call = |name: &str| json!({"name": "bash", "input": {"command": format!("echo {name} >> log.txt")}});
+    let script = json!({"script": [{"tool_calls": [call("a"), call("b"), call("c")]}, {"text": "done"}]});
+    let (ok, out) = env.client(&[
+        "agent",
+        "create",
+        "--name",
+        "careful",
+        "--tool",
+        "bash",
+        "--approve-tool",
+        "bash",
+        "--options",
+        &script.to_string(),
+        "--server",
+        url,
+    ]);
+    assert!(ok, "{out}");
+    let agent = id_of(&out);
+    let work_dir = work.path().to_string_lossy().into_owned();
+    let (ok, out) = env.client(&["session", "create", "--agent", &agent, "--work-dir", &work_dir, "--server", url]);
+    assert!(ok, "{out}");
+    let session = id_of(&out);
+    // Followed without a terminal: the request is shown with how to answer it.
+    let mut follow = env.spawn_client(&["send", &session, "go", "--follow", "--server", url]);
+    let api = server.api();
+    let run = loop {
+        let (_, body) = api.get("/runs?status=waiting").await;
+        if let Some(run) = body["runs"].as_array().and_then(|r| r.first()) {
+            break run["id"].as_str().unwrap().to_string();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let (ok, out) = env.client(&["approvals", "--server", url]);
+    assert!(ok && out.contains(&run) && out.contains("call_1_3") && out.contains("echo b"), "{out}");
+    let (ok, out) = env.client(&["approve", &run, "--edit", "call_1_9", "--input", "{}", "--server", url]);
+    assert!(!ok, "a call the run does not wait on is refused: {out}");
+    let (ok, out) = env.client(&[
+        "approve",
+        &run,
+        "--reject",
+        "call_1_2",
+        "--message",
+        "not b",
+        "--edit",
+        "call_1_3",
+        "--input",
+        r#"{"command": "echo edited >> log.txt"}"#,
+        "--server",
+        url,
+    ]);
+    assert!(ok, "{out}");
+    let status = follow.child.wait().unwrap();
+    assert!(status.success());
+    let mut printed = String::new();
+    std::io::Read::read_to_string(follow.child.stdout.as_mut().unwrap(), &mut printed).unwrap();
+    assert!(printed.contains("waiting for a person's decision on 3 call(s)"), "{printed}");
+    assert!(printed.contains("[succeeded]"), "{printed}");
+    let hint = std::fs::read_to_string(&follow.log).unwrap_or_default();
+    assert!(hint.contains(&format!("wingman approve {run}")), "{hint}");
+    let log = std::fs::read_to_string(work.path().join("log.txt")).unwrap();
+    assert_eq!(log.lines().collect::<Vec<_>>(), ["a", "edited"]);
+    let (ok, out) = env.client(&["approvals", "--server", url]);
+    assert!(ok && out.contains("no run is waiting"), "{out}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_send_asks_for_the_decision_at_a_terminal() {
+    if std::process::Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: `script` (util-linux), which gives the command a terminal, is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    let server = env.server(1);
+    let api = server.api();
+    let work = tempfile::tempdir().unwrap();
+    let call = |name: &str| json!({"name": "bash", "input": {"command": format!("echo {name} >> log.txt")}});
+    let agent = api
+        .create_agent(json!({"name": "careful", "tools": ["bash"], "approve_tools": ["*"],
+            "options": {"script": [{"tool_calls": [call("a"), call("b")]}, {"text": "done"}]}}))
+        .await;
+    let session = api.create_session(&agent, Some(work.path())).await;
+    // `script` runs the command on a pseudo-terminal fed from our pipe.
+    let command = format!("{} send {session} go --follow --server {}", env!("CARGO_BIN_EXE_wingman"), server.url);
+    let mut child = std::process::Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .envs(env.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut seen = String::new();
+        let mut lines = BufReader::new(stdout);
+        let mut line = String::new();
+        while lines.read_line(&mut line).unwrap_or(0) > 0 {
+            seen.push_str(&line);
+            line.clear();
+        }
+        seen
+    });
+    // Wait for the run to wait, then answer: approve the first, reject the second.
+    loop {
+        let (_, body) = api.get("/runs?status=waiting").await;
+        if body["runs"].as_array().is_some_and(|r| !r.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    std::io::Write::write_all(&mut stdin, b"a\nr\nnot b\n").unwrap();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    let seen = reader.join().unwrap();
+    assert!(status.success(), "{seen}");
+    assert!(seen.contains("wants to run bash"), "{seen}");
+    assert!(seen.contains("[succeeded]"), "{seen}");
+    let log = std::fs::read_to_string(work.path().join("log.txt")).unwrap();
+    assert_eq!(log.lines().collect::<Vec<_>>(), ["a"], "approved ran, rejected did not");
+}

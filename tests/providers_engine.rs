@@ -70,6 +70,7 @@ impl Harness {
             tools: vec![],
             output_schema,
             max_steps: 5,
+            approve_tools: Vec::new(),
             created_at: now,
             updated_at: now,
         };
@@ -94,6 +95,7 @@ impl Harness {
             input: RunInput { message: "What is the weather in SF?".into(), instructions: None, data: None },
             work_dir,
             max_attempts: 3,
+            strategy: Default::default(),
         };
         let run_id = self.store.enqueue_run(run, None).await.unwrap().run.id;
         self.wake.notify_waiters();

@@ -193,6 +193,7 @@ async fn idempotency_keys_return_the_first_run() {
             input: RunInput { message: "m".into(), instructions: None, data: None },
             work_dir: "/tmp".into(),
             max_attempts: 3,
+            strategy: Default::default(),
         };
         let first = store.enqueue_run(new(new_id()), Some(key("h1"))).await.unwrap();
         let again = store.enqueue_run(new(new_id()), Some(key("h1"))).await.unwrap();

@@ -30,6 +30,7 @@ struct AgentFields {
     tools: Option<Vec<String>>,
     output_schema: Option<Value>,
     max_steps: Option<u32>,
+    approve_tools: Option<Vec<String>>,
 }
 
 impl AgentFields {
@@ -60,6 +61,9 @@ impl AgentFields {
         }
         if let Some(v) = self.max_steps {
             agent.max_steps = v;
+        }
+        if let Some(v) = self.approve_tools {
+            agent.approve_tools = v;
         }
     }
 }
@@ -92,6 +96,9 @@ fn validate(agent: &mut Agent) -> ApiResult<()> {
     if agent.max_steps == 0 || agent.max_steps > MAX_MAX_STEPS {
         return bad(format!("max_steps must be between 1 and {MAX_MAX_STEPS}"));
     }
+    if let Some(unknown) = agent.approve_tools.iter().find(|t| *t != "*" && !tools::is_known(t)) {
+        return bad(format!("approve_tools: unknown tool {unknown:?} (known: {}, or \"*\")", tools::NAMES.join(", ")));
+    }
     Ok(())
 }
 
@@ -114,6 +121,7 @@ async fn create(
         tools: Vec::new(),
         output_schema: None,
         max_steps: DEFAULT_MAX_STEPS,
+        approve_tools: Vec::new(),
         created_at: now,
         updated_at: now,
     };

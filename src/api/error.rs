@@ -62,7 +62,7 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::NotFound(what) => ApiError::NotFound(what.to_string()),
-            StoreError::Conflict(message) => ApiError::Conflict(message),
+            StoreError::Conflict(message) | StoreError::Busy(message) => ApiError::Conflict(message),
             other if other.is_retryable() => ApiError::Unavailable(other.to_string()),
             other => ApiError::Internal(other.to_string()),
         }

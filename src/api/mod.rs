@@ -26,6 +26,7 @@ mod extract;
 mod fleet_runs;
 mod fleets;
 pub mod guard;
+mod people;
 mod providers;
 mod runs;
 mod sessions;
@@ -98,6 +99,7 @@ pub fn router(state: AppState) -> Router {
         .merge(fleets::routes())
         .merge(fleet_runs::routes(state.config.max_fleet_body_bytes))
         .merge(runs::routes())
+        .merge(people::routes())
         .merge(auth::routes())
         .merge(providers::routes())
         .fallback(not_found)

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use super::error::{naming, naming_submission, ApiError, ApiResult};
 use super::extract::{JsonBody, QueryParams};
 use super::{sse, AppState};
-use crate::model::{new_id, Run, RunInput, RunKind, RunStatus};
+use crate::model::{new_id, MultitaskStrategy, Run, RunInput, RunKind, RunStatus};
 use crate::store::{Enqueued, IdempotencyKey, NewRun, RunFilter};
 
 /// The largest message accepted, in bytes.
@@ -35,6 +35,9 @@ pub struct MessageBody {
     /// `prompt` is the name an early version of the original API used.
     #[serde(alias = "prompt")]
     message: String,
+    /// What becomes of the session's unfinished runs (default `enqueue`).
+    #[serde(default)]
+    multitask_strategy: MultitaskStrategy,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -62,7 +65,8 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
         })?;
     let agent =
         state.store.get_agent(&agent_id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
-    let key = idempotency_key(headers, &format!("message:{session_id}"), &[&agent_id, &body.message])?;
+    let strategy = serde_json::to_string(&body.multitask_strategy).unwrap_or_default();
+    let key = idempotency_key(headers, &format!("message:{session_id}"), &[&agent_id, &body.message, &strategy])?;
     let run = NewRun {
         id: new_id(),
         kind: RunKind::Message,
@@ -71,6 +75,7 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
         input: RunInput { message: body.message, instructions: None, data: None },
         work_dir: session.work_dir,
         max_attempts: state.config.max_attempts,
+        strategy: body.multitask_strategy,
     };
     let enqueued =
         state.store.enqueue_run(run, key).await.map_err(naming_submission(format!("session {session_id}")))?;
@@ -104,8 +109,12 @@ async fn submit_message(
     let enqueued = enqueue(&state, &session_id, &headers, body).await?;
     let run = enqueued.run;
     if query.wait {
-        let finished = wait_for(&state, &run.id).await?;
-        return Ok((StatusCode::OK, Json(result_of(&finished))).into_response());
+        let (settled, approval) = wait_for(&state, &run.id).await?;
+        let mut body = result_of(&settled);
+        if let Some(approval) = approval {
+            body["approval"] = approval;
+        }
+        return Ok((StatusCode::OK, Json(body)).into_response());
     }
     let body = json!({
         "run_id": run.id, "status": run.status, "session_id": run.session_id,
@@ -134,9 +143,26 @@ async fn submit_message_stream(
     Ok(sse::stream(&state, &enqueued.run.id, 0, sse::Dialect::Seed))
 }
 
-/// Follows the run's events until `done`, then reads the finished run.
-async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<Run> {
-    sse::wait_done(state, run_id).await?;
+/// Follows the run's events until it ends or waits for a person, then reads
+/// the run; for a waiting run, also what it waits for (`step`, `calls`).
+async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<(Run, Option<Value>)> {
+    let mut events = state.hub.tail(run_id, 0);
+    while let Some(event) = events.recv().await {
+        let event = event?;
+        if event.is_terminal() {
+            break;
+        }
+        if event.kind == "approval_requested" {
+            let run = read_run(state, run_id).await?;
+            if run.status == RunStatus::Waiting {
+                return Ok((run, Some(Value::Object(event.data))));
+            }
+        }
+    }
+    Ok((read_run(state, run_id).await?, None))
+}
+
+async fn read_run(state: &AppState, run_id: &str) -> ApiResult<Run> {
     state.store.get_run(run_id).await?.ok_or_else(|| ApiError::NotFound(format!("run {run_id}")))
 }
 

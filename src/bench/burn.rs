@@ -39,6 +39,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         tools: vec![],
         output_schema: None,
         max_steps: 5,
+        approve_tools: Vec::new(),
         created_at: now,
         updated_at: now,
     };
@@ -72,6 +73,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
                 input: RunInput { message: format!("message {i}"), instructions: None, data: None },
                 work_dir: String::new(),
                 max_attempts: 3,
+                strategy: Default::default(),
             };
             store.enqueue_run(run, None).await
         });

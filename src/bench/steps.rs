@@ -64,6 +64,7 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         tools: vec![args.tool.clone()],
         output_schema: None,
         max_steps: 20,
+        approve_tools: Vec::new(),
         created_at: now,
         updated_at: now,
     };
@@ -135,6 +136,7 @@ async fn measure(
                 input: RunInput { message: format!("go {i}"), instructions: None, data: None },
                 work_dir: work.to_string(),
                 max_attempts: 3,
+                strategy: Default::default(),
             };
             store.enqueue_run(run, None).await?;
         }

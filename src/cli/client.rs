@@ -4,7 +4,7 @@ use anyhow::{bail, Context};
 use clap::Subcommand;
 use serde_json::{json, Value};
 
-use super::tail::tail;
+use super::tail::{tail, tail_answering};
 
 #[derive(Debug, clap::Args)]
 pub struct ServerArg {
@@ -27,6 +27,8 @@ pub enum ClientCommand {
     /// Manage provider API keys (stored in the database; never shown again).
     #[command(subcommand)]
     Auth(AuthCommand),
+    #[command(flatten)]
+    People(super::approvals::PeopleCommand),
     /// List a provider's models from the server's catalogue, or show one.
     Models {
         provider: String,
@@ -50,6 +52,10 @@ pub enum ClientCommand {
         /// Make the submission idempotent under this key.
         #[arg(long)]
         idempotency_key: Option<String>,
+        /// What becomes of the session's unfinished runs: enqueue (the
+        /// default), reject, interrupt or rollback.
+        #[arg(long, default_value = "enqueue")]
+        multitask_strategy: String,
         #[command(flatten)]
         server: ServerArg,
     },
@@ -99,6 +105,9 @@ pub enum AgentCommand {
         options: Option<String>,
         #[arg(long)]
         max_steps: Option<u32>,
+        /// A tool whose calls wait for a person's decision (repeatable; `*` for all).
+        #[arg(long = "approve-tool")]
+        approve_tools: Vec<String>,
         #[command(flatten)]
         server: ServerArg,
     },
@@ -190,9 +199,10 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             tools,
             options,
             max_steps,
+            approve_tools,
             server,
         }) => {
-            let mut body = json!({"name": name, "provider": provider, "tools": tools});
+            let mut body = json!({"name": name, "provider": provider, "tools": tools, "approve_tools": approve_tools});
             if let Some(m) = model {
                 body["model"] = json!(m);
             }
@@ -226,6 +236,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             print_json(&call(http.delete(format!("{}/sessions/{session_id}", server.server))).await?);
         }
         ClientCommand::Auth(command) => auth(&http, command).await?,
+        ClientCommand::People(command) => super::approvals::run(&http, command).await?,
         ClientCommand::Fleet(command) => super::fleet::run(&http, command).await?,
         ClientCommand::Models { provider, model, server } => {
             let path = match model {
@@ -234,11 +245,19 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             };
             get(&http, &server, &path).await?
         }
-        ClientCommand::Send { session_id, message, agent, follow, wait, idempotency_key, server } => {
+        ClientCommand::Send {
+            session_id,
+            message,
+            agent,
+            follow,
+            wait,
+            idempotency_key,
+            multitask_strategy,
+            server,
+        } => {
             let wait = if wait { "?wait=true" } else { "" };
-            let mut request = http
-                .post(format!("{}/sessions/{session_id}/message{wait}", server.server))
-                .json(&json!({"agent_id": agent, "message": message}));
+            let body = json!({"agent_id": agent, "message": message, "multitask_strategy": multitask_strategy});
+            let mut request = http.post(format!("{}/sessions/{session_id}/message{wait}", server.server)).json(&body);
             if let Some(key) = idempotency_key {
                 request = request.header("Idempotency-Key", key);
             }
@@ -250,7 +269,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             let run_id = answer["run_id"].as_str().context("the server answered without a run_id")?.to_string();
             eprintln!("run {run_id} queued");
             if follow {
-                tail(&http, &server.server, &run_id, 0, false).await?;
+                tail_answering(&http, &server.server, &run_id).await?;
             } else {
                 println!("{run_id}");
             }

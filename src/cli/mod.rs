@@ -13,6 +13,7 @@ use crate::provider::models::ModelCatalog;
 use crate::store;
 use crate::tools::sandbox;
 
+mod approvals;
 mod client;
 mod fleet;
 pub mod sse;

@@ -17,6 +17,25 @@ pub async fn tail(http: &reqwest::Client, server: &str, run_id: &str, after: u64
     follow(http, &url, after, |event| print_event(event, as_json), |why| eprintln!("\n[{why}]")).await
 }
 
+/// [`tail`] for a run just sent: an approval request met on the way is
+/// shown and, when standard input is a terminal, answered at a prompt.
+pub async fn tail_answering(http: &reqwest::Client, server: &str, run_id: &str) -> anyhow::Result<()> {
+    let url = format!("{server}/runs/{run_id}/events");
+    let on_event = |event: &Value| {
+        print_event(event, false);
+        if event["type"] == "approval_requested" {
+            let answered = tokio::task::block_in_place(|| {
+                let answer = super::approvals::answer_at_prompt(http, server, run_id, event);
+                tokio::runtime::Handle::current().block_on(answer)
+            });
+            if let Err(e) = answered {
+                eprintln!("[the decision was not sent: {e}]");
+            }
+        }
+    };
+    follow(http, &url, 0, on_event, |why| eprintln!("\n[{why}]")).await
+}
+
 /// Follows a log (`…/events` of a run or a fleet run) from after `after`
 /// until its `done`, calling `on_event` with each event once, in order, and
 /// `on_retry` with the reason whenever it reconnects.
@@ -108,6 +127,12 @@ fn print_event(event: &Value, as_json: bool) {
         "step_restarted" => {
             writeln!(out, "\n[step {} restarted: {}]", event["step"], event["reason"].as_str().unwrap_or(""))
         }
+        "approval_requested" => {
+            let calls = event["calls"].as_array().map(Vec::len).unwrap_or(0);
+            writeln!(out, "\n[waiting for a person's decision on {calls} call(s) of step {}]", event["step"])
+        }
+        "approval_decided" => writeln!(out, "[decided; the run goes on]"),
+        "steered" => writeln!(out, "\n[steered: {}]", event["message"].as_str().unwrap_or("")),
         "done" => {
             let error = event["error"].as_str().map(|e| format!(": {e}")).unwrap_or_default();
             writeln!(out, "\n[{}{error}]", event["status"].as_str().unwrap_or(""))

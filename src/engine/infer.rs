@@ -119,13 +119,12 @@ impl Execution {
         // When this answer ends the run, end it in the same write.
         let mut after = self.ctx.checkpoints.clone();
         after.push(cp.clone());
-        let finish = match next_action(&after, self.ctx.agent.max_steps) {
+        let finish = match next_action(&after, &self.ctx.agent) {
             NextAction::Succeed => Some(self.final_answer(&response.text)),
             _ => None,
         };
-        let ends = finish.is_some();
-        self.write(Commit { checkpoints: vec![cp], events, finish }).await?;
-        Ok(ends.then_some(RunExit::Finished))
+        let ended = self.write(Commit { checkpoints: vec![cp], events, finish, ..Default::default() }).await?;
+        Ok(ended.then_some(RunExit::Finished))
     }
 
     /// How a run whose last answer ends it finishes: it succeeds, unless the
@@ -148,7 +147,7 @@ impl Execution {
         if !error.transient || failures >= self.config.provider_retries {
             let why = if error.transient { format!(" after {} retries", failures) } else { String::new() };
             let message = format!("provider error{status}{why}: {}", error.message);
-            return self.finish(RunStatus::Failed, Some(message)).await.map(Some);
+            return self.finish(RunStatus::Failed, Some(message)).await;
         }
         let delay = retry_delay(&self.config, failures, error.retry_after);
         let cp = Checkpoint {

@@ -19,10 +19,11 @@ use crate::checkpoint::{self, next_action, NextAction};
 use crate::event::RunEvent;
 use crate::model::RunStatus;
 use crate::provider::pricing::Pricing;
-use crate::store::{Claim, Commit, Finish, HandBack, Lease, RunContext, Store, StoreError};
+use crate::store::{Claim, Commit, Committed, Finish, HandBack, InboxItem, Lease, RunContext, Store, StoreError};
 use crate::tools::sandbox::SandboxConfig;
 
 mod infer;
+mod people;
 mod tools;
 
 /// Settings of the agent loop.
@@ -77,6 +78,8 @@ pub enum RunExit {
     HandedBack,
     /// The worker stopped writing for the run: aborted, or its lease is gone.
     Abandoned,
+    /// The run waits for a person's decision, held by no worker.
+    Waiting,
 }
 
 /// Executes a claimed run until it ends, is handed back or is abandoned.
@@ -106,7 +109,7 @@ pub async fn fail_after_panic(store: &dyn Store, lease: &Lease, message: &str) -
     let finish = Finish { status: RunStatus::Failed, error: Some(error), summary: None };
     let commit = Commit { finish: Some(finish), ..Default::default() };
     match commit_retrying(store, lease, &commit).await {
-        Ok(()) => RunExit::Finished,
+        Ok(_) => RunExit::Finished,
         Err(e) => {
             tracing::warn!(run_id = %lease.run_id, error = %e, "could not fail the run after its panic");
             RunExit::Abandoned
@@ -116,7 +119,7 @@ pub async fn fail_after_panic(store: &dyn Store, lease: &Lease, message: &str) -
 
 /// Commits under the lease, trying again (a few times, with a growing
 /// pause) while the store says retrying may help.
-async fn commit_retrying(store: &dyn Store, lease: &Lease, commit: &Commit) -> Result<(), StoreError> {
+async fn commit_retrying(store: &dyn Store, lease: &Lease, commit: &Commit) -> Result<Committed, StoreError> {
     let mut tries = 0;
     loop {
         match store.commit(lease, commit.clone()).await {
@@ -139,6 +142,13 @@ struct Execution {
     signals: RunSignals,
     /// Events waiting to ride along with the next write.
     pending: Vec<RunEvent>,
+    /// What people sent the run, to take in at the next step boundary.
+    inbox: Vec<InboxItem>,
+    /// The newest inbox item taken in or read so far; a commit that sees a
+    /// newer one sends the run to read its inbox at the next boundary.
+    inbox_seen: u64,
+    /// A commit saw inbox items not read yet.
+    inbox_unread: bool,
 }
 
 impl Execution {
@@ -157,8 +167,10 @@ impl Execution {
         }
         let mut pending = Vec::new();
         if ctx.resumed {
-            let from_step = match next_action(&ctx.checkpoints, ctx.agent.max_steps) {
-                NextAction::Infer { step } | NextAction::RunTools { step, .. } => step,
+            let from_step = match next_action(&ctx.checkpoints, &ctx.agent) {
+                NextAction::Infer { step }
+                | NextAction::RunTools { step, .. }
+                | NextAction::AwaitApproval { step, .. } => step,
                 _ => ctx.run.steps,
             };
             pending.push(RunEvent::RunResumed { attempt: claim.attempt, from_step });
@@ -171,7 +183,20 @@ impl Execution {
                 ));
             }
         }
-        Ok(Some(Execution { store, config, lease: claim.lease, attempt: claim.attempt, ctx, signals, pending }))
+        let inbox = ctx.inbox.clone();
+        let inbox_seen = inbox.iter().map(|i| i.seq).max().unwrap_or(0);
+        Ok(Some(Execution {
+            store,
+            config,
+            lease: claim.lease,
+            attempt: claim.attempt,
+            ctx,
+            signals,
+            pending,
+            inbox,
+            inbox_seen,
+            inbox_unread: false,
+        }))
     }
 
     async fn drive(&mut self) -> Result<RunExit, StoreError> {
@@ -184,12 +209,26 @@ impl Execution {
                 self.store.release_run(&self.lease, HandBack::AtStepBoundary).await?;
                 return Ok(RunExit::HandedBack);
             }
-            let action = next_action(&self.ctx.checkpoints, self.ctx.agent.max_steps);
+            if let Some(exit) = self.take_inbox().await? {
+                return Ok(exit);
+            }
+            let action = next_action(&self.ctx.checkpoints, &self.ctx.agent);
             match action {
-                NextAction::Succeed => return self.finish(RunStatus::Succeeded, None).await,
+                NextAction::Succeed => {
+                    if let Some(exit) = self.finish(RunStatus::Succeeded, None).await? {
+                        return Ok(exit);
+                    }
+                }
                 NextAction::StepLimit { max_steps } => {
-                    let error = format!("max_steps reached: the agent asked for tools after {max_steps} steps");
-                    return self.finish(RunStatus::Failed, Some(error)).await;
+                    let error = format!("max_steps reached: the run needed another step after {max_steps} steps");
+                    if let Some(exit) = self.finish(RunStatus::Failed, Some(error)).await? {
+                        return Ok(exit);
+                    }
+                }
+                NextAction::AwaitApproval { step, calls } => {
+                    if let Some(exit) = self.await_approval(step, &calls).await? {
+                        return Ok(exit);
+                    }
                 }
                 NextAction::Infer { step } => {
                     if let Some(exit) = self.infer(step).await? {
@@ -201,7 +240,7 @@ impl Execution {
                         self.pending.push(restarted(
                             step,
                             self.attempt,
-                            Some(calls[0].id.clone()),
+                            Some(calls[0].call().id.clone()),
                             "resumed: this tool call may have started before the worker stopped",
                         ));
                         // Say so durably before running it again: if this attempt
@@ -218,35 +257,53 @@ impl Execution {
         }
     }
 
-    /// Writes the pending events plus `commit`, fenced by the lease.
-    async fn write(&mut self, mut commit: Commit) -> Result<(), StoreError> {
+    /// Writes the pending events plus `commit`, fenced by the lease. Returns
+    /// whether the run ended with it: a commit that would end the run while
+    /// its inbox holds something new is written without the end, and the
+    /// inbox is taken in at the next boundary.
+    async fn write(&mut self, mut commit: Commit) -> Result<bool, StoreError> {
         let mut events = std::mem::take(&mut self.pending);
         events.append(&mut commit.events);
         commit.events = events;
-        let checkpoints = commit.checkpoints.clone();
         if let Some(finish) = &mut commit.finish {
             // Under the lease this worker holds every checkpoint of the run,
             // so it can say what the run amounts to; the store need not reload.
             let mut all = self.ctx.checkpoints.clone();
-            all.extend(checkpoints.iter().cloned());
+            all.extend(commit.checkpoints.iter().cloned());
             finish.summary = Some(checkpoint::summarize(&self.ctx.run.input, &all, finish.status));
         }
-        commit_retrying(self.store.as_ref(), &self.lease, &commit).await?;
-        self.ctx.checkpoints.extend(checkpoints);
-        if let Some(finish) = &commit.finish {
-            match &finish.error {
-                Some(error) => {
-                    tracing::info!(run_id = %self.lease.run_id, status = finish.status.as_str(), error, "run ended")
-                }
-                None => tracing::info!(run_id = %self.lease.run_id, status = finish.status.as_str(), "run ended"),
+        let committed = match commit_retrying(self.store.as_ref(), &self.lease, &commit).await {
+            Err(StoreError::InboxWaiting) if commit.finish.is_some() => {
+                commit.finish = None;
+                self.inbox_unread = true;
+                commit_retrying(self.store.as_ref(), &self.lease, &commit).await?
             }
+            outcome => outcome?,
+        };
+        if committed.inbox_newest.is_some_and(|newest| newest > self.inbox_seen) {
+            self.inbox_unread = true;
         }
-        Ok(())
+        self.ctx.checkpoints.extend(commit.checkpoints);
+        let Some(finish) = &commit.finish else { return Ok(false) };
+        match &finish.error {
+            Some(error) => {
+                tracing::info!(run_id = %self.lease.run_id, status = finish.status.as_str(), error, "run ended")
+            }
+            None => tracing::info!(run_id = %self.lease.run_id, status = finish.status.as_str(), "run ended"),
+        }
+        Ok(true)
     }
 
-    async fn finish(&mut self, status: RunStatus, error: Option<String>) -> Result<RunExit, StoreError> {
-        self.write(Commit { finish: Some(Finish { status, error, summary: None }), ..Default::default() }).await?;
-        Ok(RunExit::Finished)
+    /// Ends the run, unless its inbox turned out to hold something new (then
+    /// the loop goes on and takes it in).
+    async fn finish(&mut self, status: RunStatus, error: Option<String>) -> Result<Option<RunExit>, StoreError> {
+        let commit = Commit { finish: Some(Finish { status, error, summary: None }), ..Default::default() };
+        Ok(self.write(commit).await?.then_some(RunExit::Finished))
+    }
+
+    /// Whether people sent the run something it has not taken in yet.
+    fn inbox_has_news(&self) -> bool {
+        self.inbox_unread || !self.inbox.is_empty()
     }
 }
 
@@ -269,6 +326,7 @@ pub fn retry_delay(config: &LoopConfig, failures: u32, retry_after: Option<Durat
 mod tests {
     use super::tools::batches;
     use super::*;
+    use crate::approval::Outcome;
     use crate::model::ToolCall;
 
     #[test]
@@ -293,7 +351,8 @@ mod tests {
 
     #[test]
     fn read_only_calls_are_batched_and_others_run_alone() {
-        let call = |name: &str| ToolCall { id: name.into(), name: name.into(), input: serde_json::json!({}) };
+        let call =
+            |name: &str| Outcome::Run(ToolCall { id: name.into(), name: name.into(), input: serde_json::json!({}) });
         let calls = [call("read"), call("grep"), call("bash"), call("glob"), call("write")];
         let shape: Vec<usize> = batches(&calls).iter().map(Vec::len).collect();
         assert_eq!(shape, [2, 1, 1, 1]);

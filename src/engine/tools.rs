@@ -1,16 +1,19 @@
 //! Tool steps: running a step's pending tool calls and checkpointing each result.
 
 use super::{Execution, RunExit};
+use crate::approval::Outcome;
 use crate::checkpoint::{Checkpoint, CheckpointBody};
 use crate::event::RunEvent;
-use crate::model::ToolCall;
 use crate::store::{Commit, StoreError};
 use crate::tools::{self, ToolContext};
 
 impl Execution {
-    /// Runs the pending tool calls of a step: consecutive read-only calls
-    /// together, the others one at a time. Each result is committed on its own.
-    pub(super) async fn run_tools(&mut self, step: u32, calls: Vec<ToolCall>) -> Result<Option<RunExit>, StoreError> {
+    /// Carries out the pending tool calls of a step: consecutive read-only
+    /// calls together, the others one at a time, and calls a person answered
+    /// without running. Each result is committed on its own; when a commit
+    /// sees that people sent the run something, the calls not yet started
+    /// are left to the loop, which takes it in first.
+    pub(super) async fn run_tools(&mut self, step: u32, calls: Vec<Outcome>) -> Result<Option<RunExit>, StoreError> {
         let work_dir = std::path::PathBuf::from(&self.ctx.work_dir);
         if let Err(e) = tokio::fs::create_dir_all(&work_dir).await {
             tracing::warn!(error = %e, dir = %work_dir.display(), "could not create the work_dir");
@@ -27,15 +30,14 @@ impl Execution {
             env: agent.options.get("tool_env").and_then(|v| tools::check_tool_env(v).ok()).unwrap_or_default(),
         };
         for batch in batches(&calls) {
-            if self.signals.stop.is_cancelled() || self.signals.abort.is_cancelled() {
+            if self.signals.stop.is_cancelled() || self.signals.abort.is_cancelled() || self.inbox_has_news() {
                 return Ok(None);
             }
-            let outputs =
-                futures_util::future::join_all(batch.iter().map(|c| tools::run(&c.name, &c.input, &ctx))).await;
+            let outputs = futures_util::future::join_all(batch.iter().map(|c| carry_out(c, &ctx))).await;
             if self.signals.abort.is_cancelled() {
                 return Ok(Some(RunExit::Abandoned));
             }
-            for (call, output) in batch.iter().zip(outputs) {
+            for (call, output) in batch.iter().map(Outcome::call).zip(outputs) {
                 let cp = Checkpoint {
                     step,
                     body: CheckpointBody::ToolResult {
@@ -59,13 +61,22 @@ impl Execution {
     }
 }
 
-/// Groups calls so that consecutive read-only ones run together.
-pub(super) fn batches(calls: &[ToolCall]) -> Vec<Vec<ToolCall>> {
-    let mut out: Vec<Vec<ToolCall>> = Vec::new();
+/// Runs a call, or gives the answer a person decided on instead.
+async fn carry_out(outcome: &Outcome, ctx: &ToolContext) -> tools::ToolOutput {
+    match outcome {
+        Outcome::Run(call) => tools::run(&call.name, &call.input, ctx).await,
+        Outcome::Answer { output, is_error, .. } => tools::ToolOutput { output: output.clone(), is_error: *is_error },
+    }
+}
+
+/// Groups calls so that consecutive read-only ones run together (a call
+/// answered without running counts as read-only: it touches nothing).
+pub(super) fn batches(calls: &[Outcome]) -> Vec<Vec<Outcome>> {
+    let read_only = |c: &Outcome| matches!(c, Outcome::Answer { .. }) || tools::is_read_only(&c.call().name);
+    let mut out: Vec<Vec<Outcome>> = Vec::new();
     for call in calls {
-        let read_only = tools::is_read_only(&call.name);
         match out.last_mut() {
-            Some(last) if read_only && last.iter().all(|c| tools::is_read_only(&c.name)) => last.push(call.clone()),
+            Some(last) if read_only(call) && last.iter().all(read_only) => last.push(call.clone()),
             _ => out.push(vec![call.clone()]),
         }
     }

@@ -3,7 +3,8 @@
 //!
 //! `model: "echo"` answers with the user's last message. `options.script` is a
 //! list of turns, one consumed per provider call: `{"text": …}`,
-//! `{"tool_calls": [{"name", "input"}], "text"?: …}` or
+//! `{"tool_calls": [{"name", "input"}], "text"?: …}`, `{"echo": true}` (the
+//! text is the last user message, which shows what a steering message did) or
 //! `{"error": {"status", "message"}}`, or `{"panic": "message"}`, which makes
 //! the provider call panic: a fault to show that a run whose code panics is
 //! failed with the message and frees its worker's slot. Past the end it
@@ -68,6 +69,9 @@ fn validate_turn(turn: &Value) -> Result<(), String> {
     if let Some(text) = obj.get("text") {
         text.as_str().ok_or("text must be a string")?;
     }
+    if let Some(echo) = obj.get("echo") {
+        echo.as_bool().ok_or("echo must be true or false")?;
+    }
     if let Some(calls) = obj.get("tool_calls") {
         for call in calls.as_array().ok_or("tool_calls must be an array")? {
             call.get("name").and_then(Value::as_str).ok_or("each tool call needs a name")?;
@@ -122,7 +126,10 @@ impl Provider for Scripted {
             let message = error.get("message").and_then(Value::as_str).unwrap_or("scripted provider error");
             return Err(ProviderError::from_status(status, message));
         }
-        let text = turn.get("text").and_then(Value::as_str).unwrap_or("").to_string();
+        let text = match turn.get("echo").and_then(Value::as_bool) {
+            Some(true) => last_user_text(&request.messages),
+            _ => turn.get("text").and_then(Value::as_str).unwrap_or("").to_string(),
+        };
         let delay = request.options.get("chunk_delay_ms").and_then(Value::as_u64).unwrap_or(0);
         stream_text(&text, delay, deltas).await;
         let tool_calls: Vec<ToolCall> = turn

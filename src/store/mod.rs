@@ -50,7 +50,9 @@ pub struct EventCursor {
 use crate::checkpoint::{Checkpoint, RunSummary};
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
-use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunInput, RunKind, RunStatus, Session};
+use crate::model::{
+    Agent, Event, Fleet, FleetRun, Message, MultitaskStrategy, Run, RunInput, RunKind, RunStatus, Session,
+};
 
 pub mod body;
 pub mod postgres;
@@ -76,8 +78,17 @@ pub enum StoreError {
     #[error("{0}")]
     Conflict(String),
     /// The writer no longer holds the run's lease: nothing was written.
+    /// The session has an unfinished run and the submission asked not to
+    /// queue behind it (`multitask_strategy: reject`).
+    #[error("{0}")]
+    Busy(String),
     #[error("the lease on this run is no longer held")]
     Fenced,
+    /// A commit that would end a run was refused, changing nothing: the
+    /// run's inbox holds something it has not taken in (a message steered
+    /// while its last step ran), which must reach it first.
+    #[error("the run has messages it has not taken in")]
+    InboxWaiting,
     /// The database could not be reached, was busy, or aborted the
     /// transaction (a lost connection, a serialization failure, a restart):
     /// nothing was written, and retrying may help.
@@ -135,6 +146,9 @@ pub struct NewRun {
     pub input: RunInput,
     pub work_dir: String,
     pub max_attempts: u32,
+    /// What becomes of the session's unfinished runs (a message's only;
+    /// fleet tasks are enqueued behind nothing).
+    pub strategy: MultitaskStrategy,
 }
 
 /// An `Idempotency-Key` attached to a submission.
@@ -258,6 +272,54 @@ pub struct RunContext {
     /// True when the attempt before this one handed the run back gracefully,
     /// at a step boundary: no tool call of it was in flight.
     pub handed_back: bool,
+    /// What people sent the run that it has not taken in yet.
+    pub inbox: Vec<InboxItem>,
+}
+
+/// Something a person sent a run, kept until the run reaches a step
+/// boundary and takes it in (in the commit that delivers it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InboxItem {
+    /// Its number, increasing in the order items arrive.
+    pub seq: u64,
+    pub kind: InboxKind,
+}
+
+/// What an inbox item asks of the run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InboxKind {
+    /// A message to deliver at the next step boundary (`POST /runs/{id}/steer`).
+    Steer(String),
+    /// Stop at the next step boundary as `interrupted` (a newer message of
+    /// the session came with `multitask_strategy: interrupt`).
+    Interrupt,
+}
+
+impl InboxKind {
+    /// The kind as stored.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            InboxKind::Steer(_) => "steer",
+            InboxKind::Interrupt => "interrupt",
+        }
+    }
+
+    /// The message as stored (none for an interrupt).
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            InboxKind::Steer(message) => Some(message),
+            InboxKind::Interrupt => None,
+        }
+    }
+
+    /// Reads a stored item.
+    pub fn from_stored(kind: &str, message: Option<String>) -> StoreResult<InboxKind> {
+        match (kind, message) {
+            ("steer", Some(message)) => Ok(InboxKind::Steer(message)),
+            ("interrupt", _) => Ok(InboxKind::Interrupt),
+            (other, _) => Err(StoreError::internal(format!("unknown inbox item {other:?}"))),
+        }
+    }
 }
 
 /// How a run ends, as decided by the worker executing it.
@@ -278,6 +340,21 @@ pub struct Commit {
     pub checkpoints: Vec<Checkpoint>,
     pub events: Vec<RunEvent>,
     pub finish: Option<Finish>,
+    /// The run waits for a person: it becomes `waiting` and leaves its
+    /// worker (no lease holds it) but keeps its session's turn and its fleet
+    /// slot. It is queued again when the person answers.
+    pub wait: bool,
+    /// The inbox items this commit takes in, removed with it.
+    pub delivered: Vec<u64>,
+}
+
+/// What a commit saw of the run it wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Committed {
+    /// The number of the newest item in the run's inbox, if there is one:
+    /// newer than what the worker took in, it is there to take at the next
+    /// step boundary.
+    pub inbox_newest: Option<u64>,
 }
 
 /// What a fenced write changes besides the rows it adds, for a backend to
@@ -378,6 +455,15 @@ pub trait Store: Send + Sync + 'static {
     /// Cancels a queued, waiting or running run: it ends at once with `done`.
     /// A terminal run is a [`StoreError::Conflict`].
     async fn cancel_run(&self, id: &str) -> StoreResult<Run>;
+    /// Leaves a message for a run, taken in at its next step boundary (a
+    /// queued run's first); a waiting run is queued again to take it. A
+    /// terminal run is a [`StoreError::Conflict`].
+    async fn steer_run(&self, id: &str, message: &str) -> StoreResult<Run>;
+    /// Records a person's decisions on the calls a waiting run waits for
+    /// (checkpoints of `step`), writes `event` (`approval_decided`) and
+    /// queues the run again, atomically. A run that is not waiting is a
+    /// [`StoreError::Conflict`] and nothing is written.
+    async fn decide(&self, id: &str, step: u32, decisions: Vec<Checkpoint>, event: RunEvent) -> StoreResult<Run>;
 
     // Fleet runs.
     /// Writes a fleet run, its tasks' sessions and runs (the first
@@ -435,7 +521,9 @@ pub trait Store: Send + Sync + 'static {
         }
         Ok(contexts)
     }
-    async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()>;
+    async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<Committed>;
+    /// The items waiting in a run's inbox, oldest first.
+    async fn read_inbox(&self, run_id: &str) -> StoreResult<Vec<InboxItem>>;
     /// Hands a run back to the queue without charging the attempt (graceful shutdown).
     /// Writes `run_handed_back`, saying whether a step was interrupted.
     async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()>;

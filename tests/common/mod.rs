@@ -423,7 +423,7 @@ impl Api {
         let start = Instant::now();
         loop {
             let run = self.run(run_id).await;
-            if matches!(run["status"].as_str(), Some("succeeded" | "failed" | "cancelled")) {
+            if matches!(run["status"].as_str(), Some("succeeded" | "failed" | "cancelled" | "interrupted")) {
                 return run;
             }
             assert!(start.elapsed() < limit, "run {run_id} not terminal after {limit:?}: {run}");

@@ -59,6 +59,7 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         tools: vec!["bash".into()],
         output_schema: None,
         max_steps,
+        approve_tools: Vec::new(),
         created_at: now,
         updated_at: now,
     }
@@ -88,6 +89,7 @@ pub async fn enqueue(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, me
         input: RunInput { message: message.into(), instructions: None, data: None },
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,
+        strategy: Default::default(),
     };
     store.enqueue_run(run, None).await.unwrap().run.id
 }
@@ -113,6 +115,7 @@ pub fn text_commit(step: u32, text: &str, finish: bool) -> Commit {
         }],
         events: vec![RunEvent::StepCompleted { step, usage: Usage::default(), stop_reason: "end_turn".into() }],
         finish: finish.then_some(Finish { status: RunStatus::Succeeded, error: None, summary: None }),
+        ..Default::default()
     }
 }
 

@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use sqlx::PgConnection;
 
 use super::progress::{end_runs, summary_from_store, Ending};
-use super::Pending;
+use super::{people, Pending};
 use crate::checkpoint::RunSummary;
 use crate::event::RunEvent;
 use crate::model::RunStatus;
-use crate::store::{Commit, Effect, Finish, Lease, StoreError, StoreResult};
+use crate::store::{Commit, Committed, Effect, Finish, Lease, StoreError, StoreResult};
 
 /// One run's fenced write: its lease and what it changes.
 pub struct Fenced<'a> {
@@ -77,19 +77,21 @@ struct Prepared<'a> {
 }
 
 /// Writes each commit under its lease, in the caller's transaction: per
-/// write, `Ok` or [`StoreError::Fenced`] (which changed nothing). An `Err`
-/// is the transaction's as a whole. Each run may appear once.
+/// write, what it saw, or [`StoreError::Fenced`] (which changed nothing). An
+/// `Err` is the transaction's as a whole. Each run may appear once.
 pub async fn commit_many(
     c: &mut PgConnection,
     p: &mut Pending,
     writes: &[(&Lease, &Commit)],
-) -> StoreResult<Vec<StoreResult<()>>> {
+) -> StoreResult<Vec<StoreResult<Committed>>> {
     let mut prepared = Vec::with_capacity(writes.len());
     for (lease, commit) in writes {
         prepared.push(prepare(c, lease, commit).await?);
     }
+    let unread = inbox_in_the_way(c, &prepared).await?;
     let fenced: Vec<Fenced> = prepared
         .iter()
+        .filter(|w| !unread.contains(&w.lease.run_id))
         .map(|w| Fenced { lease: w.lease, effect: Effect::of(&w.commit.checkpoints, &w.events) })
         .collect();
     let firsts = fence_many(c, &fenced).await?;
@@ -103,10 +105,49 @@ pub async fn commit_many(
         }
     }
     end_runs(c, p, &endings).await?;
+    let waiting: Vec<&str> = passed.iter().filter(|w| w.commit.wait).map(|w| w.lease.run_id.as_str()).collect();
+    people::wait(c, &waiting).await?;
+    let delivered = passed.iter().map(|w| (w.lease.run_id.as_str(), w.commit.delivered.as_slice()));
+    let newest = people::take_delivered(c, delivered).await?;
     Ok(prepared
         .iter()
-        .map(|w| if firsts.contains_key(&w.lease.run_id) { Ok(()) } else { Err(StoreError::Fenced) })
+        .map(|w| match firsts.contains_key(&w.lease.run_id) {
+            true => Ok(Committed { inbox_newest: newest.get(&w.lease.run_id).copied() }),
+            false if unread.contains(&w.lease.run_id) => Err(StoreError::InboxWaiting),
+            false => Err(StoreError::Fenced),
+        })
         .collect())
+}
+
+/// The runs among `writes` that would end or start waiting while their
+/// inbox holds something they did not take in: those writes are refused.
+/// The batch's rows are locked first, as a steer locks a run's row before
+/// it adds to the inbox, so no item can arrive unseen before the commit.
+async fn inbox_in_the_way(c: &mut PgConnection, writes: &[Prepared<'_>]) -> StoreResult<Vec<String>> {
+    let stopping: Vec<&Prepared> = writes.iter().filter(|w| w.end.is_some() || w.commit.wait).collect();
+    if stopping.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<&str> = writes.iter().map(|w| w.lease.run_id.as_str()).collect();
+    sqlx::query("SELECT 1 FROM runs WHERE id = ANY($1) ORDER BY queue_seq FOR UPDATE")
+        .bind(&ids)
+        .execute(&mut *c)
+        .await?;
+    let runs: Vec<&str> = stopping.iter().map(|w| w.lease.run_id.as_str()).collect();
+    let delivered: Vec<String> = stopping
+        .iter()
+        .map(|w| format!("{{{}}}", w.commit.delivered.iter().map(u64::to_string).collect::<Vec<_>>().join(",")))
+        .collect();
+    let unread: Vec<String> = sqlx::query_scalar(
+        "SELECT DISTINCT i.run_id FROM run_inbox i
+         JOIN UNNEST($1::text[], $2::text[]) AS u(run_id, delivered) ON i.run_id = u.run_id
+         WHERE NOT (i.seq = ANY(u.delivered::bigint[]))",
+    )
+    .bind(&runs)
+    .bind(&delivered)
+    .fetch_all(&mut *c)
+    .await?;
+    Ok(unread)
 }
 
 /// Completes a commit's events: a run it ends gets its summary (from the

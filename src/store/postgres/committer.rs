@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use super::listen::Notifier;
 use super::{commit, Pending};
-use crate::store::{Commit, Lease, StoreError, StoreResult};
+use crate::store::{Commit, Committed, Lease, StoreError, StoreResult};
 
 /// The most commits in one transaction.
 const MAX_BATCH: usize = 64;
@@ -28,7 +28,7 @@ pub const BATCHES_IN_FLIGHT: usize = 2;
 struct Queued {
     lease: Lease,
     commit: Commit,
-    answer: oneshot::Sender<StoreResult<()>>,
+    answer: oneshot::Sender<StoreResult<Committed>>,
 }
 
 /// The queue of commits, served by a task of its own.
@@ -46,7 +46,7 @@ impl Committer {
 
     /// Writes one commit under its lease, in a batch with whatever other
     /// commits are queued; answers as `Store::commit` does.
-    pub async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()> {
+    pub async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<Committed> {
         let (answer, answered) = oneshot::channel();
         let queued = Queued { lease: lease.clone(), commit, answer };
         self.queue.send(queued).map_err(|_| StoreError::unavailable("the committer has stopped"))?;
@@ -120,7 +120,7 @@ async fn write(pool: &PgPool, batch: Vec<Queued>) {
     }
 }
 
-async fn in_transaction(pool: &PgPool, writes: &[(&Lease, &Commit)]) -> StoreResult<Vec<StoreResult<()>>> {
+async fn in_transaction(pool: &PgPool, writes: &[(&Lease, &Commit)]) -> StoreResult<Vec<StoreResult<Committed>>> {
     let mut tx = super::begin(pool).await?;
     let mut pending = Pending::default();
     let outcomes = commit::commit_many(&mut tx, &mut pending, writes).await?;

@@ -60,6 +60,7 @@ pub async fn enqueue(
             input: task.input.clone(),
             work_dir: task.session.work_dir.clone(),
             max_attempts: new.max_attempts,
+            strategy: Default::default(),
         })
         .collect();
     let blocked: Vec<bool> = (0..runs.len() as u32).map(|i| fleet::starts_blocked(i, new.worker_count)).collect();

@@ -41,7 +41,8 @@ async fn run_context(c: &mut PgConnection, run_id: &str) -> StoreResult<RunConte
     };
     let checkpoints = checkpoints(c, run_id).await?;
     let resumed = run.attempt > 1;
-    Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back })
+    let inbox = super::people::read_inbox(c, run_id).await?;
+    Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back, inbox })
 }
 
 /// The history before this run: every message written by runs that ended earlier.

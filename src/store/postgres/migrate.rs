@@ -10,6 +10,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "init", include_str!("../../../migrations/postgres/0001_init.sql")),
     (2, "commit_order", include_str!("../../../migrations/postgres/0002_commit_order.sql")),
     (3, "session_turns", include_str!("../../../migrations/postgres/0003_session_turns.sql")),
+    (4, "inbox", include_str!("../../../migrations/postgres/0004_inbox.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

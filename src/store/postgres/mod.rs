@@ -36,6 +36,7 @@ mod fleet;
 mod listen;
 mod load;
 mod migrate;
+mod people;
 mod progress;
 mod queue;
 mod resources;
@@ -188,9 +189,17 @@ pub struct Pending {
     seqs: Vec<i64>,
     kinds: Vec<String>,
     data: Vec<String>,
+    /// A change with no event of its own that workers must hear of.
+    hint: bool,
 }
 
 impl Pending {
+    /// Asks for a hint after the commit though no event is written (a run
+    /// queued again).
+    pub fn hint(&mut self) {
+        self.hint = true;
+    }
+
     /// Queues a log's events numbered from `first_seq`.
     pub fn push(&mut self, run_id: &str, first_seq: u64, events: &[RunEvent]) {
         for (i, event) in events.iter().enumerate() {
@@ -207,7 +216,7 @@ impl Pending {
     /// readers follow transaction order (see `events_since`).
     async fn flush(self, c: &mut PgConnection) -> StoreResult<bool> {
         if self.run_ids.is_empty() {
-            return Ok(false);
+            return Ok(self.hint);
         }
         sqlx::query(
             "INSERT INTO run_events (run_id, seq, type, data, at)

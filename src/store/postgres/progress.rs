@@ -45,7 +45,38 @@ pub async fn finish(
     .fetch_one(&mut *c)
     .await?;
     let summary = summary_from_store(c, run_id, status, &[]).await?;
-    p.push(run_id, seq as u64, &[RunEvent::done(status, error.clone(), &summary)]);
+    end_with(c, p, run_id, seq as u64, status, error, summary).await
+}
+
+/// Ends a run as [`finish`] does, with the summary given (a rolled-back
+/// run's leaves nothing in the history).
+pub async fn finish_with(
+    c: &mut PgConnection,
+    p: &mut Pending,
+    run_id: &str,
+    status: RunStatus,
+    error: Option<String>,
+    summary: RunSummary,
+) -> StoreResult<()> {
+    let seq: i64 = sqlx::query_scalar(
+        "UPDATE runs SET event_seq = event_seq + 1, updated_at = wingman_ms() WHERE id = $1 RETURNING event_seq",
+    )
+    .bind(run_id)
+    .fetch_one(&mut *c)
+    .await?;
+    end_with(c, p, run_id, seq as u64, status, error, summary).await
+}
+
+async fn end_with(
+    c: &mut PgConnection,
+    p: &mut Pending,
+    run_id: &str,
+    seq: u64,
+    status: RunStatus,
+    error: Option<String>,
+    summary: RunSummary,
+) -> StoreResult<()> {
+    p.push(run_id, seq, &[RunEvent::done(status, error.clone(), &summary)]);
     end_runs(c, p, &[Ending { run_id, status, error: &error, summary: &summary }]).await
 }
 

@@ -29,6 +29,9 @@ pub async fn enqueue(
             return Ok(Enqueued { run, created: false });
         }
     }
+    if let Some(session_id) = &new.session_id {
+        super::people::make_way(c, p, session_id, new.strategy).await?;
+    }
     let blocked = match &new.session_id {
         Some(session_id) => session_is_busy(c, session_id).await?,
         None => false,

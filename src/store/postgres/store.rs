@@ -7,13 +7,16 @@ use async_trait::async_trait;
 use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
-use super::{fleet, load, progress, queue, workers, PgStore};
+use super::{fleet, load, people, progress, queue, workers, PgStore};
+use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
+use crate::event::RunEvent;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::store::rows;
 use crate::store::{
-    Claim, Commit, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat, IdempotencyKey, Lease,
-    NewFleetRun, NewRun, QueueStats, RunContext, RunFilter, Store, StoreError, StoreResult,
+    Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
+    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, QueueStats, RunContext, RunFilter, Store, StoreError,
+    StoreResult,
 };
 
 /// A fleet's definition and whether one of its fleet runs is unfinished.
@@ -287,8 +290,22 @@ impl Store for PgStore {
         load::run_contexts(&self.pool, &run_ids).await
     }
 
-    async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()> {
+    async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<Committed> {
         self.commits.commit(lease, commit).await
+    }
+
+    async fn read_inbox(&self, run_id: &str) -> StoreResult<Vec<InboxItem>> {
+        people::read_inbox(&mut *self.pool.acquire().await?, run_id).await
+    }
+
+    async fn steer_run(&self, id: &str, message: &str) -> StoreResult<Run> {
+        let (id, message) = (id.to_string(), message.to_string());
+        self.write(move |c, p| Box::pin(async move { people::steer(c, p, &id, &message).await })).await
+    }
+
+    async fn decide(&self, id: &str, step: u32, decisions: Vec<Checkpoint>, event: RunEvent) -> StoreResult<Run> {
+        let id = id.to_string();
+        self.write(move |c, p| Box::pin(async move { people::decide(c, p, &id, step, &decisions, event).await })).await
     }
 
     async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()> {

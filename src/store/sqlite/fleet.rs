@@ -54,6 +54,7 @@ pub fn enqueue(conn: &Connection, new: NewFleetRun, key: Option<IdempotencyKey>)
             input: task.input,
             work_dir: task.session.work_dir,
             max_attempts: new.max_attempts,
+            strategy: Default::default(),
         };
         insert_run(conn, &run, fleet::starts_blocked(index, new.worker_count), Some((&new.id, index)), at)?;
     }

@@ -39,7 +39,8 @@ fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
     let open_step = open_step.map(|s| s as u32);
     // The claim that handed the run to this worker was its first, or not.
     let resumed = run.attempt > 1;
-    Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back })
+    let inbox = super::people::read_inbox(conn, run_id)?;
+    Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back, inbox })
 }
 
 /// The history before this run: every message written by runs that ended earlier.

@@ -8,11 +8,14 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::Utc;
 
+use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
+use crate::event::RunEvent;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, RunStatus, Session};
 use crate::store::{
-    Claim, Commit, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat, IdempotencyKey, Lease,
-    NewFleetRun, NewRun, QueueStats, Run, RunContext, RunFilter, Store, StoreError, StoreOptions, StoreResult,
+    Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
+    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, QueueStats, Run, RunContext, RunFilter, Store, StoreError,
+    StoreOptions, StoreResult,
 };
 
 mod credentials;
@@ -20,6 +23,7 @@ mod fleet;
 mod load;
 mod migrate;
 mod open;
+mod people;
 mod progress;
 mod queue;
 mod readers;
@@ -169,6 +173,16 @@ impl Store for SqliteStore {
         self.writer.write(move |c| progress::cancel(c, &id, Utc::now())).await
     }
 
+    async fn steer_run(&self, id: &str, message: &str) -> StoreResult<Run> {
+        let (id, message) = (id.to_string(), message.to_string());
+        self.writer.write(move |c| people::steer(c, &id, &message, Utc::now())).await
+    }
+
+    async fn decide(&self, id: &str, step: u32, decisions: Vec<Checkpoint>, event: RunEvent) -> StoreResult<Run> {
+        let id = id.to_string();
+        self.writer.write(move |c| people::decide(c, &id, step, &decisions, event, Utc::now())).await
+    }
+
     async fn enqueue_fleet_run(&self, run: NewFleetRun, key: Option<IdempotencyKey>) -> StoreResult<EnqueuedFleetRun> {
         self.writer.write(move |c| fleet::enqueue(c, run, key)).await
     }
@@ -245,9 +259,14 @@ impl Store for SqliteStore {
         self.readers.read(move |c| load::run_contexts(c, &run_ids)).await
     }
 
-    async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<()> {
+    async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<Committed> {
         let lease = lease.clone();
         self.writer.write(move |c| progress::commit(c, &lease, commit, Utc::now())).await
+    }
+
+    async fn read_inbox(&self, run_id: &str) -> StoreResult<Vec<InboxItem>> {
+        let run_id = run_id.to_string();
+        self.readers.read(move |c| people::read_inbox(c, &run_id)).await
     }
 
     async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()> {

@@ -7,12 +7,12 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::queue::get_run;
 use super::rows::ms;
-use super::{fleet, load};
+use super::{fleet, load, people};
 use crate::checkpoint::{summarize, Checkpoint, RunSummary};
 use crate::event::RunEvent;
 use crate::model::{Message, Run, RunInput, RunStatus};
 use crate::store::task_end::EndedTask;
-use crate::store::{Commit, Effect, Finish, Lease, StoreError, StoreResult};
+use crate::store::{Commit, Committed, Effect, Finish, Lease, StoreError, StoreResult};
 
 /// Writes events numbered from `first_seq`.
 pub fn insert_events(
@@ -68,7 +68,11 @@ pub fn fence(conn: &Connection, lease: &Lease, effect: Effect, now: DateTime<Utc
 /// Writes a worker's progress under its lease, or nothing at all if the
 /// lease is gone: checkpoints, events, and, when the commit ends the run,
 /// its summary, `done` event, history and the session's next turn.
-pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Utc>) -> StoreResult<()> {
+pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Utc>) -> StoreResult<Committed> {
+    // A run does not end or start waiting with something unread in its inbox.
+    if (commit.finish.is_some() || commit.wait) && people::undelivered(conn, &lease.run_id, &commit.delivered)? {
+        return Err(StoreError::InboxWaiting);
+    }
     let mut events = commit.events;
     let finish = match commit.finish {
         Some(Finish { status, error, summary }) => {
@@ -87,10 +91,13 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
     if let Some((status, error, summary)) = finish {
         end_run(conn, &lease.run_id, status, &error, &summary, now)?;
     }
-    Ok(())
+    if commit.wait {
+        people::wait(conn, &lease.run_id, now)?;
+    }
+    people::take_delivered(conn, &lease.run_id, &commit.delivered)
 }
 
-fn insert_checkpoints(
+pub(super) fn insert_checkpoints(
     conn: &Connection,
     run_id: &str,
     checkpoints: &[Checkpoint],
@@ -107,7 +114,7 @@ fn insert_checkpoints(
 }
 
 /// Summarises a run from its stored checkpoints plus `pending` ones not yet written.
-fn summary_from_store(
+pub fn summary_from_store(
     conn: &Connection,
     run_id: &str,
     status: RunStatus,
@@ -132,6 +139,19 @@ pub fn finish(
     now: DateTime<Utc>,
 ) -> StoreResult<()> {
     let summary = summary_from_store(conn, run_id, status, &[])?;
+    finish_with(conn, run_id, status, error, summary, now)
+}
+
+/// Ends a run as [`finish`] does, with the summary given (a rolled-back
+/// run's leaves nothing in the history).
+pub fn finish_with(
+    conn: &Connection,
+    run_id: &str,
+    status: RunStatus,
+    error: Option<String>,
+    summary: RunSummary,
+    now: DateTime<Utc>,
+) -> StoreResult<()> {
     let seq: i64 = conn
         .prepare_cached("UPDATE runs SET event_seq = event_seq + 1, updated_at = ?2 WHERE id = ?1 RETURNING event_seq")?
         .query_row(params![run_id, ms(now)], |r| r.get(0))?;

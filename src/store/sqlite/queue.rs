@@ -22,11 +22,14 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
             return Ok(Enqueued { run, created: false });
         }
     }
+    let at = Utc::now();
+    if let Some(session_id) = &new.session_id {
+        super::people::make_way(conn, session_id, new.strategy, at)?;
+    }
     let blocked = match &new.session_id {
         Some(session_id) => session_is_busy(conn, session_id)?,
         None => false,
     };
-    let at = Utc::now();
     insert_run(conn, &new, blocked, None, at)?;
     if let Some(key) = &key {
         remember_key(conn, key, &new.id, at)?;

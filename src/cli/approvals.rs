@@ -1,0 +1,242 @@
+//! People in the loop from the command line: the runs waiting for a
+//! decision, answering them, and steering a run.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use anyhow::{bail, Context};
+use clap::Subcommand;
+use serde_json::{json, Value};
+
+use super::client::{call, print_json, ServerArg};
+
+#[derive(Debug, Subcommand)]
+pub enum PeopleCommand {
+    /// List the runs waiting for a person's decision, with their calls.
+    Approvals {
+        /// Print the runs as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        server: ServerArg,
+    },
+    /// Decide on the calls a waiting run asks about: every call named by no
+    /// option is approved.
+    Approve {
+        run_id: String,
+        /// Reject this call (repeatable); the model is told so.
+        #[arg(long = "reject", value_name = "CALL_ID")]
+        reject: Vec<String>,
+        /// Why the calls are rejected, for the model.
+        #[arg(long, requires = "reject")]
+        message: Option<String>,
+        /// Run this call with the input given by the next --input (repeatable).
+        #[arg(long = "edit", value_name = "CALL_ID")]
+        edit: Vec<String>,
+        /// The new input of an edited call, a JSON object.
+        #[arg(long = "input", value_name = "JSON")]
+        input: Vec<String>,
+        #[command(flatten)]
+        server: ServerArg,
+    },
+    /// Send a running run a message it takes in at its next step boundary.
+    Steer {
+        run_id: String,
+        message: String,
+        #[command(flatten)]
+        server: ServerArg,
+    },
+}
+
+/// Runs a people-in-the-loop command.
+pub async fn run(http: &reqwest::Client, command: PeopleCommand) -> anyhow::Result<()> {
+    match command {
+        PeopleCommand::Approvals { json, server } => approvals(http, &server.server, json).await,
+        PeopleCommand::Approve { run_id, reject, message, edit, input, server } => {
+            if edit.len() != input.len() {
+                bail!("each --edit needs its --input (got {} --edit, {} --input)", edit.len(), input.len());
+            }
+            let calls = waiting_calls(http, &server.server, &run_id).await?;
+            let choices = Choices { reject, message, edits: edit.into_iter().zip(input).collect() };
+            let decisions = choices.decide(&calls)?;
+            print_json(&send_decisions(http, &server.server, &run_id, decisions).await?);
+            Ok(())
+        }
+        PeopleCommand::Steer { run_id, message, server } => {
+            let url = format!("{}/runs/{run_id}/steer", server.server);
+            print_json(&call(http.post(url).json(&json!({"message": message}))).await?);
+            Ok(())
+        }
+    }
+}
+
+/// Prints every waiting run with the calls it waits on.
+async fn approvals(http: &reqwest::Client, server: &str, as_json: bool) -> anyhow::Result<()> {
+    let mut after: Option<String> = None;
+    let mut listed = Vec::new();
+    loop {
+        let mut url = format!("{server}/runs?status=waiting&limit=500");
+        if let Some(after) = &after {
+            url.push_str(&format!("&after={after}"));
+        }
+        let page = call(http.get(url)).await?;
+        for run in page["runs"].as_array().into_iter().flatten() {
+            let id = run["id"].as_str().unwrap_or_default();
+            let calls = waiting_calls(http, server, id).await.unwrap_or_default();
+            listed.push(json!({"run_id": id, "session_id": run["session_id"], "calls": calls}));
+        }
+        match page["next_after"].as_str() {
+            Some(next) => after = Some(next.to_string()),
+            None => break,
+        }
+    }
+    if as_json {
+        print_json(&Value::Array(listed));
+        return Ok(());
+    }
+    if listed.is_empty() {
+        println!("no run is waiting for a decision");
+    }
+    for run in &listed {
+        println!("run {} (session {})", run["run_id"].as_str().unwrap_or(""), run["session_id"]);
+        for c in run["calls"].as_array().into_iter().flatten() {
+            println!("  {} {} {}", c["call_id"].as_str().unwrap_or(""), c["name"].as_str().unwrap_or(""), c["input"]);
+        }
+    }
+    Ok(())
+}
+
+/// The calls a run waits on: those of its last `approval_requested`.
+async fn waiting_calls(http: &reqwest::Client, server: &str, run_id: &str) -> anyhow::Result<Vec<Value>> {
+    let events = call(http.get(format!("{server}/runs/{run_id}/events"))).await?;
+    let requested = events
+        .as_array()
+        .into_iter()
+        .flatten()
+        .rev()
+        .find(|e| e["type"] == "approval_requested")
+        .with_context(|| format!("run {run_id} has not asked for a decision"))?;
+    Ok(requested["calls"].as_array().cloned().unwrap_or_default())
+}
+
+async fn send_decisions(
+    http: &reqwest::Client,
+    server: &str,
+    run_id: &str,
+    decisions: Vec<Value>,
+) -> anyhow::Result<Value> {
+    let url = format!("{server}/runs/{run_id}/approve");
+    call(http.post(url).json(&json!({"decisions": decisions}))).await
+}
+
+/// What the command line said about each call.
+struct Choices {
+    reject: Vec<String>,
+    message: Option<String>,
+    edits: Vec<(String, String)>,
+}
+
+impl Choices {
+    /// A decision for every call; a call named by no option is approved.
+    fn decide(&self, calls: &[Value]) -> anyhow::Result<Vec<Value>> {
+        let ids: Vec<&str> = calls.iter().filter_map(|c| c["call_id"].as_str()).collect();
+        for named in self.reject.iter().chain(self.edits.iter().map(|(id, _)| id)) {
+            if !ids.contains(&named.as_str()) {
+                bail!("the run does not wait on call {named} (it waits on: {})", ids.join(", "));
+            }
+        }
+        ids.iter()
+            .map(|id| {
+                if self.reject.iter().any(|r| r == id) {
+                    return Ok(json!({"call_id": id, "decision": "reject", "message": self.message}));
+                }
+                match self.edits.iter().find(|(e, _)| e == id) {
+                    Some((_, input)) => {
+                        let input: Value = serde_json::from_str(input).context("--input must be a JSON object")?;
+                        Ok(json!({"call_id": id, "decision": "edit", "input": input}))
+                    }
+                    None => Ok(json!({"call_id": id, "decision": "approve"})),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Shows an approval request met while following a run and, when standard
+/// input is a terminal, asks for a decision on each call and sends them.
+pub async fn answer_at_prompt(http: &reqwest::Client, server: &str, run_id: &str, event: &Value) -> anyhow::Result<()> {
+    let calls = event["calls"].as_array().cloned().unwrap_or_default();
+    if !std::io::stdin().is_terminal() {
+        eprintln!("[waiting for a decision: wingman approve {run_id} (see wingman approvals)]");
+        return Ok(());
+    }
+    let decisions = tokio::task::block_in_place(|| prompt(&calls))?;
+    send_decisions(http, server, run_id, decisions).await?;
+    Ok(())
+}
+
+/// Asks about each call on the terminal: approve, reject or edit.
+fn prompt(calls: &[Value]) -> anyhow::Result<Vec<Value>> {
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut decisions = Vec::new();
+    for c in calls {
+        let id = c["call_id"].as_str().unwrap_or_default();
+        loop {
+            eprint!(
+                "\n{} wants to run {} {}\n[a]pprove, [r]eject, [e]dit? ",
+                id,
+                c["name"].as_str().unwrap_or(""),
+                c["input"]
+            );
+            std::io::stderr().flush().ok();
+            let answer = lines.next().context("standard input closed")??;
+            match answer.trim() {
+                "a" | "approve" | "" => decisions.push(json!({"call_id": id, "decision": "approve"})),
+                "r" | "reject" => {
+                    eprint!("why (for the model)? ");
+                    std::io::stderr().flush().ok();
+                    let why = lines.next().context("standard input closed")??;
+                    decisions.push(json!({"call_id": id, "decision": "reject", "message": why.trim()}));
+                }
+                "e" | "edit" => {
+                    eprint!("new input (JSON object): ");
+                    std::io::stderr().flush().ok();
+                    let input = lines.next().context("standard input closed")??;
+                    match serde_json::from_str::<Value>(&input) {
+                        Ok(input @ Value::Object(_)) => {
+                            decisions.push(json!({"call_id": id, "decision": "edit", "input": input}))
+                        }
+                        _ => {
+                            eprintln!("not a JSON object");
+                            continue;
+                        }
+                    }
+                }
+                _ => continue,
+            }
+            break;
+        }
+    }
+    Ok(decisions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_named_by_no_option_are_approved() {
+        let calls = vec![json!({"call_id": "a"}), json!({"call_id": "b"}), json!({"call_id": "c"})];
+        let choices = Choices {
+            reject: vec!["b".into()],
+            message: Some("no".into()),
+            edits: vec![("c".into(), r#"{"command": "ls"}"#.into())],
+        };
+        let decisions = choices.decide(&calls).unwrap();
+        assert_eq!(decisions[0]["decision"], "approve");
+        assert_eq!((decisions[1]["decision"].as_str(), decisions[1]["message"].as_str()), (Some("reject"), Some("no")));
+        assert_eq!(decisions[2]["input"]["command"], "ls");
+        let unknown = Choices { reject: vec!["z".into()], message: None, edits: vec![] };
+        assert!(unknown.decide(&calls).is_err());
+    }
+}

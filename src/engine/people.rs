@@ -1,0 +1,105 @@
+//! People's inputs as steps of the loop: what arrived in the run's inbox is
+//! taken in at a step boundary, and calls that need a decision park the run.
+//! Both are ordinary fenced writes: a crash before one leaves the inbox and
+//! the checkpoints as they were, and the next attempt does the same again.
+
+use super::{commit_retrying, Execution, RunExit};
+use crate::approval::WaitingCall;
+use crate::checkpoint::{self, CheckpointBody};
+use crate::event::RunEvent;
+use crate::model::{RunStatus, ToolCall};
+use crate::store::{Commit, Finish, InboxKind, StoreError};
+
+impl Execution {
+    /// Takes in what people sent, if anything: steering messages become
+    /// checkpoints after the current step (its calls not yet run are closed
+    /// as skipped), and an interrupt ends the run as `interrupted`, in one
+    /// write that also removes them from the inbox.
+    pub(super) async fn take_inbox(&mut self) -> Result<Option<RunExit>, StoreError> {
+        if self.inbox_unread {
+            self.inbox = self.store.read_inbox(&self.lease.run_id).await?;
+            self.inbox_unread = false;
+        }
+        if self.inbox.is_empty() {
+            return Ok(None);
+        }
+        let items = std::mem::take(&mut self.inbox);
+        self.inbox_seen = self.inbox_seen.max(items.iter().map(|i| i.seq).max().unwrap_or(0));
+        let steers: Vec<(u64, String)> = items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                InboxKind::Steer(message) => Some((i.seq, message.clone())),
+                InboxKind::Interrupt => None,
+            })
+            .collect();
+        let interrupted = items.iter().any(|i| i.kind == InboxKind::Interrupt);
+        let mut commit = Commit { delivered: items.iter().map(|i| i.seq).collect(), ..Default::default() };
+        if !steers.is_empty() {
+            let (checkpoints, skipped) = checkpoint::steer(&self.ctx.checkpoints, &steers);
+            commit.events = steered_events(&checkpoints, &steers, &skipped);
+            commit.checkpoints = checkpoints;
+        }
+        if interrupted {
+            let error = Some("interrupted by a newer message".to_string());
+            commit.finish = Some(Finish { status: RunStatus::Interrupted, error, summary: None });
+        }
+        let ended = self.write(commit).await?;
+        Ok(ended.then_some(RunExit::Finished))
+    }
+
+    /// Parks the run until a person decides on `calls`: `approval_requested`
+    /// is written and the run leaves this worker. If something reached the
+    /// inbox first, nothing is written and the loop takes it in.
+    pub(super) async fn await_approval(
+        &mut self,
+        step: u32,
+        calls: &[ToolCall],
+    ) -> Result<Option<RunExit>, StoreError> {
+        let calls: Vec<WaitingCall> = calls.iter().map(WaitingCall::from).collect();
+        let count = calls.len();
+        let mut events = std::mem::take(&mut self.pending);
+        events.push(RunEvent::ApprovalRequested { step, calls });
+        let commit = Commit { events, wait: true, ..Default::default() };
+        match commit_retrying(self.store.as_ref(), &self.lease, &commit).await {
+            Ok(_) => {
+                tracing::info!(run_id = %self.lease.run_id, step, calls = count, "waiting for a person's decision");
+                Ok(Some(RunExit::Waiting))
+            }
+            Err(StoreError::InboxWaiting) => {
+                let mut events = commit.events;
+                events.pop();
+                self.pending = events;
+                self.inbox_unread = true;
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// The events of a delivery: the skipped calls' results, then one `steered`
+/// per message (the first lists the calls it skipped).
+fn steered_events(
+    checkpoints: &[checkpoint::Checkpoint],
+    steers: &[(u64, String)],
+    skipped: &[ToolCall],
+) -> Vec<RunEvent> {
+    let mut events: Vec<RunEvent> = checkpoints
+        .iter()
+        .filter_map(|c| match &c.body {
+            CheckpointBody::ToolResult { call_id, name, output, is_error } => Some(RunEvent::ToolResult {
+                step: c.step,
+                call_id: call_id.clone(),
+                name: name.clone(),
+                output: output.clone(),
+                is_error: *is_error,
+            }),
+            _ => None,
+        })
+        .collect();
+    for (i, (_, message)) in steers.iter().enumerate() {
+        let skipped = if i == 0 { skipped.iter().map(|c| c.id.clone()).collect() } else { Vec::new() };
+        events.push(RunEvent::Steered { message: message.clone(), skipped });
+    }
+    events
+}

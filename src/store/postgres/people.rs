@@ -1,0 +1,197 @@
+//! People in the loop on PostgreSQL: what a new message does to its
+//! session's unfinished runs, runs that wait for a decision, and the inbox
+//! of what people send a run. Runs' rows are locked before their sessions',
+//! as everywhere.
+
+use std::collections::HashMap;
+
+use sqlx::PgConnection;
+
+use super::progress::{finish, finish_with, summary_from_store};
+use super::queue::get_run;
+use super::Pending;
+use crate::checkpoint::Checkpoint;
+use crate::event::RunEvent;
+use crate::model::{MultitaskStrategy, Run, RunStatus};
+use crate::store::{InboxItem, InboxKind, StoreError, StoreResult};
+
+/// Applies a new message's strategy to the session's unfinished runs, before
+/// the message is written: `reject` refuses if there is one, `interrupt`
+/// stops them (a running one at its next step boundary, the others now),
+/// `rollback` cancels them now and forgets what they did.
+pub async fn make_way(
+    c: &mut PgConnection,
+    p: &mut Pending,
+    session_id: &str,
+    strategy: MultitaskStrategy,
+) -> StoreResult<()> {
+    if strategy == MultitaskStrategy::Enqueue {
+        return Ok(());
+    }
+    let active: Vec<(String, String)> = sqlx::query_as(
+        "SELECT id, status FROM runs WHERE session_id = $1 AND status IN ('queued', 'running', 'waiting')
+         ORDER BY queue_seq FOR UPDATE",
+    )
+    .bind(session_id)
+    .fetch_all(&mut *c)
+    .await?;
+    for (run_id, status) in active {
+        match strategy {
+            MultitaskStrategy::Reject => {
+                return Err(StoreError::Busy(format!(
+                    "session {session_id} has an unfinished run ({run_id}, {status}); multitask_strategy is reject"
+                )))
+            }
+            MultitaskStrategy::Interrupt if status == "running" => add(c, &run_id, &InboxKind::Interrupt).await?,
+            MultitaskStrategy::Interrupt => {
+                let error = Some("interrupted by a newer message".to_string());
+                finish(c, p, &run_id, RunStatus::Interrupted, error).await?
+            }
+            MultitaskStrategy::Rollback => {
+                let mut summary = summary_from_store(c, &run_id, RunStatus::Cancelled, &[]).await?;
+                summary.history.clear();
+                let error = Some("rolled back by a newer message".to_string());
+                finish_with(c, p, &run_id, RunStatus::Cancelled, error, summary).await?;
+            }
+            MultitaskStrategy::Enqueue => {}
+        }
+    }
+    Ok(())
+}
+
+/// Leaves a message in a run's inbox; a waiting run is queued again to take it.
+pub async fn steer(c: &mut PgConnection, p: &mut Pending, run_id: &str, message: &str) -> StoreResult<Run> {
+    let run = locked(c, run_id).await?;
+    if run.status.is_terminal() {
+        return Err(StoreError::Conflict(format!("run {run_id} is already {}", run.status.as_str())));
+    }
+    add(c, run_id, &InboxKind::Steer(message.to_string())).await?;
+    if run.status == RunStatus::Waiting {
+        sqlx::query("UPDATE runs SET status = 'queued', updated_at = wingman_ms() WHERE id = $1")
+            .bind(run_id)
+            .execute(&mut *c)
+            .await?;
+        p.hint();
+    }
+    get_run(c, run_id).await?.ok_or(StoreError::NotFound("run"))
+}
+
+/// Records decisions for a waiting run and queues it again.
+pub async fn decide(
+    c: &mut PgConnection,
+    p: &mut Pending,
+    run_id: &str,
+    step: u32,
+    decisions: &[Checkpoint],
+    event: RunEvent,
+) -> StoreResult<Run> {
+    let run = locked(c, run_id).await?;
+    if run.status != RunStatus::Waiting {
+        return Err(StoreError::Conflict(format!(
+            "run {run_id} is {}, not waiting for a decision",
+            run.status.as_str()
+        )));
+    }
+    if decisions.iter().any(|d| d.step != step) {
+        return Err(StoreError::internal("decisions for another step than the one waiting"));
+    }
+    for checkpoint in decisions {
+        sqlx::query(
+            "INSERT INTO checkpoints (run_id, step, kind, call_id, body, created_at)
+             VALUES ($1, $2, $3, $4, $5, wingman_ms())",
+        )
+        .bind(run_id)
+        .bind(checkpoint.step as i64)
+        .bind(checkpoint.kind())
+        .bind(checkpoint.call_id())
+        .bind(serde_json::to_string(&checkpoint.body)?)
+        .execute(&mut *c)
+        .await?;
+    }
+    let seq: i64 = sqlx::query_scalar(
+        "UPDATE runs SET status = 'queued', event_seq = event_seq + 1, updated_at = wingman_ms() WHERE id = $1
+         RETURNING event_seq",
+    )
+    .bind(run_id)
+    .fetch_one(&mut *c)
+    .await?;
+    p.push(run_id, seq as u64, &[event]);
+    get_run(c, run_id).await?.ok_or(StoreError::NotFound("run"))
+}
+
+/// Parks runs whose workers committed that they wait for a person: no
+/// worker holds them, and each resumes at a step boundary, so its next
+/// attempt redoes nothing.
+pub async fn wait(c: &mut PgConnection, run_ids: &[&str]) -> StoreResult<()> {
+    if run_ids.is_empty() {
+        return Ok(());
+    }
+    sqlx::query(
+        "UPDATE runs SET status = 'waiting', worker_id = NULL, handed_back = 1, updated_at = wingman_ms()
+         WHERE id = ANY($1)",
+    )
+    .bind(run_ids)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
+/// Removes the inbox items commits took in; returns, per run, the newest
+/// item left.
+pub async fn take_delivered<'a>(
+    c: &mut PgConnection,
+    delivered: impl Iterator<Item = (&'a str, &'a [u64])>,
+) -> StoreResult<HashMap<String, u64>> {
+    let (mut runs, mut taken_runs, mut taken) = (Vec::new(), Vec::new(), Vec::new());
+    for (run_id, seqs) in delivered {
+        runs.push(run_id);
+        for seq in seqs {
+            taken_runs.push(run_id);
+            taken.push(*seq as i64);
+        }
+    }
+    if !taken.is_empty() {
+        sqlx::query("DELETE FROM run_inbox WHERE (run_id, seq) IN (SELECT * FROM UNNEST($1::text[], $2::bigint[]))")
+            .bind(&taken_runs)
+            .bind(&taken)
+            .execute(&mut *c)
+            .await?;
+    }
+    if runs.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let newest: Vec<(String, i64)> =
+        sqlx::query_as("SELECT run_id, MAX(seq) FROM run_inbox WHERE run_id = ANY($1) GROUP BY run_id")
+            .bind(&runs)
+            .fetch_all(&mut *c)
+            .await?;
+    Ok(newest.into_iter().map(|(run_id, seq)| (run_id, seq as u64)).collect())
+}
+
+/// A run's inbox, oldest first.
+pub async fn read_inbox(c: &mut PgConnection, run_id: &str) -> StoreResult<Vec<InboxItem>> {
+    let rows: Vec<(i64, String, Option<String>)> =
+        sqlx::query_as("SELECT seq, kind, message FROM run_inbox WHERE run_id = $1 ORDER BY seq")
+            .bind(run_id)
+            .fetch_all(&mut *c)
+            .await?;
+    rows.into_iter()
+        .map(|(seq, kind, message)| Ok(InboxItem { seq: seq as u64, kind: InboxKind::from_stored(&kind, message)? }))
+        .collect()
+}
+
+/// Reads a run with its row locked.
+async fn locked(c: &mut PgConnection, run_id: &str) -> StoreResult<Run> {
+    sqlx::query("SELECT 1 FROM runs WHERE id = $1 FOR UPDATE").bind(run_id).execute(&mut *c).await?;
+    get_run(c, run_id).await?.ok_or(StoreError::NotFound("run"))
+}
+
+async fn add(c: &mut PgConnection, run_id: &str, kind: &InboxKind) -> StoreResult<()> {
+    sqlx::query("INSERT INTO run_inbox (run_id, kind, message, created_at) VALUES ($1, $2, $3, wingman_ms())")
+        .bind(run_id)
+        .bind(kind.as_str())
+        .bind(kind.message())
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
