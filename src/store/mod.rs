@@ -348,6 +348,22 @@ pub struct Commit {
     pub delivered: Vec<u64>,
 }
 
+/// Refuses decisions for a run that does not wait for them (both backends
+/// call it under the run's lock, before writing anything).
+pub fn check_decisions(run: &Run, step: u32, decisions: &[Checkpoint]) -> StoreResult<()> {
+    if run.status != RunStatus::Waiting {
+        return Err(StoreError::Conflict(format!(
+            "run {} is {}, not waiting for a decision",
+            run.id,
+            run.status.as_str()
+        )));
+    }
+    if decisions.iter().any(|d| d.step != step) {
+        return Err(StoreError::internal("decisions for another step than the one waiting"));
+    }
+    Ok(())
+}
+
 /// What a commit saw of the run it wrote.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Committed {

@@ -13,7 +13,7 @@ use super::Pending;
 use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
 use crate::model::{MultitaskStrategy, Run, RunStatus};
-use crate::store::{InboxItem, InboxKind, StoreError, StoreResult};
+use crate::store::{check_decisions, InboxItem, InboxKind, StoreError, StoreResult};
 
 /// Applies a new message's strategy to the session's unfinished runs, before
 /// the message is written: `reject` refuses if there is one, `interrupt`
@@ -86,15 +86,7 @@ pub async fn decide(
     event: RunEvent,
 ) -> StoreResult<Run> {
     let run = locked(c, run_id).await?;
-    if run.status != RunStatus::Waiting {
-        return Err(StoreError::Conflict(format!(
-            "run {run_id} is {}, not waiting for a decision",
-            run.status.as_str()
-        )));
-    }
-    if decisions.iter().any(|d| d.step != step) {
-        return Err(StoreError::internal("decisions for another step than the one waiting"));
-    }
+    check_decisions(&run, step, decisions)?;
     for checkpoint in decisions {
         sqlx::query(
             "INSERT INTO checkpoints (run_id, step, kind, call_id, body, created_at)

@@ -38,14 +38,20 @@ pub async fn finish(
     status: RunStatus,
     error: Option<String>,
 ) -> StoreResult<()> {
+    let seq = reserve_done(c, run_id).await?;
+    let summary = summary_from_store(c, run_id, status, &[]).await?;
+    end_with(c, p, run_id, seq, status, error, summary).await
+}
+
+/// Takes the run's row lock and the number of its `done`.
+async fn reserve_done(c: &mut PgConnection, run_id: &str) -> StoreResult<u64> {
     let seq: i64 = sqlx::query_scalar(
         "UPDATE runs SET event_seq = event_seq + 1, updated_at = wingman_ms() WHERE id = $1 RETURNING event_seq",
     )
     .bind(run_id)
     .fetch_one(&mut *c)
     .await?;
-    let summary = summary_from_store(c, run_id, status, &[]).await?;
-    end_with(c, p, run_id, seq as u64, status, error, summary).await
+    Ok(seq as u64)
 }
 
 /// Ends a run as [`finish`] does, with the summary given (a rolled-back
@@ -58,13 +64,8 @@ pub async fn finish_with(
     error: Option<String>,
     summary: RunSummary,
 ) -> StoreResult<()> {
-    let seq: i64 = sqlx::query_scalar(
-        "UPDATE runs SET event_seq = event_seq + 1, updated_at = wingman_ms() WHERE id = $1 RETURNING event_seq",
-    )
-    .bind(run_id)
-    .fetch_one(&mut *c)
-    .await?;
-    end_with(c, p, run_id, seq as u64, status, error, summary).await
+    let seq = reserve_done(c, run_id).await?;
+    end_with(c, p, run_id, seq, status, error, summary).await
 }
 
 async fn end_with(

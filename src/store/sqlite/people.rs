@@ -11,7 +11,7 @@ use super::rows::{self, ms};
 use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
 use crate::model::{MultitaskStrategy, Run, RunStatus};
-use crate::store::{Committed, InboxItem, InboxKind, StoreError, StoreResult};
+use crate::store::{check_decisions, Committed, InboxItem, InboxKind, StoreError, StoreResult};
 
 /// Applies a new message's strategy to the session's unfinished runs, before
 /// the message is written: `reject` refuses if there is one, `interrupt`
@@ -81,15 +81,7 @@ pub fn decide(
     now: DateTime<Utc>,
 ) -> StoreResult<Run> {
     let run = get_run(conn, run_id)?.ok_or(StoreError::NotFound("run"))?;
-    if run.status != RunStatus::Waiting {
-        return Err(StoreError::Conflict(format!(
-            "run {run_id} is {}, not waiting for a decision",
-            run.status.as_str()
-        )));
-    }
-    if decisions.iter().any(|d| d.step != step) {
-        return Err(StoreError::internal("decisions for another step than the one waiting"));
-    }
+    check_decisions(&run, step, decisions)?;
     insert_checkpoints(conn, run_id, decisions, now)?;
     let seq: i64 = conn
         .prepare_cached(
