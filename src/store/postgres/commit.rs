@@ -18,36 +18,45 @@ use crate::store::{Commit, Committed, Effect, Finish, Lease, StoreError, StoreRe
 pub struct Fenced<'a> {
     pub lease: &'a Lease,
     pub effect: Effect,
+    /// The inbox items the write takes in.
+    pub delivered: &'a [u64],
+}
+
+/// What the fence tells of a run whose lease held.
+#[derive(Debug, Clone, Copy)]
+pub struct Passed {
+    /// The first event number reserved.
+    pub first: u64,
+    /// The newest inbox item the write does not take in.
+    pub inbox_newest: Option<u64>,
 }
 
 /// Reserves event numbers for each run whose lease is still held, and
-/// records the resume facts its write changes; returns the first reserved
-/// number of each run that passed (a run missing from the map is fenced).
-/// Each run may appear once. The rows are locked in queue order first, the
-/// order every transaction that locks several runs takes.
-pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreResult<HashMap<String, u64>> {
+/// records the resume facts its write changes; returns, for each run that
+/// passed, what [`Passed`] says (a run missing from the map is fenced).
+/// Each run may appear once. Several runs' rows must be locked already, in
+/// queue order ([`lock_runs`]).
+pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreResult<HashMap<String, Passed>> {
     let ids: Vec<&str> = writes.iter().map(|w| w.lease.run_id.as_str()).collect();
-    if writes.len() > 1 {
-        sqlx::query("SELECT 1 FROM runs WHERE id = ANY($1) ORDER BY queue_seq FOR UPDATE")
-            .bind(&ids)
-            .execute(&mut *c)
-            .await?;
-    }
+    let delivered: Vec<String> = writes.iter().map(|w| array_literal(w.delivered)).collect();
     let epochs: Vec<i64> = writes.iter().map(|w| w.lease.epoch as i64).collect();
     let workers: Vec<&str> = writes.iter().map(|w| w.lease.worker_id.as_str()).collect();
     let counts: Vec<i64> = writes.iter().map(|w| w.effect.events as i64).collect();
     let progressed: Vec<bool> = writes.iter().map(|w| w.effect.progressed).collect();
     let moves: Vec<bool> = writes.iter().map(|w| w.effect.open_step.is_some()).collect();
     let open: Vec<Option<i64>> = writes.iter().map(|w| w.effect.open_step.flatten().map(i64::from)).collect();
-    let reserved: Vec<(String, i64)> = sqlx::query_as(
+    let reserved: Vec<(String, i64, Option<i64>)> = sqlx::query_as(
         "UPDATE runs SET event_seq = runs.event_seq + u.n, updated_at = wingman_ms(),
                 progressed = CASE WHEN u.progressed THEN 1 ELSE runs.progressed END,
                 open_step = CASE WHEN u.moves THEN u.open_step ELSE runs.open_step END
-         FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bool[], $6::bool[], $7::bigint[])
-              AS u(id, epoch, worker, n, progressed, moves, open_step)
+         FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bool[], $6::bool[], $7::bigint[],
+                     $8::text[])
+              AS u(id, epoch, worker, n, progressed, moves, open_step, delivered)
          WHERE runs.id = u.id AND runs.status = 'running' AND runs.lease_epoch = u.epoch AND runs.worker_id = u.worker
            AND EXISTS (SELECT 1 FROM workers w WHERE w.id = u.worker AND w.lease_expires_at > wingman_ms())
-         RETURNING runs.id, runs.event_seq",
+         RETURNING runs.id, runs.event_seq,
+           (SELECT MAX(i.seq) FROM run_inbox i
+            WHERE i.run_id = runs.id AND NOT (i.seq = ANY(u.delivered::bigint[])))",
     )
     .bind(&ids)
     .bind(&epochs)
@@ -56,16 +65,38 @@ pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreRes
     .bind(&progressed)
     .bind(&moves)
     .bind(&open)
+    .bind(&delivered)
     .fetch_all(&mut *c)
     .await?;
     let counts: HashMap<&str, u64> = writes.iter().map(|w| (w.lease.run_id.as_str(), w.effect.events)).collect();
-    Ok(reserved.into_iter().map(|(id, last)| (id.clone(), last as u64 + 1 - counts[id.as_str()])).collect())
+    Ok(reserved
+        .into_iter()
+        .map(|(id, last, newest)| {
+            let first = last as u64 + 1 - counts[id.as_str()];
+            (id, Passed { first, inbox_newest: newest.map(|n| n as u64) })
+        })
+        .collect())
 }
 
 /// The first statement of a single fenced write (see [`fence_many`]).
 pub async fn fence(c: &mut PgConnection, lease: &Lease, effect: Effect) -> StoreResult<u64> {
-    let firsts = fence_many(c, &[Fenced { lease, effect }]).await?;
-    firsts.get(&lease.run_id).copied().ok_or(StoreError::Fenced)
+    let passed = fence_many(c, &[Fenced { lease, effect, delivered: &[] }]).await?;
+    passed.get(&lease.run_id).map(|p| p.first).ok_or(StoreError::Fenced)
+}
+
+/// Locks runs' rows in queue order, the order every transaction that locks
+/// several runs takes.
+async fn lock_runs(c: &mut PgConnection, ids: &[&str]) -> StoreResult<()> {
+    sqlx::query("SELECT 1 FROM runs WHERE id = ANY($1) ORDER BY queue_seq FOR UPDATE")
+        .bind(ids)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
+}
+
+/// A PostgreSQL array literal of numbers, to pass one array per row.
+fn array_literal(numbers: &[u64]) -> String {
+    format!("{{{}}}", numbers.iter().map(u64::to_string).collect::<Vec<_>>().join(","))
 }
 
 /// A commit with its events complete: the `done` of a run it ends included.
@@ -92,14 +123,18 @@ pub async fn commit_many(
     let fenced: Vec<Fenced> = prepared
         .iter()
         .filter(|w| !unread.contains(&w.lease.run_id))
-        .map(|w| Fenced { lease: w.lease, effect: Effect::of(&w.commit.checkpoints, &w.events) })
+        .map(|w| Fenced {
+            lease: w.lease,
+            effect: Effect::of(&w.commit.checkpoints, &w.events),
+            delivered: &w.commit.delivered,
+        })
         .collect();
     let firsts = fence_many(c, &fenced).await?;
     let passed: Vec<&Prepared> = prepared.iter().filter(|w| firsts.contains_key(&w.lease.run_id)).collect();
     insert_checkpoints(c, &passed).await?;
     let mut endings = Vec::new();
     for w in &passed {
-        p.push(&w.lease.run_id, firsts[&w.lease.run_id], &w.events);
+        p.push(&w.lease.run_id, firsts[&w.lease.run_id].first, &w.events);
         if let Some((status, error, summary)) = &w.end {
             endings.push(Ending { run_id: &w.lease.run_id, status: *status, error, summary });
         }
@@ -108,13 +143,13 @@ pub async fn commit_many(
     let waiting: Vec<&str> = passed.iter().filter(|w| w.commit.wait).map(|w| w.lease.run_id.as_str()).collect();
     people::wait(c, &waiting).await?;
     let delivered = passed.iter().map(|w| (w.lease.run_id.as_str(), w.commit.delivered.as_slice()));
-    let newest = people::take_delivered(c, delivered).await?;
+    people::take_delivered(c, delivered).await?;
     Ok(prepared
         .iter()
-        .map(|w| match firsts.contains_key(&w.lease.run_id) {
-            true => Ok(Committed { inbox_newest: newest.get(&w.lease.run_id).copied() }),
-            false if unread.contains(&w.lease.run_id) => Err(StoreError::InboxWaiting),
-            false => Err(StoreError::Fenced),
+        .map(|w| match firsts.get(&w.lease.run_id) {
+            Some(passed) => Ok(Committed { inbox_newest: passed.inbox_newest }),
+            None if unread.contains(&w.lease.run_id) => Err(StoreError::InboxWaiting),
+            None => Err(StoreError::Fenced),
         })
         .collect())
 }
@@ -125,19 +160,15 @@ pub async fn commit_many(
 /// it adds to the inbox, so no item can arrive unseen before the commit.
 async fn inbox_in_the_way(c: &mut PgConnection, writes: &[Prepared<'_>]) -> StoreResult<Vec<String>> {
     let stopping: Vec<&Prepared> = writes.iter().filter(|w| w.end.is_some() || w.commit.wait).collect();
+    if writes.len() > 1 || !stopping.is_empty() {
+        let ids: Vec<&str> = writes.iter().map(|w| w.lease.run_id.as_str()).collect();
+        lock_runs(c, &ids).await?;
+    }
     if stopping.is_empty() {
         return Ok(Vec::new());
     }
-    let ids: Vec<&str> = writes.iter().map(|w| w.lease.run_id.as_str()).collect();
-    sqlx::query("SELECT 1 FROM runs WHERE id = ANY($1) ORDER BY queue_seq FOR UPDATE")
-        .bind(&ids)
-        .execute(&mut *c)
-        .await?;
     let runs: Vec<&str> = stopping.iter().map(|w| w.lease.run_id.as_str()).collect();
-    let delivered: Vec<String> = stopping
-        .iter()
-        .map(|w| format!("{{{}}}", w.commit.delivered.iter().map(u64::to_string).collect::<Vec<_>>().join(",")))
-        .collect();
+    let delivered: Vec<String> = stopping.iter().map(|w| array_literal(&w.commit.delivered)).collect();
     let unread: Vec<String> = sqlx::query_scalar(
         "SELECT DISTINCT i.run_id FROM run_inbox i
          JOIN UNNEST($1::text[], $2::text[]) AS u(run_id, delivered) ON i.run_id = u.run_id

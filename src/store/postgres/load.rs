@@ -17,6 +17,11 @@ pub async fn run_contexts(pool: &PgPool, run_ids: &[String]) -> StoreResult<Vec<
     for run_id in run_ids {
         contexts.push(run_context(&mut tx, run_id).await?);
     }
+    // Inboxes are nearly always empty: one statement for the whole batch.
+    let mut inboxes = super::people::read_inboxes(&mut tx, run_ids).await?;
+    for context in &mut contexts {
+        context.inbox = inboxes.remove(&context.run.id).unwrap_or_default();
+    }
     tx.commit().await?;
     Ok(contexts)
 }
@@ -41,7 +46,7 @@ async fn run_context(c: &mut PgConnection, run_id: &str) -> StoreResult<RunConte
     };
     let checkpoints = checkpoints(c, run_id).await?;
     let resumed = run.attempt > 1;
-    let inbox = super::people::read_inbox(c, run_id).await?;
+    let inbox = Vec::new();
     Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back, inbox })
 }
 

@@ -128,48 +128,49 @@ pub async fn wait(c: &mut PgConnection, run_ids: &[&str]) -> StoreResult<()> {
     Ok(())
 }
 
-/// Removes the inbox items commits took in; returns, per run, the newest
-/// item left.
+/// Removes the inbox items commits took in.
 pub async fn take_delivered<'a>(
     c: &mut PgConnection,
     delivered: impl Iterator<Item = (&'a str, &'a [u64])>,
-) -> StoreResult<HashMap<String, u64>> {
-    let (mut runs, mut taken_runs, mut taken) = (Vec::new(), Vec::new(), Vec::new());
+) -> StoreResult<()> {
+    let (mut runs, mut taken) = (Vec::new(), Vec::new());
     for (run_id, seqs) in delivered {
-        runs.push(run_id);
         for seq in seqs {
-            taken_runs.push(run_id);
+            runs.push(run_id);
             taken.push(*seq as i64);
         }
     }
-    if !taken.is_empty() {
-        sqlx::query("DELETE FROM run_inbox WHERE (run_id, seq) IN (SELECT * FROM UNNEST($1::text[], $2::bigint[]))")
-            .bind(&taken_runs)
-            .bind(&taken)
-            .execute(&mut *c)
-            .await?;
+    if taken.is_empty() {
+        return Ok(());
     }
-    if runs.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let newest: Vec<(String, i64)> =
-        sqlx::query_as("SELECT run_id, MAX(seq) FROM run_inbox WHERE run_id = ANY($1) GROUP BY run_id")
-            .bind(&runs)
-            .fetch_all(&mut *c)
-            .await?;
-    Ok(newest.into_iter().map(|(run_id, seq)| (run_id, seq as u64)).collect())
+    sqlx::query("DELETE FROM run_inbox WHERE (run_id, seq) IN (SELECT * FROM UNNEST($1::text[], $2::bigint[]))")
+        .bind(&runs)
+        .bind(&taken)
+        .execute(&mut *c)
+        .await?;
+    Ok(())
 }
 
 /// A run's inbox, oldest first.
 pub async fn read_inbox(c: &mut PgConnection, run_id: &str) -> StoreResult<Vec<InboxItem>> {
-    let rows: Vec<(i64, String, Option<String>)> =
-        sqlx::query_as("SELECT seq, kind, message FROM run_inbox WHERE run_id = $1 ORDER BY seq")
-            .bind(run_id)
+    let mut inboxes = read_inboxes(c, &[run_id.to_string()]).await?;
+    Ok(inboxes.remove(run_id).unwrap_or_default())
+}
+
+/// The inboxes of several runs, each oldest first; runs with an empty one
+/// are left out.
+pub async fn read_inboxes(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<String, Vec<InboxItem>>> {
+    let rows: Vec<(String, i64, String, Option<String>)> =
+        sqlx::query_as("SELECT run_id, seq, kind, message FROM run_inbox WHERE run_id = ANY($1) ORDER BY seq")
+            .bind(run_ids)
             .fetch_all(&mut *c)
             .await?;
-    rows.into_iter()
-        .map(|(seq, kind, message)| Ok(InboxItem { seq: seq as u64, kind: InboxKind::from_stored(&kind, message)? }))
-        .collect()
+    let mut inboxes: HashMap<String, Vec<InboxItem>> = HashMap::new();
+    for (run_id, seq, kind, message) in rows {
+        let item = InboxItem { seq: seq as u64, kind: InboxKind::from_stored(&kind, message)? };
+        inboxes.entry(run_id).or_default().push(item);
+    }
+    Ok(inboxes)
 }
 
 /// Reads a run with its row locked.
