@@ -68,8 +68,10 @@ pub struct WorkerArgs {
     /// A dead worker's runs resume on another worker after about this long.
     #[arg(long, env = "WINGMAN_LEASE_MS", default_value_t = 3000)]
     pub lease_ms: u64,
-    /// How often a worker looks for work when nothing woke it, in milliseconds.
-    #[arg(long, env = "WINGMAN_POLL_MS", default_value_t = 5)]
+    /// How often a worker looks for work when no change hint woke it, in
+    /// milliseconds: hints wake it at once; the poll finds what no hint
+    /// announces (a lapsed lease's runs to rescue).
+    #[arg(long, env = "WINGMAN_POLL_MS", default_value_t = 250)]
     pub poll_ms: u64,
     /// How long in-flight steps may take to finish at shutdown, in milliseconds.
     #[arg(long, env = "WINGMAN_GRACE_MS", default_value_t = 10_000)]

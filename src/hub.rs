@@ -135,17 +135,31 @@ impl Hub {
     }
 }
 
+/// How often the pump reads again for a while after a change hint.
+const BURST_POLL: Duration = Duration::from_millis(2);
+
+/// How long it keeps reading that often: on PostgreSQL an event can only be
+/// read once every older transaction on the server has ended (see
+/// `events_since`), which no hint announces, so a hint is followed by a few
+/// quick reads rather than by the slow poll alone.
+const BURST: Duration = Duration::from_millis(50);
+
+/// Follows the global event cursor and delivers new events. It sleeps until
+/// a change hint (or a nudge from this process) wakes it, reads quickly for
+/// a short while after each, and otherwise reads every `poll` as the
+/// fallback for a hint that never came: at rest it costs next to nothing.
 async fn pump(hub: Arc<Hub>, poll: Duration, shutdown: CancellationToken) {
     let mut cursor = hub.store.event_cursor().await.unwrap_or_default();
     let mut changes = hub.store.changes();
-    let mut tick = tokio::time::interval(poll);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut burst_until = tokio::time::Instant::now();
     loop {
+        let now = tokio::time::Instant::now();
+        let next = now + if now < burst_until { BURST_POLL } else { poll };
         tokio::select! {
             _ = shutdown.cancelled() => return,
-            _ = hub.wake.notified() => {}
-            _ = crate::store::changed(&mut changes) => {}
-            _ = tick.tick() => {}
+            _ = hub.wake.notified() => burst_until = tokio::time::Instant::now() + BURST,
+            _ = crate::store::changed(&mut changes) => burst_until = tokio::time::Instant::now() + BURST,
+            _ = tokio::time::sleep_until(next) => {}
         }
         // Read the cursor before looking for subscribers: an event committed
         // after this read is delivered next time; one committed before it is

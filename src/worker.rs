@@ -45,7 +45,7 @@ impl Default for WorkerConfig {
             concurrency: 16,
             lease: Duration::from_secs(3),
             heartbeat: Duration::from_secs(1),
-            poll: Duration::from_millis(5),
+            poll: Duration::from_millis(250),
             grace: Duration::from_secs(10),
             engine: LoopConfig::default(),
         }

@@ -14,6 +14,7 @@ use crate::store::ScratchDatabase;
 mod burn;
 mod fleet;
 mod http;
+mod idle;
 mod steps;
 
 /// Benchmark arguments.
@@ -45,6 +46,8 @@ enum Which {
     Steps(steps::StepsArgs),
     /// (e) A fleet run: submit N one-step tasks in one request, then time worker processes draining them.
     Fleet(fleet::FleetArgs),
+    /// (f) The CPU an API server and a worker use at rest.
+    Idle(idle::IdleArgs),
 }
 
 /// Runs a benchmark and prints its figures.
@@ -79,6 +82,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         Which::Pickup(a) => http::pickup(&setup, a).await,
         Which::Steps(a) => steps::run(&setup, a).await,
         Which::Fleet(a) => fleet::run(&setup, a).await,
+        Which::Idle(a) => idle::run(&setup, a).await,
     };
     if let Some(database) = database {
         database.drop_it().await?;

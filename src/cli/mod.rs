@@ -61,8 +61,9 @@ struct ServeArgs {
     /// The largest body of a fleet run's submission, in bytes (10,000 tasks fit in the default).
     #[arg(long, env = "WINGMAN_MAX_FLEET_BODY_BYTES", default_value_t = 16 * 1024 * 1024)]
     max_fleet_body_bytes: usize,
-    /// How often the event hub looks for events written by other processes, in milliseconds.
-    #[arg(long, env = "WINGMAN_EVENT_POLL_MS", default_value_t = 2)]
+    /// How often the event hub looks for events written by other processes
+    /// when no change hint woke it, in milliseconds (hints wake it at once).
+    #[arg(long, env = "WINGMAN_EVENT_POLL_MS", default_value_t = 250)]
     event_poll_ms: u64,
     /// A host name the server answers to besides localhost, 127.0.0.1, [::1]
     /// and its --addr (a name behind a proxy, say), with any port; `*` turns
