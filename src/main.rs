@@ -5,9 +5,13 @@ async fn main() -> std::process::ExitCode {
     wingman::telemetry::init();
     match wingman::cli::main(wingman::cli::Cli::parse()).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            std::process::ExitCode::FAILURE
-        }
+        Err(e) => match e.downcast_ref::<wingman::cli::outcome::RunEnded>() {
+            // The tail already showed how it ended.
+            Some(ended) => std::process::ExitCode::from(ended.exit_code()),
+            None => {
+                eprintln!("error: {e:#}");
+                std::process::ExitCode::FAILURE
+            }
+        },
     }
 }

@@ -305,3 +305,48 @@ async fn a_followed_send_asks_for_the_decision_at_a_terminal() {
     let log = std::fs::read_to_string(work.path().join("log.txt")).unwrap();
     assert_eq!(log.lines().collect::<Vec<_>>(), ["a"], "approved ran, rejected did not");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exit_codes_say_how_the_run_ended() {
+    let env = TestEnv::new();
+    let server = env.server(1);
+    let url = server.url.as_str();
+    let api = server.api();
+    let ok = api.create_agent(json!({"name": "ok"})).await;
+    let failing = api
+        .create_agent(json!({"name": "bad", "options": {"script": [{"error": {"status": 400, "message": "no"}}]}}))
+        .await;
+    let slow = api
+        .create_agent(
+            json!({"name": "slow", "options": {"chunk_delay_ms": 300, "script": [{"text": "a b c d e f g h"}]}}),
+        )
+        .await;
+    let session = api.create_session(&ok, None).await;
+    let send = |agent: &str, extra: &[&str]| {
+        let mut args = vec!["send", session.as_str(), "hi", "--agent", agent, "--server", url];
+        args.extend(extra);
+        env.client_exit(&args)
+    };
+    assert_eq!(send(&ok, &["--follow"]).0, 0);
+    assert_eq!(send(&failing, &["--follow"]).0, 3, "a failed run");
+    assert_eq!(send(&failing, &["--wait"]).0, 3, "a failed run, waited for");
+    let (code, out, _) = send(&ok, &[]);
+    assert_eq!(code, 0);
+    let (code, _, _) = env.client_exit(&["tail", out.trim(), "--server", url]);
+    assert_eq!(code, 0, "tailing a succeeded run");
+
+    // A run cancelled while it is tailed, and tailed again afterwards.
+    let (_, out, _) = send(&slow, &[]);
+    let run = out.trim().to_string();
+    let mut tail = env.spawn_client(&["tail", &run, "--server", url]);
+    api.wait_event(&run, Duration::from_secs(30), |e| e["type"] == "text_delta").await;
+    let (status, _) = api.post(&format!("/runs/{run}/cancel"), json!({})).await;
+    assert_eq!(status, 202);
+    assert_eq!(tail.child.wait().unwrap().code(), Some(4), "a cancelled run");
+    assert_eq!(env.client_exit(&["tail", &run, "--after", "1000", "--server", url]).0, 4, "from past its end");
+
+    // No server: the error says how to point at one.
+    let (code, _, stderr) = env.client_exit(&["send", &session, "hi", "--server", "http://127.0.0.1:9"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("--server") && stderr.contains("WINGMAN_SERVER"), "{stderr}");
+}

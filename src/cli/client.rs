@@ -264,7 +264,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             let answer = call(request).await?;
             if !wait.is_empty() {
                 print_json(&answer);
-                return Ok(());
+                return super::outcome::judge(answer["status"].as_str());
             }
             let run_id = answer["run_id"].as_str().context("the server answered without a run_id")?.to_string();
             eprintln!("run {run_id} queued");
@@ -316,7 +316,12 @@ async fn auth(http: &reqwest::Client, command: AuthCommand) -> anyhow::Result<()
 }
 
 pub(super) async fn call(request: reqwest::RequestBuilder) -> anyhow::Result<Value> {
-    let response = request.send().await.context("could not reach the server")?;
+    let response = request.send().await.map_err(|e| {
+        let at = e.url().map(|u| format!(" at {}", u.origin().ascii_serialization())).unwrap_or_default();
+        anyhow::anyhow!(
+            "could not reach the server{at} ({e}): start one with `wingman serve`, or name another with --server or WINGMAN_SERVER"
+        )
+    })?;
     let status = response.status();
     let body: Value = response.json().await.unwrap_or(Value::Null);
     if !status.is_success() {

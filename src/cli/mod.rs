@@ -16,6 +16,7 @@ use crate::tools::sandbox;
 mod approvals;
 mod client;
 mod fleet;
+pub mod outcome;
 pub mod sse;
 mod tail;
 

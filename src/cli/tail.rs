@@ -7,6 +7,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use serde_json::Value;
 
+use super::outcome::{done_status, judge};
 use super::sse::Parser;
 
 /// Follows a run's events until `done`, printing them. A dropped connection
@@ -14,15 +15,27 @@ use super::sse::Parser;
 /// goes on after the last event it printed.
 pub async fn tail(http: &reqwest::Client, server: &str, run_id: &str, after: u64, as_json: bool) -> anyhow::Result<()> {
     let url = format!("{server}/runs/{run_id}/events");
-    follow(http, &url, after, |event| print_event(event, as_json), |why| eprintln!("\n[{why}]")).await
+    let mut ended = None;
+    let on_event = |event: &Value| {
+        print_event(event, as_json);
+        ended = ended.take().or_else(|| done_status(event));
+    };
+    follow(http, &url, after, on_event, |why| eprintln!("\n[{why}]")).await?;
+    match ended {
+        Some(status) => judge(Some(&status)),
+        // Following from past its `done`: the run itself says how it ended.
+        None => judge(super::client::call(http.get(format!("{server}/runs/{run_id}"))).await?["status"].as_str()),
+    }
 }
 
 /// [`tail`] for a run just sent: an approval request met on the way is
 /// shown and, when standard input is a terminal, answered at a prompt.
 pub async fn tail_answering(http: &reqwest::Client, server: &str, run_id: &str) -> anyhow::Result<()> {
     let url = format!("{server}/runs/{run_id}/events");
+    let mut ended = None;
     let on_event = |event: &Value| {
         print_event(event, false);
+        ended = ended.take().or_else(|| done_status(event));
         if event["type"] == "approval_requested" {
             let answered = tokio::task::block_in_place(|| {
                 let answer = super::approvals::answer_at_prompt(http, server, run_id, event);
@@ -33,7 +46,8 @@ pub async fn tail_answering(http: &reqwest::Client, server: &str, run_id: &str) 
             }
         }
     };
-    follow(http, &url, 0, on_event, |why| eprintln!("\n[{why}]")).await
+    follow(http, &url, 0, on_event, |why| eprintln!("\n[{why}]")).await?;
+    judge(ended.as_deref())
 }
 
 /// Follows a log (`…/events` of a run or a fleet run) from after `after`

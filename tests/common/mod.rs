@@ -233,6 +233,14 @@ impl TestEnv {
         Process { child, log: self.dir.path().join(log) }
     }
 
+    /// Runs a client command to completion, returning (exit code, stdout, stderr).
+    pub fn client_exit(&self, args: &[&str]) -> (i32, String, String) {
+        let log = format!("client-{}.log", unique());
+        let out = self.command(args, &log).output().expect("run client");
+        let stderr = std::fs::read_to_string(self.dir.path().join(log)).unwrap_or_default();
+        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+    }
+
     /// Runs a client command to completion, returning (success, stdout).
     pub fn client(&self, args: &[&str]) -> (bool, String) {
         let mut cmd = self.command(args, &format!("client-{}.log", unique()));
