@@ -32,11 +32,11 @@ async fn approve(
     Path(id): Path<String>,
     JsonBody(body): JsonBody<ApproveBody>,
 ) -> ApiResult<(StatusCode, Json<Run>)> {
-    let run = state.store.get_run(&id).await?.ok_or_else(|| ApiError::NotFound(format!("run {id}")))?;
-    if run.status != RunStatus::Waiting {
-        return Err(ApiError::Conflict(format!("run {id} is {}, not waiting for a decision", run.status.as_str())));
-    }
     let ctx = state.store.load_run(&id).await.map_err(naming(format!("run {id}")))?;
+    let status = ctx.run.status;
+    if status != RunStatus::Waiting {
+        return Err(ApiError::Conflict(format!("run {id} is {}, not waiting for a decision", status.as_str())));
+    }
     let NextAction::AwaitApproval { step, calls } = next_action(&ctx.checkpoints, &ctx.agent) else {
         return Err(ApiError::Conflict(format!("run {id} waits for no decision")));
     };

@@ -191,8 +191,7 @@ fn result_of(run: &Run) -> Value {
 }
 
 async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Run>> {
-    let run = state.store.get_run(&id).await?.ok_or_else(|| ApiError::NotFound(format!("run {id}")))?;
-    Ok(Json(run))
+    Ok(Json(read_run(&state, &id).await?))
 }
 
 #[derive(Debug, Deserialize)]
@@ -231,7 +230,7 @@ async fn events(
     headers: HeaderMap,
     QueryParams(q): QueryParams<EventsQuery>,
 ) -> ApiResult<Response> {
-    let run = state.store.get_run(&id).await?.ok_or_else(|| ApiError::NotFound(format!("run {id}")))?;
+    let run = read_run(&state, &id).await?;
     sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Wingman).await
 }
 

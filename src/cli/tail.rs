@@ -14,28 +14,14 @@ use super::sse::Parser;
 /// or a server restart is survived: it reconnects with `Last-Event-ID` and
 /// goes on after the last event it printed.
 pub async fn tail(http: &reqwest::Client, server: &str, run_id: &str, after: u64, as_json: bool) -> anyhow::Result<()> {
-    let url = format!("{server}/runs/{run_id}/events");
-    let mut ended = None;
-    let on_event = |event: &Value| {
-        print_event(event, as_json);
-        ended = ended.take().or_else(|| done_status(event));
-    };
-    follow(http, &url, after, on_event, |why| eprintln!("\n[{why}]")).await?;
-    match ended {
-        Some(status) => judge(Some(&status)),
-        // Following from past its `done`: the run itself says how it ended.
-        None => judge(super::client::call(http.get(format!("{server}/runs/{run_id}"))).await?["status"].as_str()),
-    }
+    follow_run(http, server, run_id, after, |event| print_event(event, as_json)).await
 }
 
 /// [`tail`] for a run just sent: an approval request met on the way is
 /// shown and, when standard input is a terminal, answered at a prompt.
 pub async fn tail_answering(http: &reqwest::Client, server: &str, run_id: &str) -> anyhow::Result<()> {
-    let url = format!("{server}/runs/{run_id}/events");
-    let mut ended = None;
-    let on_event = |event: &Value| {
+    follow_run(http, server, run_id, 0, |event| {
         print_event(event, false);
-        ended = ended.take().or_else(|| done_status(event));
         if event["type"] == "approval_requested" {
             let answered = tokio::task::block_in_place(|| {
                 let answer = super::approvals::answer_at_prompt(http, server, run_id, event);
@@ -45,9 +31,31 @@ pub async fn tail_answering(http: &reqwest::Client, server: &str, run_id: &str) 
                 eprintln!("[the decision was not sent: {e}]");
             }
         }
+    })
+    .await
+}
+
+/// Follows a run's events to its end, handing each to `on_event`; the
+/// result says how the run ended (see [`super::outcome`]).
+async fn follow_run(
+    http: &reqwest::Client,
+    server: &str,
+    run_id: &str,
+    after: u64,
+    mut on_event: impl FnMut(&Value),
+) -> anyhow::Result<()> {
+    let url = format!("{server}/runs/{run_id}/events");
+    let mut ended = None;
+    let each = |event: &Value| {
+        on_event(event);
+        ended = ended.take().or_else(|| done_status(event));
     };
-    follow(http, &url, 0, on_event, |why| eprintln!("\n[{why}]")).await?;
-    judge(ended.as_deref())
+    follow(http, &url, after, each, |why| eprintln!("\n[{why}]")).await?;
+    match ended {
+        Some(status) => judge(Some(&status)),
+        // Followed from past its `done`: the run itself says how it ended.
+        None => judge(super::client::call(http.get(format!("{server}/runs/{run_id}"))).await?["status"].as_str()),
+    }
 }
 
 /// Follows a log (`…/events` of a run or a fleet run) from after `after`

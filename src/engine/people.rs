@@ -3,9 +3,10 @@
 //! Both are ordinary fenced writes: a crash before one leaves the inbox and
 //! the checkpoints as they were, and the next attempt does the same again.
 
+use super::tools::result_event;
 use super::{commit_retrying, Execution, RunExit};
 use crate::approval::WaitingCall;
-use crate::checkpoint::{self, CheckpointBody};
+use crate::checkpoint;
 use crate::event::RunEvent;
 use crate::model::{RunStatus, ToolCall};
 use crate::store::{Commit, Finish, InboxKind, StoreError};
@@ -84,19 +85,7 @@ fn steered_events(
     steers: &[(u64, String)],
     skipped: &[ToolCall],
 ) -> Vec<RunEvent> {
-    let mut events: Vec<RunEvent> = checkpoints
-        .iter()
-        .filter_map(|c| match &c.body {
-            CheckpointBody::ToolResult { call_id, name, output, is_error } => Some(RunEvent::ToolResult {
-                step: c.step,
-                call_id: call_id.clone(),
-                name: name.clone(),
-                output: output.clone(),
-                is_error: *is_error,
-            }),
-            _ => None,
-        })
-        .collect();
+    let mut events: Vec<RunEvent> = checkpoints.iter().filter_map(result_event).collect();
     for (i, (_, message)) in steers.iter().enumerate() {
         let skipped = if i == 0 { skipped.iter().map(|c| c.id.clone()).collect() } else { Vec::new() };
         events.push(RunEvent::Steered { message: message.clone(), skipped });

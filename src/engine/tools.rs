@@ -43,21 +43,29 @@ impl Execution {
                     body: CheckpointBody::ToolResult {
                         call_id: call.id.clone(),
                         name: call.name.clone(),
-                        output: output.output.clone(),
+                        output: output.output,
                         is_error: output.is_error,
                     },
                 };
-                let event = RunEvent::ToolResult {
-                    step,
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    output: output.output,
-                    is_error: output.is_error,
-                };
-                self.write(Commit { checkpoints: vec![cp], events: vec![event], ..Default::default() }).await?;
+                let events = result_event(&cp).into_iter().collect();
+                self.write(Commit { checkpoints: vec![cp], events, ..Default::default() }).await?;
             }
         }
         Ok(None)
+    }
+}
+
+/// The `tool_result` event that announces a tool result checkpoint.
+pub(super) fn result_event(checkpoint: &Checkpoint) -> Option<RunEvent> {
+    match &checkpoint.body {
+        CheckpointBody::ToolResult { call_id, name, output, is_error } => Some(RunEvent::ToolResult {
+            step: checkpoint.step,
+            call_id: call_id.clone(),
+            name: name.clone(),
+            output: output.clone(),
+            is_error: *is_error,
+        }),
+        _ => None,
     }
 }
 

@@ -84,9 +84,9 @@ pub enum StoreError {
     Busy(String),
     #[error("the lease on this run is no longer held")]
     Fenced,
-    /// A commit that would end a run was refused, changing nothing: the
-    /// run's inbox holds something it has not taken in (a message steered
-    /// while its last step ran), which must reach it first.
+    /// A commit that would end or park a run was refused, changing nothing:
+    /// the run's inbox holds something it has not taken in (a message
+    /// steered while its last step ran), which must reach it first.
     #[error("the run has messages it has not taken in")]
     InboxWaiting,
     /// The database could not be reached, was busy, or aborted the

@@ -9,7 +9,7 @@ use sqlx::PgConnection;
 
 use super::progress::{end_runs, summary_from_store, Ending};
 use super::{people, Pending};
-use crate::checkpoint::RunSummary;
+use crate::checkpoint::{Checkpoint, RunSummary};
 use crate::event::RunEvent;
 use crate::model::RunStatus;
 use crate::store::{Commit, Committed, Effect, Finish, Lease, StoreError, StoreResult};
@@ -131,7 +131,9 @@ pub async fn commit_many(
         .collect();
     let firsts = fence_many(c, &fenced).await?;
     let passed: Vec<&Prepared> = prepared.iter().filter(|w| firsts.contains_key(&w.lease.run_id)).collect();
-    insert_checkpoints(c, &passed).await?;
+    let checkpoints: Vec<(&str, &Checkpoint)> =
+        passed.iter().flat_map(|w| w.commit.checkpoints.iter().map(|cp| (w.lease.run_id.as_str(), cp))).collect();
+    insert_checkpoints(c, checkpoints).await?;
     let mut endings = Vec::new();
     for w in &passed {
         p.push(&w.lease.run_id, firsts[&w.lease.run_id].first, &w.events);
@@ -199,12 +201,11 @@ async fn prepare<'a>(c: &mut PgConnection, lease: &'a Lease, commit: &'a Commit)
     Ok(Prepared { lease, commit, events, end })
 }
 
-/// Inserts every checkpoint of the writes in one statement.
-async fn insert_checkpoints(c: &mut PgConnection, writes: &[&Prepared<'_>]) -> StoreResult<()> {
-    let all = writes.iter().flat_map(|w| w.commit.checkpoints.iter().map(move |cp| (&w.lease.run_id, cp)));
+/// Inserts checkpoints of any runs, (run ID, checkpoint), in one statement.
+pub async fn insert_checkpoints(c: &mut PgConnection, all: Vec<(&str, &Checkpoint)>) -> StoreResult<()> {
     let (mut runs, mut steps, mut kinds, mut call_ids, mut bodies) = (vec![], vec![], vec![], vec![], vec![]);
     for (run_id, checkpoint) in all {
-        runs.push(run_id.as_str());
+        runs.push(run_id);
         steps.push(checkpoint.step as i64);
         kinds.push(checkpoint.kind());
         call_ids.push(checkpoint.call_id());

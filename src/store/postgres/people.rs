@@ -7,8 +7,9 @@ use std::collections::HashMap;
 
 use sqlx::PgConnection;
 
+use super::commit::insert_checkpoints;
 use super::progress::{finish, finish_with, summary_from_store};
-use super::queue::get_run;
+use super::queue::{get_run, get_run_locked};
 use super::Pending;
 use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
@@ -61,7 +62,7 @@ pub async fn make_way(
 
 /// Leaves a message in a run's inbox; a waiting run is queued again to take it.
 pub async fn steer(c: &mut PgConnection, p: &mut Pending, run_id: &str, message: &str) -> StoreResult<Run> {
-    let run = locked(c, run_id).await?;
+    let run = get_run_locked(c, run_id).await?;
     if run.status.is_terminal() {
         return Err(StoreError::Conflict(format!("run {run_id} is already {}", run.status.as_str())));
     }
@@ -85,21 +86,9 @@ pub async fn decide(
     decisions: &[Checkpoint],
     event: RunEvent,
 ) -> StoreResult<Run> {
-    let run = locked(c, run_id).await?;
+    let run = get_run_locked(c, run_id).await?;
     check_decisions(&run, step, decisions)?;
-    for checkpoint in decisions {
-        sqlx::query(
-            "INSERT INTO checkpoints (run_id, step, kind, call_id, body, created_at)
-             VALUES ($1, $2, $3, $4, $5, wingman_ms())",
-        )
-        .bind(run_id)
-        .bind(checkpoint.step as i64)
-        .bind(checkpoint.kind())
-        .bind(checkpoint.call_id())
-        .bind(serde_json::to_string(&checkpoint.body)?)
-        .execute(&mut *c)
-        .await?;
-    }
+    insert_checkpoints(c, decisions.iter().map(|d| (run_id, d)).collect()).await?;
     let seq: i64 = sqlx::query_scalar(
         "UPDATE runs SET status = 'queued', event_seq = event_seq + 1, updated_at = wingman_ms() WHERE id = $1
          RETURNING event_seq",
@@ -171,12 +160,6 @@ pub async fn read_inboxes(c: &mut PgConnection, run_ids: &[String]) -> StoreResu
         inboxes.entry(run_id).or_default().push(item);
     }
     Ok(inboxes)
-}
-
-/// Reads a run with its row locked.
-async fn locked(c: &mut PgConnection, run_id: &str) -> StoreResult<Run> {
-    sqlx::query("SELECT 1 FROM runs WHERE id = $1 FOR UPDATE").bind(run_id).execute(&mut *c).await?;
-    get_run(c, run_id).await?.ok_or(StoreError::NotFound("run"))
 }
 
 async fn add(c: &mut PgConnection, run_id: &str, kind: &InboxKind) -> StoreResult<()> {

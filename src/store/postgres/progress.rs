@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use sqlx::PgConnection;
 
-use super::queue::get_run;
+use super::queue::{get_run, get_run_locked};
 use super::{fleet, load, Pending};
 use crate::checkpoint::{summarize, Checkpoint, RunSummary};
 use crate::event::RunEvent;
@@ -244,8 +244,7 @@ async fn pass_turns(c: &mut PgConnection, sessions: &[&str]) -> StoreResult<()> 
 
 /// Cancels a run that has not ended; a finished one is a conflict.
 pub async fn cancel(c: &mut PgConnection, p: &mut Pending, id: &str) -> StoreResult<Run> {
-    sqlx::query("SELECT 1 FROM runs WHERE id = $1 FOR UPDATE").bind(id).execute(&mut *c).await?;
-    let run = get_run(c, id).await?.ok_or(StoreError::NotFound("run"))?;
+    let run = get_run_locked(c, id).await?;
     if run.status.is_terminal() {
         return Err(StoreError::Conflict(format!("run {id} is already {}", run.status.as_str())));
     }

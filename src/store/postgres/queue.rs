@@ -174,6 +174,16 @@ async fn session_is_busy(c: &mut PgConnection, session_id: &str) -> StoreResult<
     Ok(busy)
 }
 
+/// Reads a run inside a transaction with its row locked, as a run is locked
+/// before anything that hangs off it.
+pub async fn get_run_locked(c: &mut PgConnection, id: &str) -> StoreResult<Run> {
+    let row = sqlx::query(&format!("SELECT {} FROM runs WHERE id = $1 FOR UPDATE", rows::RUN_COLUMNS))
+        .bind(id)
+        .fetch_optional(&mut *c)
+        .await?;
+    row.as_ref().map(rows::run).transpose()?.ok_or(StoreError::NotFound("run"))
+}
+
 /// Reads a run inside a transaction.
 pub async fn get_run(c: &mut PgConnection, id: &str) -> StoreResult<Option<Run>> {
     let row = sqlx::query(&format!("SELECT {} FROM runs WHERE id = $1", rows::RUN_COLUMNS))

@@ -11,7 +11,7 @@ use super::rows::{self, ms};
 use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
 use crate::model::{MultitaskStrategy, Run, RunStatus};
-use crate::store::{check_decisions, Committed, InboxItem, InboxKind, StoreError, StoreResult};
+use crate::store::{check_decisions, InboxItem, InboxKind, StoreError, StoreResult};
 
 /// Applies a new message's strategy to the session's unfinished runs, before
 /// the message is written: `reject` refuses if there is one, `interrupt`
@@ -26,14 +26,13 @@ pub fn make_way(
     if strategy == MultitaskStrategy::Enqueue {
         return Ok(());
     }
-    let active: Vec<(String, String)> = {
-        let mut select = conn.prepare_cached(
-            "SELECT id, status FROM runs INDEXED BY runs_session_active
-             WHERE session_id = ?1 AND status IN ('queued', 'running', 'waiting') ORDER BY queue_seq",
-        )?;
-        let found = rows::all(select.query([session_id])?, |r| Ok((r.get(0)?, r.get(1)?)))?;
-        found
-    };
+    let active: Vec<(String, String)> = rows::select_all(
+        conn,
+        "SELECT id, status FROM runs INDEXED BY runs_session_active
+         WHERE session_id = ?1 AND status IN ('queued', 'running', 'waiting') ORDER BY queue_seq",
+        [session_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     for (run_id, status) in active {
         match strategy {
             MultitaskStrategy::Reject => {
@@ -104,31 +103,21 @@ pub fn wait(conn: &Connection, run_id: &str, now: DateTime<Utc>) -> StoreResult<
     Ok(())
 }
 
-/// Removes the inbox items a commit took in; tells what is left.
-pub fn take_delivered(conn: &Connection, run_id: &str, delivered: &[u64]) -> StoreResult<Committed> {
+/// Removes the inbox items a commit took in.
+pub fn take_delivered(conn: &Connection, run_id: &str, delivered: &[u64]) -> StoreResult<()> {
     let mut delete = conn.prepare_cached("DELETE FROM run_inbox WHERE run_id = ?1 AND seq = ?2")?;
     for seq in delivered {
         delete.execute(params![run_id, *seq as i64])?;
     }
-    let newest: Option<i64> =
-        conn.prepare_cached("SELECT MAX(seq) FROM run_inbox WHERE run_id = ?1")?.query_row([run_id], |r| r.get(0))?;
-    Ok(Committed { inbox_newest: newest.map(|s| s as u64) })
-}
-
-/// Whether the run's inbox holds an item that is not among `delivered`.
-pub fn undelivered(conn: &Connection, run_id: &str, delivered: &[u64]) -> StoreResult<bool> {
-    let items = read_inbox(conn, run_id)?;
-    Ok(items.iter().any(|item| !delivered.contains(&item.seq)))
+    Ok(())
 }
 
 /// A run's inbox, oldest first.
 pub fn read_inbox(conn: &Connection, run_id: &str) -> StoreResult<Vec<InboxItem>> {
-    let mut select = conn.prepare_cached("SELECT seq, kind, message FROM run_inbox WHERE run_id = ?1 ORDER BY seq")?;
-    let items = rows::all(select.query([run_id])?, |r| {
+    rows::select_all(conn, "SELECT seq, kind, message FROM run_inbox WHERE run_id = ?1 ORDER BY seq", [run_id], |r| {
         let kind = InboxKind::from_stored(&r.get::<_, String>(1)?, r.get(2)?)?;
         Ok(InboxItem { seq: r.get::<_, i64>(0)? as u64, kind })
-    })?;
-    Ok(items)
+    })
 }
 
 fn add(conn: &Connection, run_id: &str, kind: &InboxKind, now: DateTime<Utc>) -> StoreResult<()> {

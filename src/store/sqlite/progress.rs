@@ -69,8 +69,14 @@ pub fn fence(conn: &Connection, lease: &Lease, effect: Effect, now: DateTime<Utc
 /// lease is gone: checkpoints, events, and, when the commit ends the run,
 /// its summary, `done` event, history and the session's next turn.
 pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Utc>) -> StoreResult<Committed> {
-    // A run does not end or start waiting with something unread in its inbox.
-    if (commit.finish.is_some() || commit.wait) && people::undelivered(conn, &lease.run_id, &commit.delivered)? {
+    // The newest inbox item this commit does not take in: a run does not end
+    // or start waiting with one, and the worker hears of it otherwise.
+    let unread = people::read_inbox(conn, &lease.run_id)?
+        .into_iter()
+        .map(|item| item.seq)
+        .filter(|seq| !commit.delivered.contains(seq))
+        .max();
+    if (commit.finish.is_some() || commit.wait) && unread.is_some() {
         return Err(StoreError::InboxWaiting);
     }
     let mut events = commit.events;
@@ -94,7 +100,8 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
     if commit.wait {
         people::wait(conn, &lease.run_id, now)?;
     }
-    people::take_delivered(conn, &lease.run_id, &commit.delivered)
+    people::take_delivered(conn, &lease.run_id, &commit.delivered)?;
+    Ok(Committed { inbox_newest: unread })
 }
 
 pub(super) fn insert_checkpoints(
