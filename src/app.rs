@@ -57,7 +57,9 @@ impl Application {
             config.name = format!("{}-{i}", config.name);
             workers.spawn(worker::run(self.store.clone(), config, wake.clone(), shutdown.clone()));
         }
-        let hosts = Arc::new(HostPolicy::new(self.listener.local_addr()?, &self.config.api.allowed_hosts));
+        let hosts = HostPolicy::new(self.listener.local_addr()?, &self.config.api.allowed_hosts)
+            .with_cors(self.config.api.cors.clone());
+        let hosts = Arc::new(hosts);
         let state = AppState { store: self.store.clone(), hub, config: Arc::new(self.config.api.clone()), wake, hosts };
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
         // Open SSE tails end when their client goes; they do not hold shutdown up.

@@ -54,6 +54,11 @@ async fn cursors_past_the_end_replay_nothing(backend: Backend) {
     }
     let (events, done) = api.sse_read(&run, Some(0), None).await;
     assert!(done && events.len() as u64 == last, "from 0 the whole log");
+    // A stream opens by telling a browser how soon to reconnect.
+    let before_done = (last - 1).to_string();
+    let headers = [("accept", "text/event-stream"), ("last-event-id", before_done.as_str())];
+    let (status, body) = raw(&api, Method::GET, &format!("/runs/{run}/events"), &headers, vec![]).await;
+    assert!(status == 200 && body.starts_with("retry: 1000\n\n") && body.contains("event: done"), "{body}");
     for bad in ["-1", "abc", "18446744073709551616"] {
         let (status, body) = raw(&api, Method::GET, &format!("/runs/{run}/events?after={bad}"), &[], vec![]).await;
         assert!(status == 400 && is_json_error(&body), "after={bad}: {status} {body}");
@@ -129,11 +134,14 @@ async fn post_and_put_refuse_the_same_work_dirs(backend: Backend) {
     assert_eq!(after, before, "a refused PUT changed the session");
     let (_, list) = api.get("/sessions").await;
     assert_eq!(list.as_array().unwrap().len(), 1, "a refused POST created a session");
-    // A directory that does not exist yet is made, by either.
+    // A directory that does not exist yet is accepted by either, and the API
+    // makes nothing on disk: the worker makes it for the session's first run.
     let fresh = env.path().join("work/new");
     let (status, body) = api.put(&format!("/sessions/{session}"), json!({"work_dir": fresh})).await;
     assert_eq!(status, 200, "{body}");
-    assert!(fresh.is_dir());
+    let (status, body) = api.post("/sessions", json!({"agent_id": agent, "work_dir": fresh.join("other")})).await;
+    assert_eq!(status, 201, "{body}");
+    assert!(!env.path().join("work").exists(), "the API created a work_dir");
 }
 }
 

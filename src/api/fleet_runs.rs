@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use super::error::{naming, naming_submission, ApiError, ApiResult};
 use super::extract::{JsonBody, QueryParams};
 use super::runs::{accepted, idempotency_key, EventsQuery, WaitQuery, MAX_MESSAGE_BYTES};
-use super::sessions::check_work_dir;
+use super::work_dir;
 use super::{sse, AppState};
 use crate::fleet::{self, TaskEnd, MAX_TASKS};
 use crate::model::{new_id, Fleet, FleetRun, RunInput, Session};
@@ -71,7 +71,10 @@ fn check_tasks(state: &AppState, tasks: &[TaskBody]) -> ApiResult<()> {
             return Err(bad(&format!("message is longer than {MAX_MESSAGE_BYTES} bytes")));
         }
         if let Some(dir) = &task.work_dir {
-            check_work_dir(state, dir).map_err(|e| bad(&e.to_string()))?;
+            work_dir::check(state, dir).map_err(|e| match e {
+                ApiError::Unprocessable(m) => ApiError::Unprocessable(format!("tasks[{i}]: {m}")),
+                other => bad(&other.to_string()),
+            })?;
         }
     }
     Ok(())

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::error::{naming, ApiError, ApiResult};
 use super::extract::JsonBody;
-use super::sessions::check_work_dir;
+use super::work_dir;
 use super::{deleted, AppState};
 use crate::model::{new_id, Fleet, FleetStatus};
 
@@ -52,7 +52,7 @@ async fn check(state: &AppState, fields: &FleetFields) -> ApiResult<()> {
         return Err(ApiError::BadRequest(format!("worker_count must be 0 (no limit) to {MAX_WORKER_COUNT}")));
     }
     if let Some(Some(dir)) = &fields.work_dir {
-        check_work_dir(state, dir)?;
+        work_dir::check(state, dir)?;
     }
     Ok(())
 }

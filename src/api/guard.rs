@@ -16,10 +16,11 @@ use axum::http::{header, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use super::cors::CorsPolicy;
 use super::error::ApiError;
 
 /// The names (and port) the server answers to.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct HostPolicy {
     /// Loopback names and the bound address: accepted with the server's port (or none).
     own: Vec<String>,
@@ -31,6 +32,8 @@ pub struct HostPolicy {
     any_ip: bool,
     /// `--allowed-host '*'`: no check at all.
     any: bool,
+    /// Pages of these origins may change state too (`--cors-origin`).
+    cors: CorsPolicy,
 }
 
 impl HostPolicy {
@@ -47,7 +50,13 @@ impl HostPolicy {
             port: addr.port(),
             any_ip: addr.ip().is_unspecified(),
             any: allowed.iter().any(|h| h.trim() == "*"),
+            cors: CorsPolicy::default(),
         }
+    }
+
+    /// The same policy, also trusting pages of the origins `cors` allows.
+    pub fn with_cors(self, cors: CorsPolicy) -> HostPolicy {
+        HostPolicy { cors, ..self }
     }
 
     /// True if a request addressed to `authority` (`name[:port]`) is for this server.
@@ -66,6 +75,9 @@ impl HostPolicy {
     /// True if a page of `origin` (`scheme://name[:port]`) may change state here:
     /// a page served under a name the server answers to.
     fn trusts_origin(&self, origin: &str) -> bool {
+        if self.cors.allows(origin) {
+            return true;
+        }
         let Ok(url) = url::Url::parse(origin) else { return false };
         let Some(host) = url.host_str() else { return false };
         let authority = match url.port_or_known_default() {
@@ -195,5 +207,8 @@ mod tests {
         {
             assert!(!p.trusts_origin(bad), "{bad}");
         }
+        let cors = CorsPolicy::new(&["https://ui.example.com".into()]).unwrap();
+        let p = policy("127.0.0.1:2323", &[]).with_cors(cors);
+        assert!(p.trusts_origin("https://ui.example.com") && !p.trusts_origin("http://ui.example.com"));
     }
 }

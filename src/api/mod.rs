@@ -17,10 +17,14 @@ use crate::hub::Hub;
 use crate::provider::models::ModelCatalog;
 use crate::store::Store;
 use crate::tools::sandbox::{self, SandboxMode};
+pub use bearer::AuthToken;
+pub use cors::CorsPolicy;
 use guard::HostPolicy;
 
 mod agents;
 mod auth;
+mod bearer;
+mod cors;
 pub mod error;
 mod extract;
 mod fleet_runs;
@@ -31,6 +35,7 @@ mod providers;
 mod runs;
 mod sessions;
 mod sse;
+mod work_dir;
 
 /// Settings the API needs.
 #[derive(Debug, Clone)]
@@ -51,6 +56,13 @@ pub struct ApiConfig {
     pub allowed_hosts: Vec<String>,
     /// The models `GET /provider/{id}/models` lists.
     pub models: Arc<ModelCatalog>,
+    /// The token every route but `/health` asks for (`--auth-token`).
+    pub auth_token: Option<AuthToken>,
+    /// The directory every client-given `work_dir` must resolve inside
+    /// (`--work-root`), canonical; `None` lets clients choose any.
+    pub work_root: Option<PathBuf>,
+    /// Origins of pages served elsewhere that may call the API (`--cors-origin`).
+    pub cors: CorsPolicy,
 }
 
 impl Default for ApiConfig {
@@ -64,6 +76,9 @@ impl Default for ApiConfig {
             allowed_hosts: Vec::new(),
             tool_sandbox: SandboxMode::Auto,
             models: Arc::new(ModelCatalog::shipped()),
+            auth_token: None,
+            work_root: None,
+            cors: CorsPolicy::default(),
         }
     }
 }
@@ -92,6 +107,8 @@ impl AppState {
 /// Builds the router.
 pub fn router(state: AppState) -> Router {
     let max_body = state.config.max_body_bytes;
+    let token = state.config.auth_token.clone().map(Arc::new);
+    let cors = Arc::new(state.config.cors.clone());
     Router::new()
         .route("/health", get(health))
         .merge(agents::routes())
@@ -106,7 +123,10 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))
         .layer(middleware::map_response(error::json_errors))
+        .layer(middleware::from_fn_with_state(token, bearer::require))
         .layer(middleware::from_fn_with_state(state.hosts.clone(), guard::guard))
+        // Outside the token check: a browser's preflight carries no credentials.
+        .layer(middleware::from_fn_with_state(cors, cors::answer))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }

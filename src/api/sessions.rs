@@ -1,7 +1,5 @@
 //! Sessions: conversations with a working directory and an ordered history.
 
-use std::path::Path as FsPath;
-
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::get;
@@ -12,9 +10,8 @@ use serde_json::{json, Value};
 
 use super::error::{naming, ApiError, ApiResult};
 use super::extract::JsonBody;
-use super::{deleted, AppState};
+use super::{deleted, work_dir, AppState};
 use crate::model::{new_id, Message, Role, Session};
-use crate::tools::sandbox;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -44,45 +41,17 @@ async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()>
     Ok(())
 }
 
-/// Checks the form of a work_dir given by a client and that it does not
-/// contain the database (when it exists already: the worker checks again
-/// before every run). Fleets keep theirs unchecked on disk until a task runs.
-pub(super) fn check_work_dir(state: &AppState, dir: &str) -> ApiResult<()> {
-    if dir.contains('\0') {
-        return Err(ApiError::BadRequest("work_dir must not contain a NUL byte".into()));
-    }
-    if !FsPath::new(dir).is_absolute() {
-        return Err(ApiError::BadRequest("work_dir must be an absolute path".into()));
-    }
-    sandbox::check_work_dir(FsPath::new(dir), &state.config.protected).map_err(ApiError::BadRequest)
-}
-
-/// Checks a session's work_dir, creating it if it is missing: an absolute
-/// path to a directory that does not contain the database. The same rule for
-/// `POST` and `PUT`.
-async fn prepare_work_dir(state: &AppState, dir: &str) -> ApiResult<()> {
-    check_work_dir(state, dir)?;
-    if let Err(e) = tokio::fs::create_dir_all(dir).await {
-        return Err(ApiError::BadRequest(format!("cannot use {dir:?} as a work_dir: {e}")));
-    }
-    if !tokio::fs::metadata(dir).await.is_ok_and(|m| m.is_dir()) {
-        return Err(ApiError::BadRequest(format!("work_dir {dir:?} is not a directory")));
-    }
-    // Checked again now that it exists: a path through a symlink resolves only now.
-    check_work_dir(state, dir)
-}
-
 async fn create(
     State(state): State<AppState>,
     JsonBody(fields): JsonBody<SessionFields>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     check_fields(&state, &fields).await?;
     let id = new_id();
+    // A client's path is checked; the default, under the data dir, is the server's own.
     let work_dir = match fields.work_dir {
-        Some(dir) => dir,
+        Some(dir) => work_dir::check(&state, &dir).map(|()| dir)?,
         None => state.config.data_dir.join("sessions").join(&id).to_string_lossy().into_owned(),
     };
-    prepare_work_dir(&state, &work_dir).await?;
     let now = Utc::now();
     let session = Session {
         id,
@@ -142,7 +111,7 @@ async fn update(
     let mut session = find(&state, &id).await?;
     check_fields(&state, &fields).await?;
     if let Some(dir) = &fields.work_dir {
-        prepare_work_dir(&state, dir).await?;
+        work_dir::check(&state, dir)?;
     }
     if fields.agent_id.is_some() {
         session.agent_id = fields.agent_id;

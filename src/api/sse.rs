@@ -8,12 +8,15 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use futures_util::stream::{self, Stream};
+use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::{json, Value};
 
 use super::error::{ApiError, ApiResult};
 use super::AppState;
 use crate::model::Event;
+
+/// How long a browser waits before it reconnects a broken stream.
+const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
 
 /// Which log a stream reads, and which names its frames carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,7 +106,10 @@ pub async fn wait_done(state: &AppState, log_id: &str) -> ApiResult<()> {
 /// `seq` as `id:`, so a reconnecting client resumes with `Last-Event-ID`.
 pub fn stream(state: &AppState, run_id: &str, after: u64, dialect: Dialect) -> Response {
     let events = state.hub.tail(run_id, after);
-    let body = frames(events, dialect);
+    // The first frame tells a browser's EventSource how soon to reconnect
+    // when the stream breaks (a restarted server is back within a second or two).
+    let hint = stream::once(async { Ok(SseEvent::default().retry(RECONNECT_AFTER)) });
+    let body = hint.chain(frames(events, dialect));
     let mut response = Sse::new(body).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response();
     // Proxies such as nginx buffer responses unless told otherwise.
     response.headers_mut().insert("x-accel-buffering", "no".parse().expect("static header"));

@@ -6,7 +6,9 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 use tokio_util::sync::CancellationToken;
 
-use crate::api::ApiConfig;
+use anyhow::Context;
+
+use crate::api::{ApiConfig, AuthToken, CorsPolicy};
 use crate::app::{Application, ServerConfig};
 use crate::config::{DatabaseArgs, WorkerArgs};
 use crate::provider::models::ModelCatalog;
@@ -71,6 +73,8 @@ struct ServeArgs {
     /// the check off. Repeatable; the variable takes a comma-separated list.
     #[arg(long = "allowed-host", env = "WINGMAN_ALLOWED_HOSTS", value_delimiter = ',')]
     allowed_hosts: Vec<String>,
+    #[command(flatten)]
+    access: AccessArgs,
     /// A JSON file of models laid over the shipped catalogue that
     /// `GET /provider/{id}/models` answers from (docs/providers.md).
     #[arg(long, env = "WINGMAN_MODELS_FILE")]
@@ -79,6 +83,54 @@ struct ServeArgs {
     db: DatabaseArgs,
     #[command(flatten)]
     worker: WorkerArgs,
+}
+
+/// Who may call the server, and where agents may work.
+#[derive(Debug, clap::Args)]
+struct AccessArgs {
+    /// A token every route but /health asks for, as `Authorization: Bearer
+    /// <token>`. Needed to listen on an address other than loopback.
+    #[arg(long = "auth-token", env = "WINGMAN_AUTH_TOKEN", hide_env_values = true)]
+    auth_token: Option<String>,
+    /// Listens on a non-loopback --addr without --auth-token: anyone who
+    /// reaches the port can then read every conversation and run tools.
+    #[arg(long, env = "WINGMAN_INSECURE_PUBLIC", value_parser = clap::builder::BoolishValueParser::new())]
+    insecure_public: bool,
+    /// A directory every work_dir a client gives must resolve inside (422
+    /// otherwise). Set it with --auth-token or a non-loopback --addr.
+    #[arg(long, env = "WINGMAN_WORK_ROOT")]
+    work_root: Option<std::path::PathBuf>,
+    /// The origin (`scheme://host[:port]`) of a web UI served elsewhere that
+    /// may call the API. Repeatable; the variable takes a comma-separated list.
+    #[arg(long = "cors-origin", env = "WINGMAN_CORS_ORIGINS", value_delimiter = ',')]
+    cors_origins: Vec<String>,
+}
+
+impl AccessArgs {
+    /// Checks the settings against the address: a server others can reach
+    /// needs a token unless told otherwise.
+    fn check(&self, addr: SocketAddr) -> anyhow::Result<AccessConfig> {
+        let auth_token = self.auth_token.as_deref().map(AuthToken::new).transpose().map_err(anyhow::Error::msg)?;
+        if !addr.ip().is_loopback() && auth_token.is_none() && !self.insecure_public {
+            anyhow::bail!(
+                "refusing to listen on {addr} without --auth-token: anyone who reaches it could read every \
+                 conversation and run tools. Set --auth-token (or WINGMAN_AUTH_TOKEN), or pass --insecure-public"
+            );
+        }
+        let work_root = match &self.work_root {
+            Some(dir) => Some(dir.canonicalize().with_context(|| format!("--work-root {}", dir.display()))?),
+            None => None,
+        };
+        let cors = CorsPolicy::new(&self.cors_origins).map_err(anyhow::Error::msg)?;
+        Ok(AccessConfig { auth_token, work_root, cors })
+    }
+}
+
+/// [`AccessArgs`] checked.
+struct AccessConfig {
+    auth_token: Option<AuthToken>,
+    work_root: Option<std::path::PathBuf>,
+    cors: CorsPolicy,
 }
 
 #[derive(Debug, clap::Args)]
@@ -111,6 +163,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let store = store::open(&args.db.database_url, &args.db.store_options()).await?;
     let worker = worker_config(&args.worker, &args.db, format!("serve-{}", std::process::id()))?;
     let models = ModelCatalog::load(args.models_file.as_deref(), &worker.engine.pricing)?;
+    let access = args.access.check(args.addr)?;
     let config = ServerConfig {
         api: ApiConfig {
             data_dir: args.db.data_dir(),
@@ -121,6 +174,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             allowed_hosts: args.allowed_hosts,
             tool_sandbox: worker.engine.sandbox.mode,
             models: std::sync::Arc::new(models),
+            auth_token: access.auth_token,
+            work_root: access.work_root,
+            cors: access.cors,
         },
         workers: args.workers,
         worker,

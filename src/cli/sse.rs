@@ -71,6 +71,12 @@ mod tests {
     }
 
     #[test]
+    fn a_reconnection_hint_alone_is_not_a_frame() {
+        let mut parser = Parser::default();
+        assert!(parser.push(b"retry: 1000\n\n").is_empty());
+    }
+
+    #[test]
     fn a_half_written_frame_is_not_yielded() {
         let mut parser = Parser::default();
         assert!(parser.push(b"id: 9\ndata: partial").is_empty());

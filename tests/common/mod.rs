@@ -13,6 +13,9 @@ use serde_json::{json, Value};
 
 pub use wingman::cli::sse::Parser as SseParser;
 
+pub mod browser;
+pub mod routes;
+
 #[path = "../pg_support/mod.rs"]
 mod pg_support;
 #[allow(unused_imports)]
@@ -249,6 +252,11 @@ impl TestEnv {
     }
 }
 
+/// A port no one listens on now (the OS picks it; a later bind may race).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("free port")
+}
+
 fn unique() -> String {
     wingman::model::new_id()
 }
@@ -345,6 +353,14 @@ pub struct Server {
 impl Server {
     pub fn api(&self) -> Api {
         Api { base: self.url.clone(), http: reqwest::Client::new(), transcript: Arc::default() }
+    }
+
+    /// A client that sends `Authorization: Bearer <token>` on every request.
+    pub fn api_with_token(&self, token: &str) -> Api {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert("authorization", format!("Bearer {token}").parse().unwrap());
+        let http = reqwest::Client::builder().default_headers(headers).build().unwrap();
+        Api { base: self.url.clone(), http, transcript: Arc::default() }
     }
 }
 
