@@ -181,6 +181,8 @@ async fn pump(hub: Arc<Hub>, poll: Duration, shutdown: CancellationToken) {
                     let more = events.len() == 1000;
                     for (position, event) in events {
                         cursor = position;
+                        let lag = (chrono::Utc::now() - event.at).to_std().unwrap_or_default();
+                        crate::metrics::event_delivered(lag);
                         hub.deliver(event);
                     }
                     if !more {

@@ -16,7 +16,8 @@ use tokio::sync::{mpsc, watch, Notify};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{self, LoopConfig, RunExit, RunSignals};
+use crate::engine::{self, counted, LoopConfig, RunExit, RunSignals};
+use crate::metrics::{self, FencedWrite};
 use crate::model::new_id;
 use crate::store::{Claim, HandBack, Heartbeat, Lease, Store, StoreError, StoreResult};
 
@@ -206,7 +207,7 @@ impl Worker {
                     return;
                 }
             }
-            let claims = match self.store.claim_runs(&self.id(), room).await {
+            let claims = match counted(FencedWrite::Claim, self.store.claim_runs(&self.id(), room).await) {
                 Ok(claims) => claims,
                 Err(StoreError::Fenced) => {
                     // Only a lapsed lease refuses a claim.
@@ -222,7 +223,10 @@ impl Worker {
             for claim in self.with_contexts(claims).await {
                 let signals = RunSignals::default();
                 let run_id = claim.lease.run_id.clone();
-                tracing::debug!(run_id, attempt = claim.attempt, "claimed");
+                tracing::debug!(run_id, attempt = claim.attempt, rescued = claim.rescued, "claimed");
+                if claim.rescued {
+                    metrics::lease_rescued();
+                }
                 self.in_flight.insert(
                     run_id.clone(),
                     InFlight {
@@ -323,7 +327,7 @@ impl Worker {
     async fn hand_back_abandoned(&mut self) {
         let mut still = Vec::new();
         for lease in std::mem::take(&mut self.abandoned) {
-            match self.store.release_run(&lease, HandBack::Interrupted).await {
+            match counted(FencedWrite::HandBack, self.store.release_run(&lease, HandBack::Interrupted).await) {
                 Err(e) if e.is_retryable() => still.push(lease),
                 Ok(()) => tracing::info!(run_id = %lease.run_id, "handed an abandoned run back"),
                 Err(_) => {}
@@ -356,7 +360,7 @@ impl Worker {
         }
         // Fenced: a run that ended or was handed back meanwhile is untouched.
         for lease in left {
-            let _ = self.store.release_run(&lease, HandBack::Interrupted).await;
+            let _ = counted(FencedWrite::HandBack, self.store.release_run(&lease, HandBack::Interrupted).await);
         }
         let _ = self.store.deregister_worker(&self.id()).await;
         tracing::info!(worker_id = %self.id(), "worker stopped");

@@ -30,6 +30,7 @@ mod extract;
 mod fleet_runs;
 mod fleets;
 pub mod guard;
+mod metrics;
 mod people;
 mod providers;
 mod runs;
@@ -119,6 +120,7 @@ pub fn router(state: AppState) -> Router {
         .merge(people::routes())
         .merge(auth::routes())
         .merge(providers::routes())
+        .merge(metrics::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))
@@ -128,6 +130,7 @@ pub fn router(state: AppState) -> Router {
         // Outside the token check: a browser's preflight carries no credentials.
         .layer(middleware::from_fn_with_state(cors, cors::answer))
         .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(middleware::from_fn(metrics::count_requests))
         .with_state(state)
 }
 

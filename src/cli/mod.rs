@@ -142,6 +142,9 @@ pub struct WorkerProcessArgs {
     /// A name for this worker in logs.
     #[arg(long, env = "WINGMAN_WORKER_NAME")]
     name: Option<String>,
+    /// Serve Prometheus metrics on this address (`GET /metrics`); off unless given.
+    #[arg(long, env = "WINGMAN_METRICS_ADDR")]
+    metrics_addr: Option<SocketAddr>,
 }
 
 /// Runs the command line.
@@ -193,7 +196,11 @@ pub async fn run_worker(args: WorkerProcessArgs) -> anyhow::Result<()> {
     let name = args.name.unwrap_or_else(|| format!("worker-{}", std::process::id()));
     let config = worker_config(&args.worker, &args.db, name)?;
     let wake = std::sync::Arc::new(tokio::sync::Notify::new());
-    crate::worker::run(store, config, wake, shutdown_signal()).await
+    let shutdown = shutdown_signal();
+    if let Some(addr) = args.metrics_addr {
+        crate::metrics::serve(addr, shutdown.clone()).await?;
+    }
+    crate::worker::run(store, config, wake, shutdown).await
 }
 
 /// The settings of this process's workers: the flags, the price table the

@@ -2,11 +2,13 @@
 //! coalesced `text_delta` events, checkpointing it, and provider failures.
 
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 use super::{retry_delay, Execution, RunExit};
 use crate::checkpoint::{self, next_action, Checkpoint, CheckpointBody, NextAction};
 use crate::credential::ApiKey;
 use crate::event::RunEvent;
+use crate::metrics::{self, StepKind};
 use crate::model::{Content, Message, Role, RunStatus};
 use crate::provider::{self, InferenceRequest, InferenceResponse, ProviderError};
 use crate::store::{Commit, Finish, StoreError};
@@ -32,6 +34,7 @@ impl Execution {
 
     /// One inference step. Returns an exit if the run ends or stops here.
     pub(super) async fn infer(&mut self, step: u32) -> Result<Option<RunExit>, StoreError> {
+        let started = Instant::now();
         self.pending.push(RunEvent::StepStarted { step });
         // Built per step, so a key stored or removed meanwhile applies now.
         let provider = match self.stored_key().await.and_then(|key| provider::for_agent(&self.ctx.agent, key)) {
@@ -39,6 +42,7 @@ impl Execution {
             Err(e) => return self.provider_failed(step, e).await,
         };
         let request = self.request();
+        let asked = Instant::now();
         let (tx, mut rx) = mpsc::unbounded_channel();
         let call = provider.infer(&request, &tx);
         tokio::pin!(call);
@@ -60,8 +64,14 @@ impl Execution {
         while let Ok(delta) = rx.try_recv() {
             text.push_str(&delta);
         }
+        let agent = &self.ctx.agent;
+        metrics::provider_answered(&agent.provider, &agent.model, result.is_ok(), asked.elapsed());
         match result {
-            Ok(response) => self.record_inference(step, text, response).await,
+            Ok(response) => {
+                let exit = self.record_inference(step, text, response).await?;
+                metrics::step_finished(StepKind::Inference, started.elapsed());
+                Ok(exit)
+            }
             Err(error) => self.provider_failed(step, error).await,
         }
     }
@@ -90,6 +100,7 @@ impl Execution {
         let agent = &self.ctx.agent;
         response.usage.cost_usd =
             self.config.pricing.cost(&agent.provider, &agent.model, &agent.options, &response.usage);
+        metrics::usage(&agent.provider, &agent.model, &response.usage);
         let mut events = Vec::new();
         if !unflushed.is_empty() {
             events.push(RunEvent::TextDelta { step, text: unflushed });

@@ -17,6 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::checkpoint::{self, next_action, NextAction};
 use crate::event::RunEvent;
+use crate::metrics::{self, FencedWrite};
 use crate::model::RunStatus;
 use crate::provider::pricing::Pricing;
 use crate::store::{Claim, Commit, Committed, Finish, HandBack, InboxItem, Lease, RunContext, Store, StoreError};
@@ -109,7 +110,10 @@ pub async fn fail_after_panic(store: &dyn Store, lease: &Lease, message: &str) -
     let finish = Finish { status: RunStatus::Failed, error: Some(error), summary: None };
     let commit = Commit { finish: Some(finish), ..Default::default() };
     match commit_retrying(store, lease, &commit).await {
-        Ok(_) => RunExit::Finished,
+        Ok(_) => {
+            metrics::run_finished(RunStatus::Failed);
+            RunExit::Finished
+        }
         Err(e) => {
             tracing::warn!(run_id = %lease.run_id, error = %e, "could not fail the run after its panic");
             RunExit::Abandoned
@@ -128,9 +132,17 @@ async fn commit_retrying(store: &dyn Store, lease: &Lease, commit: &Commit) -> R
                 tracing::warn!(run_id = %lease.run_id, error = %e, "commit failed; retrying");
                 tokio::time::sleep(Duration::from_millis(50 * tries)).await;
             }
-            outcome => return outcome,
+            outcome => return counted(FencedWrite::Commit, outcome),
         }
     }
+}
+
+/// Passes a fenced write's outcome on, counting it if the fence refused it.
+pub fn counted<T>(write: FencedWrite, outcome: Result<T, StoreError>) -> Result<T, StoreError> {
+    if let Err(StoreError::Fenced) = outcome {
+        metrics::fenced_write_refused(write);
+    }
+    outcome
 }
 
 struct Execution {
@@ -206,7 +218,8 @@ impl Execution {
                 return Ok(RunExit::Abandoned);
             }
             if self.signals.stop.is_cancelled() {
-                self.store.release_run(&self.lease, HandBack::AtStepBoundary).await?;
+                let released = self.store.release_run(&self.lease, HandBack::AtStepBoundary).await;
+                counted(FencedWrite::HandBack, released)?;
                 return Ok(RunExit::HandedBack);
             }
             if let Some(exit) = self.take_inbox().await? {
@@ -285,6 +298,7 @@ impl Execution {
         }
         self.ctx.checkpoints.extend(commit.checkpoints);
         let Some(finish) = &commit.finish else { return Ok(false) };
+        metrics::run_finished(finish.status);
         match &finish.error {
             Some(error) => {
                 tracing::info!(run_id = %self.lease.run_id, status = finish.status.as_str(), error, "run ended")

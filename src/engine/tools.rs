@@ -4,6 +4,7 @@ use super::{Execution, RunExit};
 use crate::approval::Outcome;
 use crate::checkpoint::{Checkpoint, CheckpointBody};
 use crate::event::RunEvent;
+use crate::metrics::{self, StepKind};
 use crate::store::{Commit, StoreError};
 use crate::tools::{self, ToolContext};
 
@@ -33,6 +34,7 @@ impl Execution {
             if self.signals.stop.is_cancelled() || self.signals.abort.is_cancelled() || self.inbox_has_news() {
                 return Ok(None);
             }
+            let started = tokio::time::Instant::now();
             let outputs = futures_util::future::join_all(batch.iter().map(|c| carry_out(c, &ctx))).await;
             if self.signals.abort.is_cancelled() {
                 return Ok(Some(RunExit::Abandoned));
@@ -49,6 +51,7 @@ impl Execution {
                 };
                 let events = result_event(&cp).into_iter().collect();
                 self.write(Commit { checkpoints: vec![cp], events, ..Default::default() }).await?;
+                metrics::step_finished(StepKind::Tool, started.elapsed());
             }
         }
         Ok(None)

@@ -226,6 +226,8 @@ pub struct Claim {
     pub attempt: u32,
     /// Earlier attempts charged against `max_attempts` (see [`crate::attempt`]).
     pub charged_attempts: u32,
+    /// The run was taken over from a worker whose lease had lapsed.
+    pub rescued: bool,
     /// The run's context, when the worker loaded it together with the rest of
     /// its claim ([`Store::load_runs`]); `None` means the execution loads it.
     pub context: Option<Box<RunContext>>,

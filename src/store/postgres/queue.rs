@@ -279,7 +279,9 @@ async fn rescue_orphans(
         .bind(charged as i64)
         .fetch_one(&mut *c)
         .await?;
-        started.push(claimed(&row, worker_id)?);
+        let (mut claim, seq, fleet_run_id) = claimed(&row, worker_id)?;
+        claim.rescued = true;
+        started.push((claim, seq, fleet_run_id));
     }
     Ok(started)
 }
@@ -295,6 +297,7 @@ fn claimed(row: &PgRow, worker_id: &str) -> StoreResult<(Claim, u64, Option<Stri
         },
         attempt: row.int("attempt")? as u32,
         charged_attempts: row.int("charged")? as u32,
+        rescued: false,
         context: None,
     };
     Ok((claim, row.int("event_seq")? as u64, row.try_get("fleet_run_id")?))

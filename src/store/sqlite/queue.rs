@@ -186,7 +186,9 @@ fn rescue_orphans(
         )?;
         let mut taken = take.query(params![worker_id, ms(now), id, charged])?;
         if let Some(row) = taken.next()? {
-            started.push(claimed(row, worker_id)?);
+            let (mut claim, seq) = claimed(row, worker_id)?;
+            claim.rescued = true;
+            started.push((claim, seq));
         }
     }
     Ok(started)
@@ -202,6 +204,7 @@ fn claimed(row: &rusqlite::Row<'_>, worker_id: &str) -> StoreResult<(Claim, u64)
         },
         attempt: row.get::<_, i64>("attempt")? as u32,
         charged_attempts: row.get::<_, i64>("charged")? as u32,
+        rescued: false,
         context: None,
     };
     Ok((claim, row.get::<_, i64>("event_seq")? as u64))

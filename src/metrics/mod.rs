@@ -1,0 +1,265 @@
+//! What a process counts for Prometheus: the metric families, the calls that
+//! record them, and the text `GET /metrics` answers with.
+//!
+//! Each process has one registry (a `static`): the server's counts include its
+//! embedded workers', and a separate worker serves its own on
+//! `--metrics-addr` ([`serve`]). Labels take only bounded values (a status, a
+//! kind of step, a provider and a model, a route template), never an ID.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use crate::model::{RunStatus, Usage};
+
+mod registry;
+
+pub use registry::{Exposition, Family, Kind, Registry};
+
+/// The registry of this process.
+static REGISTRY: Registry = Registry::new();
+
+/// The content type of the text format.
+pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// Bounds for step and provider latencies: a tool call or a model's answer
+/// takes from milliseconds to minutes.
+const STEP_BUCKETS: &[f64] = &[0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0];
+
+/// Bounds for the event pump's lag: milliseconds when all is well, seconds
+/// when the database or the pump falls behind.
+const LAG_BUCKETS: &[f64] = &[0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+
+static RUNS_FINISHED: Family = Family {
+    name: "wingman_runs_finished_total",
+    help: "Runs ended by this process's workers, by final status.",
+    kind: Kind::Counter,
+    labels: &["status"],
+};
+
+static STEP_DURATION: Family = Family {
+    name: "wingman_step_duration_seconds",
+    help: "Steps executed by this process's workers, from start to checkpoint: an inference (kind=inference) or one tool call (kind=tool).",
+    kind: Kind::Histogram(STEP_BUCKETS),
+    labels: &["kind"],
+};
+
+static PROVIDER_DURATION: Family = Family {
+    name: "wingman_provider_request_duration_seconds",
+    help: "Requests to model providers, from request to complete answer or error, by provider, model and outcome (ok or error).",
+    kind: Kind::Histogram(STEP_BUCKETS),
+    labels: &["provider", "model", "outcome"],
+};
+
+static TOKENS: Family = Family {
+    name: "wingman_tokens_total",
+    help: "Tokens providers reported, by provider, model and kind (input, output, cache_read, cache_write).",
+    kind: Kind::Counter,
+    labels: &["provider", "model", "kind"],
+};
+
+static COST: Family = Family {
+    name: "wingman_cost_usd_total",
+    help: "What inferences cost in US dollars at the configured prices, by provider and model (models without a price add nothing).",
+    kind: Kind::Counter,
+    labels: &["provider", "model"],
+};
+
+static LEASE_RESCUES: Family = Family {
+    name: "wingman_lease_rescues_total",
+    help: "Runs this process's workers took over from a worker whose lease had lapsed.",
+    kind: Kind::Counter,
+    labels: &[],
+};
+
+static FENCED_WRITES: Family = Family {
+    name: "wingman_fenced_writes_refused_total",
+    help:
+        "Writes of this process's workers refused because the lease no longer held (write=commit, hand_back or claim).",
+    kind: Kind::Counter,
+    labels: &["write"],
+};
+
+static PUMP_LAG: Family = Family {
+    name: "wingman_event_pump_lag_seconds",
+    help: "Time from an event's write to its delivery by this server's event pump (events read while someone tails a run).",
+    kind: Kind::Histogram(LAG_BUCKETS),
+    labels: &[],
+};
+
+static HTTP_REQUESTS: Family = Family {
+    name: "wingman_http_requests_total",
+    help: "HTTP requests answered, by method, route template and status.",
+    kind: Kind::Counter,
+    labels: &["method", "route", "status"],
+};
+
+static QUEUE_DEPTH: Family = Family {
+    name: "wingman_queue_depth",
+    help: "Runs not yet ended, by status (queued includes runs waiting for their session's turn or a fleet slot), in the whole database, read at scrape time.",
+    kind: Kind::Gauge,
+    labels: &["status"],
+};
+
+static WORKERS_LIVE: Family = Family {
+    name: "wingman_workers_live",
+    help: "Workers whose lease is live, in the whole database, read at scrape time.",
+    kind: Kind::Gauge,
+    labels: &[],
+};
+
+/// What every process that executes runs records.
+const WORKER_FAMILIES: &[&Family] =
+    &[&RUNS_FINISHED, &STEP_DURATION, &PROVIDER_DURATION, &TOKENS, &COST, &LEASE_RESCUES, &FENCED_WRITES];
+
+/// What a server records besides.
+const SERVER_FAMILIES: &[&Family] = &[&PUMP_LAG, &HTTP_REQUESTS];
+
+/// A kind of step, for [`step_finished`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    Inference,
+    Tool,
+}
+
+/// A write fenced by a lease, for [`fenced_write_refused`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FencedWrite {
+    /// A run's progress or end.
+    Commit,
+    /// A run handed back to the queue.
+    HandBack,
+    /// A claim by a worker whose own lease had lapsed.
+    Claim,
+}
+
+/// A worker ended a run.
+pub fn run_finished(status: RunStatus) {
+    REGISTRY.add(&RUNS_FINISHED, &[status.as_str()], 1.0);
+}
+
+/// A step was executed and its checkpoint written.
+pub fn step_finished(kind: StepKind, took: Duration) {
+    let kind = match kind {
+        StepKind::Inference => "inference",
+        StepKind::Tool => "tool",
+    };
+    REGISTRY.observe(&STEP_DURATION, &[kind], took.as_secs_f64());
+}
+
+/// A provider answered a request (`ok`) or failed it.
+pub fn provider_answered(provider: &str, model: &str, ok: bool, took: Duration) {
+    let outcome = if ok { "ok" } else { "error" };
+    REGISTRY.observe(&PROVIDER_DURATION, &[provider, model, outcome], took.as_secs_f64());
+}
+
+/// The tokens and cost of one answer, counted as the provider reports them,
+/// whether or not its checkpoint is written afterwards: they were spent.
+pub fn usage(provider: &str, model: &str, usage: &Usage) {
+    let kinds = [
+        ("input", usage.input_tokens),
+        ("output", usage.output_tokens),
+        ("cache_read", usage.cache_read_input_tokens),
+        ("cache_write", usage.cache_creation_input_tokens),
+    ];
+    for (kind, tokens) in kinds {
+        // A kind the provider never reports stays out of the listing.
+        if tokens > 0 {
+            REGISTRY.add(&TOKENS, &[provider, model, kind], tokens as f64);
+        }
+    }
+    if let Some(cost) = usage.cost_usd {
+        REGISTRY.add(&COST, &[provider, model], cost);
+    }
+}
+
+/// A worker took a run over from a lapsed lease.
+pub fn lease_rescued() {
+    REGISTRY.add(&LEASE_RESCUES, &[], 1.0);
+}
+
+/// A write was refused because its lease no longer held.
+pub fn fenced_write_refused(write: FencedWrite) {
+    let write = match write {
+        FencedWrite::Commit => "commit",
+        FencedWrite::HandBack => "hand_back",
+        FencedWrite::Claim => "claim",
+    };
+    REGISTRY.add(&FENCED_WRITES, &[write], 1.0);
+}
+
+/// The event pump delivered an event written `lag` ago (0 when the clocks
+/// that wrote and read it disagree the other way).
+pub fn event_delivered(lag: Duration) {
+    REGISTRY.observe(&PUMP_LAG, &[], lag.as_secs_f64());
+}
+
+/// The API answered a request; `route` is the matched route's template.
+pub fn http_request(method: &str, route: &str, status: u16) {
+    REGISTRY.add(&HTTP_REQUESTS, &[method, route, &status.to_string()], 1.0);
+}
+
+/// The queue as the database holds it, for a server's scrape.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DatabaseGauges {
+    pub queued: u64,
+    pub running: u64,
+    pub waiting: u64,
+    pub workers: u64,
+}
+
+/// A server's scrape: the process's families, then the database's gauges
+/// (their families without samples when the database did not answer).
+pub fn render_server(database: Option<DatabaseGauges>) -> String {
+    let mut out = Exposition::default();
+    REGISTRY.render(WORKER_FAMILIES, &mut out);
+    REGISTRY.render(SERVER_FAMILIES, &mut out);
+    out.family(&QUEUE_DEPTH);
+    if let Some(db) = database {
+        for (status, runs) in [("queued", db.queued), ("running", db.running), ("waiting", db.waiting)] {
+            out.sample(QUEUE_DEPTH.name, &[("status", status)], runs as f64);
+        }
+    }
+    out.family(&WORKERS_LIVE);
+    if let Some(db) = database {
+        out.sample(WORKERS_LIVE.name, &[], db.workers as f64);
+    }
+    out.into_text()
+}
+
+/// A worker process's scrape: what its workers recorded.
+pub fn render_worker() -> String {
+    let mut out = Exposition::default();
+    REGISTRY.render(WORKER_FAMILIES, &mut out);
+    out.into_text()
+}
+
+/// Serves a worker process's `GET /metrics` on `addr` until `shutdown`
+/// fires. Returns the address bound (port 0 picks a free one).
+pub async fn serve(addr: SocketAddr, shutdown: CancellationToken) -> anyhow::Result<SocketAddr> {
+    let listener =
+        TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen for metrics on {addr}: {e}"))?;
+    let bound = listener.local_addr()?;
+    let router = Router::new()
+        .route("/metrics", get(|| async { response(render_worker()) }))
+        .fallback(|| async { (axum::http::StatusCode::NOT_FOUND, "only /metrics is served here\n") });
+    tokio::spawn(async move {
+        let serving = axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned());
+        if let Err(e) = serving.await {
+            tracing::error!(error = %e, "the metrics listener failed");
+        }
+    });
+    tracing::info!(addr = %bound, "serving metrics");
+    Ok(bound)
+}
+
+/// The answer to a scrape, with the format's content type.
+pub fn response(text: String) -> axum::response::Response {
+    ([(header::CONTENT_TYPE, CONTENT_TYPE)], text).into_response()
+}
