@@ -5,7 +5,7 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::time::Duration;
 
-use common::{assert_dense, TestEnv};
+use common::{assert_dense, Backend, TestEnv};
 use serde_json::{json, Value};
 
 fn id_of(output: &str) -> String {
@@ -55,7 +55,7 @@ async fn keys_models_a_blocking_send_and_deletes_from_the_command_line() {
     let (ok, out) = env.client(&["send", &session, "wait for me", "--wait", "--server", url]);
     let answer: Value = serde_json::from_str(&out).unwrap();
     assert!(ok && answer["response"] == "wait for me" && answer["steps"] == 1, "{out}");
-    let (ok, out) = env.client(&["session", "list", "--server", url]);
+    let (ok, out) = env.client(&["session", "list", "--json", "--server", url]);
     let sessions: Value = serde_json::from_str(&out).unwrap();
     assert!(ok && sessions[0]["history"].as_array().unwrap().len() == 2, "{out}");
     for (what, id) in [("session", &session), ("agent", &agent)] {
@@ -271,6 +271,8 @@ async fn a_followed_send_asks_for_the_decision_at_a_terminal() {
     let mut child = std::process::Command::new("script")
         .args(["-qfec", &command, "/dev/null"])
         .envs(env.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .env_remove("NO_COLOR")
+        .env_remove("TERM")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -301,14 +303,14 @@ async fn a_followed_send_asks_for_the_decision_at_a_terminal() {
     let seen = reader.join().unwrap();
     assert!(status.success(), "{seen}");
     assert!(seen.contains("wants to run bash"), "{seen}");
-    assert!(seen.contains("[succeeded]"), "{seen}");
+    assert!(seen.contains("[\x1b[32msucceeded\x1b[0m]"), "in colour, on a terminal: {seen}");
     let log = std::fs::read_to_string(work.path().join("log.txt")).unwrap();
     assert_eq!(log.lines().collect::<Vec<_>>(), ["a"], "approved ran, rejected did not");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn exit_codes_say_how_the_run_ended() {
-    let env = TestEnv::new();
+on_both_backends! {
+async fn exit_codes_say_how_the_run_ended(backend: Backend) {
+    let env = TestEnv::on(backend);
     let server = env.server(1);
     let url = server.url.as_str();
     let api = server.api();
@@ -327,13 +329,24 @@ async fn exit_codes_say_how_the_run_ended() {
         args.extend(extra);
         env.client_exit(&args)
     };
-    assert_eq!(send(&ok, &["--follow"]).0, 0);
-    assert_eq!(send(&failing, &["--follow"]).0, 3, "a failed run");
+    let (code, _, err) = send(&ok, &["--follow"]);
+    assert_eq!(code, 0);
+    assert!(summary_of(&err).contains(" succeeded · 1 step · "), "{err}");
+    let (code, _, err) = send(&failing, &["--follow"]);
+    assert_eq!(code, 3, "a failed run");
+    assert!(summary_of(&err).contains(" failed · "), "{err}");
+    let failed = err.lines().find_map(|l| l.strip_prefix("run ")?.strip_suffix(" queued")).unwrap().to_string();
+    let (code, _, err) = env.client_exit(&["tail", &failed, "--server", url]);
+    assert_eq!(code, 3, "tailing a failed run");
+    assert!(summary_of(&err).starts_with(&format!("run {failed} failed")), "{err}");
     assert_eq!(send(&failing, &["--wait"]).0, 3, "a failed run, waited for");
     let (code, out, _) = send(&ok, &[]);
     assert_eq!(code, 0);
-    let (code, _, _) = env.client_exit(&["tail", out.trim(), "--server", url]);
+    let (code, _, err) = env.client_exit(&["tail", out.trim(), "--server", url]);
     assert_eq!(code, 0, "tailing a succeeded run");
+    let usage = &api.run(out.trim()).await["usage"];
+    let tokens = format!("{} in / {} out tokens · cost unknown · ", usage["input_tokens"], usage["output_tokens"]);
+    assert!(summary_of(&err).contains(&tokens), "{err}");
 
     // A run cancelled while it is tailed, and tailed again afterwards.
     let (_, out, _) = send(&slow, &[]);
@@ -343,10 +356,30 @@ async fn exit_codes_say_how_the_run_ended() {
     let (status, _) = api.post(&format!("/runs/{run}/cancel"), json!({})).await;
     assert_eq!(status, 202);
     assert_eq!(tail.child.wait().unwrap().code(), Some(4), "a cancelled run");
+    assert!(summary_of(&tail.log_text()).starts_with(&format!("run {run} cancelled")), "{}", tail.log_text());
     assert_eq!(env.client_exit(&["tail", &run, "--after", "1000", "--server", url]).0, 4, "from past its end");
+
+    // A run cancelled while `send --follow` follows it.
+    let mut follow = env.spawn_client(&["send", &session, "hi", "--agent", &slow, "--follow", "--server", url]);
+    let (_, listed) = loop {
+        let (status, body) = api.get("/runs?status=running").await;
+        if body["runs"].as_array().is_some_and(|r| !r.is_empty()) {
+            break (status, body);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let (status, _) = api.post(&format!("/runs/{}/cancel", listed["runs"][0]["id"].as_str().unwrap()), json!({})).await;
+    assert_eq!(status, 202);
+    assert_eq!(follow.child.wait().unwrap().code(), Some(4), "a cancelled run, followed after sending it");
 
     // No server: the error says how to point at one.
     let (code, _, stderr) = env.client_exit(&["send", &session, "hi", "--server", "http://127.0.0.1:9"]);
     assert_eq!(code, 1);
     assert!(stderr.contains("--server") && stderr.contains("WINGMAN_SERVER"), "{stderr}");
+}
+}
+
+/// The summary line a followed run ends with: the last line of stderr.
+fn summary_of(stderr: &str) -> &str {
+    stderr.lines().rev().find(|l| l.starts_with("run ") && l.contains(" · ")).unwrap_or_default()
 }

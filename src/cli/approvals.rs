@@ -7,7 +7,7 @@ use anyhow::{bail, Context};
 use clap::Subcommand;
 use serde_json::{json, Value};
 
-use super::client::{call, print_json, ServerArg};
+use super::remote::{print_json, segment, Remote, ServerArg};
 
 #[derive(Debug, Subcommand)]
 pub enum PeopleCommand {
@@ -47,47 +47,47 @@ pub enum PeopleCommand {
     },
 }
 
+impl PeopleCommand {
+    /// Where the command sends its requests.
+    pub fn server(&self) -> &ServerArg {
+        match self {
+            PeopleCommand::Approvals { server, .. }
+            | PeopleCommand::Approve { server, .. }
+            | PeopleCommand::Steer { server, .. } => server,
+        }
+    }
+}
+
 /// Runs a people-in-the-loop command.
-pub async fn run(http: &reqwest::Client, command: PeopleCommand) -> anyhow::Result<()> {
+pub async fn run(remote: &Remote, command: PeopleCommand) -> anyhow::Result<()> {
     match command {
-        PeopleCommand::Approvals { json, server } => approvals(http, &server.server, json).await,
-        PeopleCommand::Approve { run_id, reject, message, edit, input, server } => {
+        PeopleCommand::Approvals { json, .. } => approvals(remote, json).await,
+        PeopleCommand::Approve { run_id, reject, message, edit, input, .. } => {
             if edit.len() != input.len() {
                 bail!("each --edit needs its --input (got {} --edit, {} --input)", edit.len(), input.len());
             }
-            let calls = waiting_calls(http, &server.server, &run_id).await?;
+            let calls = waiting_calls(remote, &run_id).await?;
             let choices = Choices { reject, message, edits: edit.into_iter().zip(input).collect() };
             let decisions = choices.decide(&calls)?;
-            print_json(&send_decisions(http, &server.server, &run_id, decisions).await?);
+            print_json(&send_decisions(remote, &run_id, decisions).await?);
             Ok(())
         }
-        PeopleCommand::Steer { run_id, message, server } => {
-            let url = format!("{}/runs/{run_id}/steer", server.server);
-            print_json(&call(http.post(url).json(&json!({"message": message}))).await?);
+        PeopleCommand::Steer { run_id, message, .. } => {
+            let request = remote.post(&format!("/runs/{}/steer", segment(&run_id))).json(&json!({"message": message}));
+            print_json(&remote.call(request).await?);
             Ok(())
         }
     }
 }
 
 /// Prints every waiting run with the calls it waits on.
-async fn approvals(http: &reqwest::Client, server: &str, as_json: bool) -> anyhow::Result<()> {
-    let mut after: Option<String> = None;
+async fn approvals(remote: &Remote, as_json: bool) -> anyhow::Result<()> {
+    let (waiting, _) = super::runs::read(remote, &[("status", "waiting".into())], None, usize::MAX).await?;
     let mut listed = Vec::new();
-    loop {
-        let mut url = format!("{server}/runs?status=waiting&limit=500");
-        if let Some(after) = &after {
-            url.push_str(&format!("&after={after}"));
-        }
-        let page = call(http.get(url)).await?;
-        for run in page["runs"].as_array().into_iter().flatten() {
-            let id = run["id"].as_str().unwrap_or_default();
-            let calls = waiting_calls(http, server, id).await.unwrap_or_default();
-            listed.push(json!({"run_id": id, "session_id": run["session_id"], "calls": calls}));
-        }
-        match page["next_after"].as_str() {
-            Some(next) => after = Some(next.to_string()),
-            None => break,
-        }
+    for run in &waiting {
+        let id = run["id"].as_str().unwrap_or_default();
+        let calls = waiting_calls(remote, id).await.unwrap_or_default();
+        listed.push(json!({"run_id": id, "session_id": run["session_id"], "calls": calls}));
     }
     if as_json {
         print_json(&Value::Array(listed));
@@ -97,7 +97,11 @@ async fn approvals(http: &reqwest::Client, server: &str, as_json: bool) -> anyho
         println!("no run is waiting for a decision");
     }
     for run in &listed {
-        println!("run {} (session {})", run["run_id"].as_str().unwrap_or(""), run["session_id"]);
+        println!(
+            "run {} (session {})",
+            run["run_id"].as_str().unwrap_or(""),
+            run["session_id"].as_str().unwrap_or("none")
+        );
         for c in run["calls"].as_array().into_iter().flatten() {
             println!("  {} {} {}", c["call_id"].as_str().unwrap_or(""), c["name"].as_str().unwrap_or(""), c["input"]);
         }
@@ -106,8 +110,8 @@ async fn approvals(http: &reqwest::Client, server: &str, as_json: bool) -> anyho
 }
 
 /// The calls a run waits on: those of its last `approval_requested`.
-async fn waiting_calls(http: &reqwest::Client, server: &str, run_id: &str) -> anyhow::Result<Vec<Value>> {
-    let events = call(http.get(format!("{server}/runs/{run_id}/events"))).await?;
+async fn waiting_calls(remote: &Remote, run_id: &str) -> anyhow::Result<Vec<Value>> {
+    let events = remote.read(&format!("/runs/{}/events", segment(run_id))).await?;
     let requested = events
         .as_array()
         .into_iter()
@@ -118,14 +122,9 @@ async fn waiting_calls(http: &reqwest::Client, server: &str, run_id: &str) -> an
     Ok(requested["calls"].as_array().cloned().unwrap_or_default())
 }
 
-async fn send_decisions(
-    http: &reqwest::Client,
-    server: &str,
-    run_id: &str,
-    decisions: Vec<Value>,
-) -> anyhow::Result<Value> {
-    let url = format!("{server}/runs/{run_id}/approve");
-    call(http.post(url).json(&json!({"decisions": decisions}))).await
+async fn send_decisions(remote: &Remote, run_id: &str, decisions: Vec<Value>) -> anyhow::Result<Value> {
+    let request = remote.post(&format!("/runs/{}/approve", segment(run_id))).json(&json!({"decisions": decisions}));
+    remote.call(request).await
 }
 
 /// What the command line said about each call.
@@ -163,14 +162,14 @@ impl Choices {
 
 /// Shows an approval request met while following a run and, when standard
 /// input is a terminal, asks for a decision on each call and sends them.
-pub async fn answer_at_prompt(http: &reqwest::Client, server: &str, run_id: &str, event: &Value) -> anyhow::Result<()> {
+pub async fn answer_at_prompt(remote: &Remote, run_id: &str, event: &Value) -> anyhow::Result<()> {
     let calls = event["calls"].as_array().cloned().unwrap_or_default();
     if !std::io::stdin().is_terminal() {
         eprintln!("[waiting for a decision: wingman approve {run_id} (see wingman approvals)]");
         return Ok(());
     }
     let decisions = tokio::task::block_in_place(|| prompt(&calls))?;
-    send_decisions(http, server, run_id, decisions).await?;
+    send_decisions(remote, run_id, decisions).await?;
     Ok(())
 }
 

@@ -1,34 +1,34 @@
 //! Client commands: talk to a running server over HTTP.
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Subcommand;
-use serde_json::{json, Value};
+use serde_json::json;
 
+use super::agents::AgentsArgs;
+use super::approvals::PeopleCommand;
+use super::fleet::FleetArgs;
+use super::remote::{print_json, segment, Remote, ServerArg};
+use super::runs::RunsArgs;
+use super::sessions::SessionsArgs;
 use super::tail::{tail, tail_answering};
-
-#[derive(Debug, clap::Args)]
-pub struct ServerArg {
-    /// The server's base URL.
-    #[arg(long, env = "WINGMAN_SERVER", default_value = "http://127.0.0.1:2323", global = true)]
-    pub server: String,
-}
 
 #[derive(Debug, Subcommand)]
 pub enum ClientCommand {
-    /// Manage agents.
-    #[command(subcommand)]
-    Agent(AgentCommand),
-    /// Manage sessions.
-    #[command(subcommand)]
-    Session(SessionCommand),
+    /// List agents, or create, show or delete one.
+    #[command(visible_alias = "agent")]
+    Agents(AgentsArgs),
+    /// List sessions, or create, show (with the conversation) or delete one.
+    #[command(visible_alias = "session")]
+    Sessions(SessionsArgs),
+    /// List runs, or show one with its transcript.
+    #[command(visible_alias = "run")]
+    Runs(RunsArgs),
     /// Manage fleets and follow their runs.
-    #[command(subcommand)]
-    Fleet(super::fleet::FleetCommand),
+    Fleet(FleetArgs),
     /// Manage provider API keys (stored in the database; never shown again).
-    #[command(subcommand)]
-    Auth(AuthCommand),
+    Auth(AuthArgs),
     #[command(flatten)]
-    People(super::approvals::PeopleCommand),
+    People(PeopleCommand),
     /// List a provider's models from the server's catalogue, or show one.
     Models {
         provider: String,
@@ -43,7 +43,8 @@ pub enum ClientCommand {
         /// The agent to answer (defaults to the session's agent).
         #[arg(long)]
         agent: Option<String>,
-        /// Tail the run's events until it ends.
+        /// Tail the run's events until it ends, then print a summary line
+        /// on standard error.
         #[arg(long, conflicts_with = "wait")]
         follow: bool,
         /// Wait for the run to end and print the answer (`?wait=true`).
@@ -59,7 +60,8 @@ pub enum ClientCommand {
         #[command(flatten)]
         server: ServerArg,
     },
-    /// Tail a run's events, reconnecting by itself until the run ends.
+    /// Tail a run's events, reconnecting by itself until the run ends, then
+    /// print a summary line on standard error.
     Tail {
         run_id: String,
         /// Start after this event seq.
@@ -71,12 +73,6 @@ pub enum ClientCommand {
         #[command(flatten)]
         server: ServerArg,
     },
-    /// Show a run.
-    Run {
-        run_id: String,
-        #[command(flatten)]
-        server: ServerArg,
-    },
     /// Cancel a run.
     Cancel {
         run_id: String,
@@ -85,85 +81,17 @@ pub enum ClientCommand {
     },
 }
 
-#[derive(Debug, Subcommand)]
-pub enum AgentCommand {
-    /// Create an agent and print it.
-    Create {
-        #[arg(long)]
-        name: String,
-        #[arg(long, default_value = "scripted")]
-        provider: String,
-        #[arg(long)]
-        model: Option<String>,
-        #[arg(long)]
-        instructions: Option<String>,
-        /// A built-in tool (repeatable).
-        #[arg(long = "tool")]
-        tools: Vec<String>,
-        /// Provider options as a JSON object.
-        #[arg(long)]
-        options: Option<String>,
-        #[arg(long)]
-        max_steps: Option<u32>,
-        /// A tool whose calls wait for a person's decision (repeatable; `*` for all).
-        #[arg(long = "approve-tool")]
-        approve_tools: Vec<String>,
-        #[command(flatten)]
-        server: ServerArg,
-    },
-    /// List agents.
-    List {
-        #[command(flatten)]
-        server: ServerArg,
-    },
-    /// Show an agent.
-    Show {
-        agent_id: String,
-        #[command(flatten)]
-        server: ServerArg,
-    },
-    /// Delete an agent.
-    Delete {
-        agent_id: String,
-        #[command(flatten)]
-        server: ServerArg,
-    },
+/// `wingman auth …`: the keys of providers.
+#[derive(Debug, clap::Args)]
+pub struct AuthArgs {
+    #[command(subcommand)]
+    command: AuthCommand,
+    #[command(flatten)]
+    server: ServerArg,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum SessionCommand {
-    /// Create a session and print it.
-    Create {
-        #[arg(long)]
-        agent: Option<String>,
-        #[arg(long)]
-        work_dir: Option<String>,
-        #[arg(long)]
-        title: Option<String>,
-        #[command(flatten)]
-        server: ServerArg,
-    },
-    /// Show a session with its history.
-    Show {
-        session_id: String,
-        #[command(flatten)]
-        server: ServerArg,
-    },
-    /// List sessions with their histories.
-    List {
-        #[command(flatten)]
-        server: ServerArg,
-    },
-    /// Delete a session (its unfinished runs are cancelled).
-    Delete {
-        session_id: String,
-        #[command(flatten)]
-        server: ServerArg,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum AuthCommand {
+enum AuthCommand {
     /// Store a provider's API key, read from standard input (so that it stays
     /// out of shell history) unless --key is given.
     Set {
@@ -171,131 +99,110 @@ pub enum AuthCommand {
         provider: String,
         #[arg(long)]
         key: Option<String>,
-        #[command(flatten)]
-        server: ServerArg,
     },
     /// Show which providers have a key (never the keys).
-    List {
-        #[command(flatten)]
-        server: ServerArg,
-    },
+    List,
     /// Forget a provider's key.
-    Delete {
-        provider: String,
-        #[command(flatten)]
-        server: ServerArg,
-    },
+    Delete { provider: String },
+}
+
+impl ClientCommand {
+    /// Where the command sends its requests, and with which token.
+    fn server(&self) -> &ServerArg {
+        match self {
+            ClientCommand::Agents(args) => &args.server,
+            ClientCommand::Sessions(args) => &args.server,
+            ClientCommand::Runs(args) => &args.server,
+            ClientCommand::Fleet(args) => &args.server,
+            ClientCommand::Auth(args) => &args.server,
+            ClientCommand::People(command) => command.server(),
+            ClientCommand::Models { server, .. }
+            | ClientCommand::Send { server, .. }
+            | ClientCommand::Tail { server, .. }
+            | ClientCommand::Cancel { server, .. } => server,
+        }
+    }
 }
 
 /// Runs a client command.
 pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
-    let http = reqwest::Client::new();
+    // A reader that stops early (`wingman runs --all | head`) ends the
+    // command quietly, as it ends any Unix filter, instead of making the
+    // next print fail. Client commands start no child processes, so nothing
+    // else is affected.
+    // SAFETY: setting a signal's disposition to its default is async-signal-safe
+    // and touches no memory.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let remote = command.server().connect()?;
     match command {
-        ClientCommand::Agent(AgentCommand::Create {
-            name,
-            provider,
-            model,
-            instructions,
-            tools,
-            options,
-            max_steps,
-            approve_tools,
-            server,
-        }) => {
-            let mut body = json!({"name": name, "provider": provider, "tools": tools, "approve_tools": approve_tools});
-            if let Some(m) = model {
-                body["model"] = json!(m);
-            }
-            if let Some(i) = instructions {
-                body["instructions"] = json!(i);
-            }
-            if let Some(o) = options {
-                body["options"] = serde_json::from_str(&o).context("--options must be a JSON object")?;
-            }
-            if let Some(s) = max_steps {
-                body["max_steps"] = json!(s);
-            }
-            print_json(&call(http.post(format!("{}/agents", server.server)).json(&body)).await?);
-        }
-        ClientCommand::Agent(AgentCommand::List { server }) => get(&http, &server, "/agents").await?,
-        ClientCommand::Agent(AgentCommand::Show { agent_id, server }) => {
-            get(&http, &server, &format!("/agents/{agent_id}")).await?
-        }
-        ClientCommand::Agent(AgentCommand::Delete { agent_id, server }) => {
-            print_json(&call(http.delete(format!("{}/agents/{agent_id}", server.server))).await?);
-        }
-        ClientCommand::Session(SessionCommand::Create { agent, work_dir, title, server }) => {
-            let body = json!({"agent_id": agent, "work_dir": work_dir, "title": title});
-            print_json(&call(http.post(format!("{}/sessions", server.server)).json(&body)).await?);
-        }
-        ClientCommand::Session(SessionCommand::Show { session_id, server }) => {
-            get(&http, &server, &format!("/sessions/{session_id}")).await?
-        }
-        ClientCommand::Session(SessionCommand::List { server }) => get(&http, &server, "/sessions").await?,
-        ClientCommand::Session(SessionCommand::Delete { session_id, server }) => {
-            print_json(&call(http.delete(format!("{}/sessions/{session_id}", server.server))).await?);
-        }
-        ClientCommand::Auth(command) => auth(&http, command).await?,
-        ClientCommand::People(command) => super::approvals::run(&http, command).await?,
-        ClientCommand::Fleet(command) => super::fleet::run(&http, command).await?,
-        ClientCommand::Models { provider, model, server } => {
+        ClientCommand::Agents(args) => super::agents::run(&remote, args).await?,
+        ClientCommand::Sessions(args) => super::sessions::run(&remote, args).await?,
+        ClientCommand::Runs(args) => super::runs::run(&remote, args).await?,
+        ClientCommand::Fleet(args) => super::fleet::run(&remote, args.command).await?,
+        ClientCommand::Auth(args) => auth(&remote, args.command).await?,
+        ClientCommand::People(command) => super::approvals::run(&remote, command).await?,
+        ClientCommand::Models { provider, model, .. } => {
             let path = match model {
-                Some(model) => format!("/provider/{provider}/models/{model}"),
-                None => format!("/provider/{provider}/models"),
+                Some(model) => format!("/provider/{}/models/{}", segment(&provider), segment(&model)),
+                None => format!("/provider/{}/models", segment(&provider)),
             };
-            get(&http, &server, &path).await?
+            print_json(&remote.read(&path).await?);
         }
         ClientCommand::Send {
-            session_id,
-            message,
-            agent,
-            follow,
-            wait,
-            idempotency_key,
-            multitask_strategy,
-            server,
+            session_id, message, agent, follow, wait, idempotency_key, multitask_strategy, ..
         } => {
-            let wait = if wait { "?wait=true" } else { "" };
-            let body = json!({"agent_id": agent, "message": message, "multitask_strategy": multitask_strategy});
-            let mut request = http.post(format!("{}/sessions/{session_id}/message{wait}", server.server)).json(&body);
-            if let Some(key) = idempotency_key {
-                request = request.header("Idempotency-Key", key);
-            }
-            let answer = call(request).await?;
-            if !wait.is_empty() {
-                print_json(&answer);
-                return super::outcome::judge(answer["status"].as_str());
-            }
-            let run_id = answer["run_id"].as_str().context("the server answered without a run_id")?.to_string();
-            eprintln!("run {run_id} queued");
-            if follow {
-                tail_answering(&http, &server.server, &run_id).await?;
-            } else {
-                println!("{run_id}");
-            }
+            let submission = Submission { session_id, message, agent, wait, idempotency_key, multitask_strategy };
+            send(&remote, submission, follow).await?
         }
-        ClientCommand::Tail { run_id, after, json, server } => {
-            tail(&http, &server.server, &run_id, after, json).await?
-        }
-        ClientCommand::Run { run_id, server } => {
-            print_json(&call(http.get(format!("{}/runs/{run_id}", server.server))).await?);
-        }
-        ClientCommand::Cancel { run_id, server } => {
-            print_json(&call(http.post(format!("{}/runs/{run_id}/cancel", server.server))).await?);
+        ClientCommand::Tail { run_id, after, json, .. } => tail(&remote, &run_id, after, json).await?,
+        ClientCommand::Cancel { run_id, .. } => {
+            print_json(&remote.call(remote.post(&format!("/runs/{}/cancel", segment(&run_id)))).await?);
         }
     }
     Ok(())
 }
 
-async fn get(http: &reqwest::Client, server: &ServerArg, path: &str) -> anyhow::Result<()> {
-    print_json(&call(http.get(format!("{}{path}", server.server))).await?);
+/// A message to send, as `send`'s options give it.
+struct Submission {
+    session_id: String,
+    message: String,
+    agent: Option<String>,
+    wait: bool,
+    idempotency_key: Option<String>,
+    multitask_strategy: String,
+}
+
+/// Sends a message; then prints the run's ID, or its answer (`--wait`), or
+/// follows it (`--follow`). The result says how a run waited for or
+/// followed ended.
+async fn send(remote: &Remote, submission: Submission, follow: bool) -> anyhow::Result<()> {
+    let wait = if submission.wait { "?wait=true" } else { "" };
+    let body = json!({"agent_id": submission.agent, "message": submission.message,
+        "multitask_strategy": submission.multitask_strategy});
+    let mut request = remote.post(&format!("/sessions/{}/message{wait}", segment(&submission.session_id))).json(&body);
+    if let Some(key) = submission.idempotency_key {
+        request = request.header("Idempotency-Key", key);
+    }
+    let answer = remote.call(request).await?;
+    if submission.wait {
+        print_json(&answer);
+        return super::outcome::judge(answer["status"].as_str());
+    }
+    let run_id = answer["run_id"].as_str().context("the server answered without a run_id")?;
+    eprintln!("run {run_id} queued");
+    if follow {
+        return tail_answering(remote, run_id).await;
+    }
+    println!("{run_id}");
     Ok(())
 }
 
 /// The `auth` commands, in the API's shape: `{"providers": {name: {"type", "key"}}}`.
-async fn auth(http: &reqwest::Client, command: AuthCommand) -> anyhow::Result<()> {
-    match command {
-        AuthCommand::Set { provider, key, server } => {
+async fn auth(remote: &Remote, command: AuthCommand) -> anyhow::Result<()> {
+    let answer = match command {
+        AuthCommand::Set { provider, key } => {
             let key = match key {
                 Some(key) => key,
                 None => {
@@ -305,31 +212,13 @@ async fn auth(http: &reqwest::Client, command: AuthCommand) -> anyhow::Result<()
                 }
             };
             let body = json!({"providers": {provider: {"type": "api_key", "key": key}}});
-            print_json(&call(http.put(format!("{}/provider/auth", server.server)).json(&body)).await?);
+            remote.call(remote.put("/provider/auth").json(&body)).await?
         }
-        AuthCommand::List { server } => get(http, &server, "/provider/auth").await?,
-        AuthCommand::Delete { provider, server } => {
-            print_json(&call(http.delete(format!("{}/provider/auth/{provider}", server.server))).await?);
+        AuthCommand::List => remote.read("/provider/auth").await?,
+        AuthCommand::Delete { provider } => {
+            remote.call(remote.delete(&format!("/provider/auth/{}", segment(&provider)))).await?
         }
-    }
+    };
+    print_json(&answer);
     Ok(())
-}
-
-pub(super) async fn call(request: reqwest::RequestBuilder) -> anyhow::Result<Value> {
-    let response = request.send().await.map_err(|e| {
-        let at = e.url().map(|u| format!(" at {}", u.origin().ascii_serialization())).unwrap_or_default();
-        anyhow::anyhow!(
-            "could not reach the server{at} ({e}): start one with `wingman serve`, or name another with --server or WINGMAN_SERVER"
-        )
-    })?;
-    let status = response.status();
-    let body: Value = response.json().await.unwrap_or(Value::Null);
-    if !status.is_success() {
-        bail!("{status}: {}", body["error"].as_str().unwrap_or("no error message"));
-    }
-    Ok(body)
-}
-
-pub(super) fn print_json(value: &Value) {
-    println!("{}", serde_json::to_string_pretty(value).unwrap_or_default());
 }

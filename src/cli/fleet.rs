@@ -8,8 +8,17 @@ use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 
-use super::client::{call, print_json, ServerArg};
+use super::remote::{print_json, segment, Remote, ServerArg};
 use super::tail::follow;
+
+/// `wingman fleet …`.
+#[derive(Debug, clap::Args)]
+pub struct FleetArgs {
+    #[command(subcommand)]
+    pub command: FleetCommand,
+    #[command(flatten)]
+    pub server: ServerArg,
+}
 
 #[derive(Debug, Subcommand)]
 pub enum FleetCommand {
@@ -25,14 +34,9 @@ pub enum FleetCommand {
         /// The default work_dir of its tasks.
         #[arg(long)]
         work_dir: Option<String>,
-        #[command(flatten)]
-        server: ServerArg,
     },
     /// List fleets.
-    List {
-        #[command(flatten)]
-        server: ServerArg,
-    },
+    List,
     /// Run a fleet over tasks, follow its progress, then print the results.
     Run {
         fleet_id: String,
@@ -52,52 +56,44 @@ pub enum FleetCommand {
         /// Make the submission idempotent under this key.
         #[arg(long)]
         idempotency_key: Option<String>,
-        #[command(flatten)]
-        server: ServerArg,
     },
     /// Re-attach to a fleet run: follow it to its end, then print the results.
     Tail {
         fleet_run_id: String,
         #[arg(long)]
         json: bool,
-        #[command(flatten)]
-        server: ServerArg,
     },
     /// Cancel a fleet run's unfinished tasks.
-    Cancel {
-        fleet_run_id: String,
-        #[command(flatten)]
-        server: ServerArg,
-    },
+    Cancel { fleet_run_id: String },
 }
 
 /// Runs a fleet command.
-pub async fn run(http: &reqwest::Client, command: FleetCommand) -> anyhow::Result<()> {
+pub async fn run(remote: &Remote, command: FleetCommand) -> anyhow::Result<()> {
     match command {
-        FleetCommand::Create { name, agent, worker_count, work_dir, server } => {
+        FleetCommand::Create { name, agent, worker_count, work_dir } => {
             let body = json!({"name": name, "agent_id": agent, "worker_count": worker_count, "work_dir": work_dir});
-            print_json(&call(http.post(format!("{}/fleets", server.server)).json(&body)).await?);
+            print_json(&remote.call(remote.post("/fleets").json(&body)).await?);
         }
-        FleetCommand::List { server } => print_json(&call(http.get(format!("{}/fleets", server.server))).await?),
-        FleetCommand::Run { fleet_id, tasks, tasks_file, json, detach, idempotency_key, server } => {
+        FleetCommand::List => print_json(&remote.read("/fleets").await?),
+        FleetCommand::Run { fleet_id, tasks, tasks_file, json, detach, idempotency_key } => {
             let tasks = read_tasks(tasks, tasks_file.as_deref())?;
             let mut request =
-                http.post(format!("{}/fleets/{fleet_id}/run", server.server)).json(&json!({"tasks": tasks}));
+                remote.post(&format!("/fleets/{}/run", segment(&fleet_id))).json(&json!({"tasks": tasks}));
             if let Some(key) = idempotency_key {
                 request = request.header("Idempotency-Key", key);
             }
-            let answer = call(request).await?;
+            let answer = remote.call(request).await?;
             let id = answer["fleet_run_id"].as_str().context("the server answered without a fleet_run_id")?;
             eprintln!("fleet run {id} queued ({} tasks)", tasks.len());
             if detach {
                 println!("{id}");
                 return Ok(());
             }
-            watch(http, &server.server, id, json).await?;
+            watch(remote, id, json).await?;
         }
-        FleetCommand::Tail { fleet_run_id, json, server } => watch(http, &server.server, &fleet_run_id, json).await?,
-        FleetCommand::Cancel { fleet_run_id, server } => {
-            print_json(&call(http.post(format!("{}/fleet-runs/{fleet_run_id}/cancel", server.server))).await?);
+        FleetCommand::Tail { fleet_run_id, json } => watch(remote, &fleet_run_id, json).await?,
+        FleetCommand::Cancel { fleet_run_id } => {
+            print_json(&remote.call(remote.post(&format!("/fleet-runs/{}/cancel", segment(&fleet_run_id)))).await?);
         }
     }
     Ok(())
@@ -134,12 +130,12 @@ fn read_tasks(messages: Vec<String>, file: Option<&str>) -> anyhow::Result<Vec<V
 
 /// Follows the fleet run's events with a progress bar (on a terminal), then
 /// prints every task's result.
-async fn watch(http: &reqwest::Client, server: &str, id: &str, as_json: bool) -> anyhow::Result<()> {
+async fn watch(remote: &Remote, id: &str, as_json: bool) -> anyhow::Result<()> {
     let bar = ProgressBar::new(0);
     let style = ProgressStyle::with_template("{bar:40} {pos}/{len} tasks ended {msg}").expect("a valid template");
     bar.set_style(style);
     let mut failed = 0;
-    let url = format!("{server}/fleet-runs/{id}/events");
+    let path = format!("/fleet-runs/{}/events", segment(id));
     let on_event = |event: &Value| match event["type"].as_str() {
         Some("fleet_queued") => bar.set_length(event["tasks"].as_u64().unwrap_or(0)),
         Some("result") => {
@@ -155,13 +151,13 @@ async fn watch(http: &reqwest::Client, server: &str, id: &str, as_json: bool) ->
         true => eprintln!("[{why}]"),
         false => bar.println(format!("[{why}]")),
     };
-    follow(http, &url, 0, on_event, on_retry).await?;
+    follow(remote, &path, 0, on_event, on_retry).await?;
     bar.finish_and_clear();
-    print_results(http, server, id, as_json).await
+    print_results(remote, id, as_json).await
 }
 
 /// Every task's result, a page at a time: a table, or JSON lines.
-async fn print_results(http: &reqwest::Client, server: &str, id: &str, as_json: bool) -> anyhow::Result<()> {
+async fn print_results(remote: &Remote, id: &str, as_json: bool) -> anyhow::Result<()> {
     let mut after = String::new();
     let mut out = std::io::stdout().lock();
     let mut status;
@@ -169,7 +165,7 @@ async fn print_results(http: &reqwest::Client, server: &str, id: &str, as_json: 
         writeln!(out, "{:>5}  {:<10} {:>5}  response", "task", "status", "steps")?;
     }
     loop {
-        let page = call(http.get(format!("{server}/fleet-runs/{id}?limit=1000{after}"))).await?;
+        let page = remote.read(&format!("/fleet-runs/{}?limit=1000{after}", segment(id))).await?;
         status = page["status"].clone();
         for task in page["tasks"].as_array().into_iter().flatten() {
             if as_json {

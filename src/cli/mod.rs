@@ -15,12 +15,20 @@ use crate::provider::models::ModelCatalog;
 use crate::store;
 use crate::tools::sandbox;
 
+mod agents;
 mod approvals;
 mod client;
 mod fleet;
+mod format;
 pub mod outcome;
+mod remote;
+mod runs;
+mod sessions;
 pub mod sse;
+mod style;
 mod tail;
+mod transcript;
+mod view;
 
 /// Wingman: a durable job-queue orchestrator for LLM agents.
 #[derive(Debug, Parser)]

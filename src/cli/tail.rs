@@ -7,24 +7,31 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use serde_json::Value;
 
+use super::format::Shorten;
 use super::outcome::{done_status, judge};
+use super::remote::{segment, Remote};
 use super::sse::Parser;
+use super::style::Style;
+use super::transcript::Transcript;
 
-/// Follows a run's events until `done`, printing them. A dropped connection
-/// or a server restart is survived: it reconnects with `Last-Event-ID` and
-/// goes on after the last event it printed.
-pub async fn tail(http: &reqwest::Client, server: &str, run_id: &str, after: u64, as_json: bool) -> anyhow::Result<()> {
-    follow_run(http, server, run_id, after, |event| print_event(event, as_json)).await
+/// Follows a run's events until `done`, printing them, then prints a
+/// summary line on standard error. A dropped connection or a server restart
+/// is survived: it reconnects with `Last-Event-ID` and goes on after the
+/// last event it printed.
+pub async fn tail(remote: &Remote, run_id: &str, after: u64, as_json: bool) -> anyhow::Result<()> {
+    let mut printer = LivePrinter::new(as_json);
+    follow_run(remote, run_id, after, |event| printer.print(event)).await
 }
 
 /// [`tail`] for a run just sent: an approval request met on the way is
 /// shown and, when standard input is a terminal, answered at a prompt.
-pub async fn tail_answering(http: &reqwest::Client, server: &str, run_id: &str) -> anyhow::Result<()> {
-    follow_run(http, server, run_id, 0, |event| {
-        print_event(event, false);
+pub async fn tail_answering(remote: &Remote, run_id: &str) -> anyhow::Result<()> {
+    let mut printer = LivePrinter::new(false);
+    follow_run(remote, run_id, 0, |event| {
+        printer.print(event);
         if event["type"] == "approval_requested" {
             let answered = tokio::task::block_in_place(|| {
-                let answer = super::approvals::answer_at_prompt(http, server, run_id, event);
+                let answer = super::approvals::answer_at_prompt(remote, run_id, event);
                 tokio::runtime::Handle::current().block_on(answer)
             });
             if let Err(e) = answered {
@@ -35,26 +42,28 @@ pub async fn tail_answering(http: &reqwest::Client, server: &str, run_id: &str) 
     .await
 }
 
-/// Follows a run's events to its end, handing each to `on_event`; the
-/// result says how the run ended (see [`super::outcome`]).
-async fn follow_run(
-    http: &reqwest::Client,
-    server: &str,
-    run_id: &str,
-    after: u64,
-    mut on_event: impl FnMut(&Value),
-) -> anyhow::Result<()> {
-    let url = format!("{server}/runs/{run_id}/events");
+/// Follows a run's events to its end, handing each to `on_event`, then
+/// prints the run's summary line; the result says how the run ended (see
+/// [`super::outcome`]).
+async fn follow_run(remote: &Remote, run_id: &str, after: u64, mut on_event: impl FnMut(&Value)) -> anyhow::Result<()> {
+    let path = format!("/runs/{}/events", segment(run_id));
     let mut ended = None;
     let each = |event: &Value| {
         on_event(event);
         ended = ended.take().or_else(|| done_status(event));
     };
-    follow(http, &url, after, each, |why| eprintln!("\n[{why}]")).await?;
-    match ended {
-        Some(status) => judge(Some(&status)),
-        // Followed from past its `done`: the run itself says how it ended.
-        None => judge(super::client::call(http.get(format!("{server}/runs/{run_id}"))).await?["status"].as_str()),
+    follow(remote, &path, after, each, |why| eprintln!("\n[{why}]")).await?;
+    match remote.read(&format!("/runs/{}", segment(run_id))).await {
+        Ok(run) => {
+            eprintln!("{}", super::runs::summary(&run, Style::stderr()));
+            // Followed from past its `done`: the run itself says how it ended.
+            judge(ended.as_deref().or(run["status"].as_str()))
+        }
+        Err(e) if ended.is_some() => {
+            eprintln!("[no summary: {e:#}]");
+            judge(ended.as_deref())
+        }
+        Err(e) => Err(e),
     }
 }
 
@@ -62,8 +71,8 @@ async fn follow_run(
 /// until its `done`, calling `on_event` with each event once, in order, and
 /// `on_retry` with the reason whenever it reconnects.
 pub async fn follow(
-    http: &reqwest::Client,
-    url: &str,
+    remote: &Remote,
+    path: &str,
     after: u64,
     mut on_event: impl FnMut(&Value),
     mut on_retry: impl FnMut(&str),
@@ -71,7 +80,7 @@ pub async fn follow(
     let mut last = after;
     let mut delay = Duration::from_millis(100);
     loop {
-        match follow_once(http, url, &mut last, &mut on_event).await {
+        match follow_once(remote, path, &mut last, &mut on_event).await {
             Ok(true) => return Ok(()),
             Ok(false) => {}
             Err(TailError::Fatal(e)) => return Err(e),
@@ -88,13 +97,13 @@ enum TailError {
 }
 
 async fn follow_once(
-    http: &reqwest::Client,
-    url: &str,
+    remote: &Remote,
+    path: &str,
     last: &mut u64,
     on_event: &mut impl FnMut(&Value),
 ) -> Result<bool, TailError> {
-    let response = http
-        .get(url)
+    let response = remote
+        .get(path)
         .header("Accept", "text/event-stream")
         .header("Last-Event-ID", last.to_string())
         .send()
@@ -103,7 +112,7 @@ async fn follow_once(
     let status = response.status();
     if status.is_client_error() {
         let body: Value = response.json().await.unwrap_or(Value::Null);
-        return Err(TailError::Fatal(anyhow::anyhow!("{status}: {}", body["error"].as_str().unwrap_or(""))));
+        return Err(TailError::Fatal(remote.refusal(status, &body)));
     }
     if !status.is_success() {
         return Err(TailError::Retry(format!("server answered {status}")));
@@ -132,34 +141,41 @@ async fn follow_once(
     Err(TailError::Retry("the stream ended before the log did".into()))
 }
 
-fn print_event(event: &Value, as_json: bool) {
-    let mut out = std::io::stdout().lock();
-    if as_json {
-        let _ = writeln!(out, "{event}");
-        return;
+/// Prints a run's events as they come: text as it streams, everything
+/// else as the lines of a transcript; or each event as a JSON line.
+struct LivePrinter {
+    as_json: bool,
+    style: Style,
+    /// Whether streamed text left the cursor in the middle of a line.
+    mid_line: bool,
+}
+
+impl LivePrinter {
+    fn new(as_json: bool) -> LivePrinter {
+        LivePrinter { as_json, style: Style::stdout(), mid_line: false }
     }
-    let _ = match event["type"].as_str().unwrap_or("") {
-        "text_delta" => write!(out, "{}", event["text"].as_str().unwrap_or("")),
-        "tool_call" => writeln!(out, "\n→ {} {}", event["name"].as_str().unwrap_or(""), event["input"]),
-        "tool_result" => {
-            let output = event["output"].as_str().unwrap_or("");
-            let short: String = output.chars().take(300).collect();
-            writeln!(out, "← {short}")
+
+    fn print(&mut self, event: &Value) {
+        let mut out = std::io::stdout().lock();
+        if self.as_json {
+            let _ = writeln!(out, "{event}");
+            return;
         }
-        "step_restarted" => {
-            writeln!(out, "\n[step {} restarted: {}]", event["step"], event["reason"].as_str().unwrap_or(""))
+        if event["type"] == "text_delta" {
+            let text = event["text"].as_str().unwrap_or_default();
+            let _ = write!(out, "{text}");
+            if !text.is_empty() {
+                self.mid_line = !text.ends_with('\n');
+            }
+        } else {
+            let mut lines = Transcript::new(self.style, Shorten::SOME);
+            lines.event(event["type"].as_str().unwrap_or_default(), event);
+            let text = lines.text();
+            if !text.is_empty() {
+                let _ = write!(out, "{}{text}", if self.mid_line { "\n" } else { "" });
+                self.mid_line = false;
+            }
         }
-        "approval_requested" => {
-            let calls = event["calls"].as_array().map(Vec::len).unwrap_or(0);
-            writeln!(out, "\n[waiting for a person's decision on {calls} call(s) of step {}]", event["step"])
-        }
-        "approval_decided" => writeln!(out, "[decided; the run goes on]"),
-        "steered" => writeln!(out, "\n[steered: {}]", event["message"].as_str().unwrap_or("")),
-        "done" => {
-            let error = event["error"].as_str().map(|e| format!(": {e}")).unwrap_or_default();
-            writeln!(out, "\n[{}{error}]", event["status"].as_str().unwrap_or(""))
-        }
-        _ => Ok(()),
-    };
-    let _ = out.flush();
+        let _ = out.flush();
+    }
 }

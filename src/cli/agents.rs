@@ -1,0 +1,168 @@
+//! `wingman agents`: create, list, show and delete agents.
+
+use anyhow::Context;
+use clap::Subcommand;
+use serde_json::{json, Value};
+
+use super::format::{self, Table};
+use super::remote::{print_json, segment, Remote, ServerArg};
+use super::style::{Style, Tone};
+use super::view::{hint, Fields, ListArgs};
+
+/// `wingman agents [create|list|show|delete]`; alone, it lists.
+#[derive(Debug, clap::Args)]
+pub struct AgentsArgs {
+    #[command(subcommand)]
+    command: Option<AgentCommand>,
+    #[command(flatten)]
+    list: ListArgs,
+    #[command(flatten)]
+    pub server: ServerArg,
+}
+
+#[derive(Debug, Subcommand)]
+enum AgentCommand {
+    /// Create an agent and print it (JSON).
+    Create(NewAgent),
+    /// List agents (what `wingman agents` alone does).
+    List(ListArgs),
+    /// Show an agent.
+    Show {
+        agent_id: String,
+        /// Print the API's JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Delete an agent (runs already queued keep their copy of it).
+    Delete { agent_id: String },
+}
+
+#[derive(Debug, clap::Args)]
+struct NewAgent {
+    #[arg(long)]
+    name: String,
+    #[arg(long, default_value = "scripted")]
+    provider: String,
+    #[arg(long)]
+    model: Option<String>,
+    #[arg(long)]
+    instructions: Option<String>,
+    /// A built-in tool (repeatable).
+    #[arg(long = "tool")]
+    tools: Vec<String>,
+    /// Provider options as a JSON object (for `scripted`, its `script`).
+    #[arg(long)]
+    options: Option<String>,
+    #[arg(long)]
+    max_steps: Option<u32>,
+    /// A tool whose calls wait for a person's decision (repeatable; `*` for all).
+    #[arg(long = "approve-tool")]
+    approve_tools: Vec<String>,
+}
+
+/// Runs an `agents` command.
+pub async fn run(remote: &Remote, args: AgentsArgs) -> anyhow::Result<()> {
+    match args.command {
+        None => list(remote, &args.list).await,
+        Some(AgentCommand::List(mut list)) => {
+            list.json |= args.list.json;
+            self::list(remote, &list).await
+        }
+        Some(AgentCommand::Show { agent_id, json }) => show(remote, &agent_id, json || args.list.json).await,
+        Some(AgentCommand::Create(agent)) => {
+            print_json(&remote.call(remote.post("/agents").json(&agent.body()?)).await?);
+            Ok(())
+        }
+        Some(AgentCommand::Delete { agent_id }) => {
+            print_json(&remote.call(remote.delete(&format!("/agents/{}", segment(&agent_id)))).await?);
+            Ok(())
+        }
+    }
+}
+
+impl NewAgent {
+    /// The body of `POST /agents`.
+    fn body(self) -> anyhow::Result<Value> {
+        let mut body = json!({"name": self.name, "provider": self.provider, "tools": self.tools, "approve_tools": self.approve_tools});
+        if let Some(m) = self.model {
+            body["model"] = json!(m);
+        }
+        if let Some(i) = self.instructions {
+            body["instructions"] = json!(i);
+        }
+        if let Some(o) = self.options {
+            body["options"] = serde_json::from_str(&o).context("--options must be a JSON object")?;
+        }
+        if let Some(s) = self.max_steps {
+            body["max_steps"] = json!(s);
+        }
+        Ok(body)
+    }
+}
+
+async fn list(remote: &Remote, list: &ListArgs) -> anyhow::Result<()> {
+    let all = remote.read("/agents").await?.as_array().cloned().unwrap_or_default();
+    let (agents, left_out) = list.cut(all);
+    if list.json {
+        print_json(&Value::Array(agents));
+        return Ok(());
+    }
+    if agents.is_empty() {
+        println!("no agents");
+        return Ok(());
+    }
+    let mut table = Table::new(&["ID", "NAME", "MODEL", "TOOLS", "CREATED"]);
+    for agent in &agents {
+        let text = |key: &str| agent[key].as_str().unwrap_or_default().to_string();
+        table.row(vec![
+            (text("id"), Tone::Plain),
+            (format::clip(&text("name"), 30), Tone::Bold),
+            (format!("{}/{}", text("provider"), text("model")), Tone::Plain),
+            (names(&agent["tools"]), Tone::Plain),
+            (format::age(&agent["created_at"]), Tone::Dim),
+        ]);
+    }
+    print!("{}", table.render(&Style::stdout()));
+    if left_out > 0 {
+        hint(&format!("{left_out} more: wingman agents --all"));
+    }
+    Ok(())
+}
+
+async fn show(remote: &Remote, agent_id: &str, json: bool) -> anyhow::Result<()> {
+    let agent = remote.read(&format!("/agents/{}", segment(agent_id))).await?;
+    if json {
+        print_json(&agent);
+        return Ok(());
+    }
+    let style = Style::stdout();
+    let text = |key: &str| agent[key].as_str().unwrap_or_default().to_string();
+    println!("{} {}  {}", style.paint(Tone::Bold, "agent"), style.paint(Tone::Bold, agent_id), text("name"));
+    let mut fields = Fields::new(style);
+    fields.add("provider", text("provider"));
+    fields.add("model", text("model"));
+    fields.add("tools", names(&agent["tools"]));
+    fields.add("approve tools", names(&agent["approve_tools"]));
+    fields.add("max steps", agent["max_steps"].to_string());
+    fields.add("created", format::timestamp(&agent["created_at"]));
+    fields.add("updated", format::timestamp(&agent["updated_at"]));
+    fields.add("instructions", text("instructions"));
+    if agent["options"].as_object().is_some_and(|o| !o.is_empty()) {
+        fields.add("options", serde_json::to_string_pretty(&agent["options"]).unwrap_or_default());
+    }
+    if !agent["output_schema"].is_null() {
+        fields.add("output schema", serde_json::to_string_pretty(&agent["output_schema"]).unwrap_or_default());
+    }
+    print!("{}", fields.render());
+    Ok(())
+}
+
+/// `bash, read`, or `—` for none.
+fn names(list: &Value) -> String {
+    let names: Vec<&str> = list.as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    if names.is_empty() {
+        "—".into()
+    } else {
+        names.join(", ")
+    }
+}

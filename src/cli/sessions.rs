@@ -1,0 +1,143 @@
+//! `wingman sessions`: create, list, show (with the conversation as a
+//! transcript) and delete sessions.
+
+use clap::Subcommand;
+use serde_json::{json, Value};
+
+use super::format::{self, Table};
+use super::remote::{print_json, segment, Remote, ServerArg};
+use super::style::{Style, Tone};
+use super::transcript::Transcript;
+use super::view::{hint, Fields, ListArgs, ShowArgs};
+
+/// `wingman sessions [create|list|show|delete]`; alone, it lists.
+#[derive(Debug, clap::Args)]
+pub struct SessionsArgs {
+    #[command(subcommand)]
+    command: Option<SessionCommand>,
+    #[command(flatten)]
+    list: ListArgs,
+    #[command(flatten)]
+    pub server: ServerArg,
+}
+
+#[derive(Debug, Subcommand)]
+enum SessionCommand {
+    /// Create a session and print it (JSON).
+    Create {
+        #[arg(long)]
+        agent: Option<String>,
+        #[arg(long)]
+        work_dir: Option<String>,
+        #[arg(long)]
+        title: Option<String>,
+    },
+    /// List sessions (what `wingman sessions` alone does).
+    List(ListArgs),
+    /// Show a session and its conversation as a transcript.
+    Show {
+        session_id: String,
+        #[command(flatten)]
+        show: ShowArgs,
+    },
+    /// Delete a session (its unfinished runs are cancelled).
+    Delete { session_id: String },
+}
+
+/// Runs a `sessions` command.
+pub async fn run(remote: &Remote, args: SessionsArgs) -> anyhow::Result<()> {
+    match args.command {
+        None => list(remote, &args.list).await,
+        Some(SessionCommand::List(mut list)) => {
+            list.json |= args.list.json;
+            self::list(remote, &list).await
+        }
+        Some(SessionCommand::Show { session_id, mut show }) => {
+            show.json |= args.list.json;
+            self::show(remote, &session_id, &show).await
+        }
+        Some(SessionCommand::Create { agent, work_dir, title }) => {
+            let body = json!({"agent_id": agent, "work_dir": work_dir, "title": title});
+            print_json(&remote.call(remote.post("/sessions").json(&body)).await?);
+            Ok(())
+        }
+        Some(SessionCommand::Delete { session_id }) => {
+            print_json(&remote.call(remote.delete(&format!("/sessions/{}", segment(&session_id)))).await?);
+            Ok(())
+        }
+    }
+}
+
+async fn list(remote: &Remote, list: &ListArgs) -> anyhow::Result<()> {
+    let all = remote.read("/sessions").await?.as_array().cloned().unwrap_or_default();
+    let (sessions, left_out) = list.cut(all);
+    if list.json {
+        print_json(&Value::Array(sessions));
+        return Ok(());
+    }
+    if sessions.is_empty() {
+        println!("no sessions");
+        return Ok(());
+    }
+    let mut table = Table::new(&["ID", "MESSAGES", "CREATED", "TITLE"]);
+    for session in &sessions {
+        let messages = session["history"].as_array().map(Vec::len).unwrap_or(0);
+        table.row(vec![
+            (session["id"].as_str().unwrap_or_default().to_string(), Tone::Plain),
+            (messages.to_string(), Tone::Plain),
+            (format::age(&session["created_at"]), Tone::Dim),
+            (title(session), Tone::Plain),
+        ]);
+    }
+    print!("{}", table.render(&Style::stdout()));
+    if left_out > 0 {
+        hint(&format!("{left_out} more: wingman sessions --all"));
+    }
+    Ok(())
+}
+
+/// The session's title, else its first words in quotes.
+fn title(session: &Value) -> String {
+    if let Some(title) = session["title"].as_str().filter(|t| !t.is_empty()) {
+        return format::one_line(title, 60);
+    }
+    let first = session["history"][0]["content"].as_array().into_iter().flatten().find_map(|b| b["text"].as_str());
+    first.map(|text| format!("“{}”", format::one_line(text, 58))).unwrap_or_default()
+}
+
+async fn show(remote: &Remote, session_id: &str, show: &ShowArgs) -> anyhow::Result<()> {
+    let session = remote.read(&format!("/sessions/{}", segment(session_id))).await?;
+    if show.json {
+        print_json(&session);
+        return Ok(());
+    }
+    let filter = [("session_id", session_id.to_string())];
+    let (runs, _) = super::runs::read(remote, &filter, None, usize::MAX).await?;
+    let style = Style::stdout();
+    let heading = session["title"].as_str().map(|t| format!("  {t}")).unwrap_or_default();
+    println!("{} {}{heading}", style.paint(Tone::Bold, "session"), style.paint(Tone::Bold, session_id));
+    let mut fields = Fields::new(style);
+    fields.add("agent", session["agent_id"].as_str().unwrap_or("—"));
+    fields.add("work dir", session["work_dir"].as_str().unwrap_or_default());
+    fields.add("created", format::timestamp(&session["created_at"]));
+    if session["metadata"].as_object().is_some_and(|m| !m.is_empty()) {
+        fields.add("metadata", session["metadata"].to_string());
+    }
+    fields.add("runs", runs_field(&runs, session_id, style));
+    print!("{}", fields.render());
+    let mut transcript = Transcript::new(style, show.shorten());
+    transcript.history(session["history"].as_array().map(Vec::as_slice).unwrap_or_default());
+    print!("\n{}", transcript.text());
+    Ok(())
+}
+
+/// `3, the latest 01K… succeeded (wingman runs --session …)`.
+fn runs_field(runs: &[Value], session_id: &str, style: Style) -> String {
+    let Some(latest) = runs.last() else { return "none yet".into() };
+    format!(
+        "{}, the latest {} {} (wingman runs --session {session_id})",
+        runs.len(),
+        latest["id"].as_str().unwrap_or_default(),
+        style.paint(Tone::Status, latest["status"].as_str().unwrap_or_default()),
+    )
+}

@@ -1,0 +1,96 @@
+//! The options every list and show command shares: `--json` for scripts,
+//! `--limit`/`--all` for lists, `--full` for transcripts.
+
+use super::format::Shorten;
+use super::style::{Style, Tone};
+
+/// How much of a list to print, and how.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ListArgs {
+    /// Print the API's JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Print at most this many.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: u32,
+    /// Print every one, however many.
+    #[arg(long, conflicts_with = "limit")]
+    pub all: bool,
+}
+
+impl ListArgs {
+    /// How many to print.
+    pub fn wanted(&self) -> usize {
+        if self.all {
+            usize::MAX
+        } else {
+            self.limit as usize
+        }
+    }
+
+    /// The first [`ListArgs::wanted`] of `items`, and how many were left out.
+    pub fn cut<T>(&self, mut items: Vec<T>) -> (Vec<T>, usize) {
+        let left_out = items.len().saturating_sub(self.wanted());
+        items.truncate(self.wanted());
+        (items, left_out)
+    }
+}
+
+/// How to print one thing.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ShowArgs {
+    /// Print the API's JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Show tool inputs and outputs whole rather than shortened.
+    #[arg(long)]
+    pub full: bool,
+}
+
+impl ShowArgs {
+    /// How much of long tool inputs and outputs to show.
+    pub fn shorten(&self) -> Shorten {
+        if self.full {
+            Shorten::NONE
+        } else {
+            Shorten::SOME
+        }
+    }
+}
+
+/// Tells on standard error how to see what a list left out.
+pub fn hint(text: &str) {
+    eprintln!("{}", Style::stderr().paint(Tone::Dim, text));
+}
+
+/// `label   value` lines of a show command, the labels dimmed and aligned.
+pub struct Fields {
+    style: Style,
+    lines: Vec<(String, String)>,
+}
+
+impl Fields {
+    pub fn new(style: Style) -> Fields {
+        Fields { style, lines: Vec::new() }
+    }
+
+    /// Adds a field; an empty value is left out.
+    pub fn add(&mut self, label: &str, value: impl Into<String>) {
+        let value = value.into();
+        if !value.is_empty() {
+            self.lines.push((label.to_string(), value));
+        }
+    }
+
+    /// The fields, indented; a value of several lines keeps its indent.
+    pub fn render(&self) -> String {
+        let width = self.lines.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
+        let mut out = String::new();
+        for (label, value) in &self.lines {
+            let label = self.style.paint(Tone::Dim, &format!("{label:<width$}"));
+            let value = value.replace('\n', &format!("\n  {:width$}  ", ""));
+            out.push_str(&format!("  {label}  {value}\n"));
+        }
+        out
+    }
+}
