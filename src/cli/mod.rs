@@ -118,7 +118,9 @@ impl AccessArgs {
     /// Checks the settings against the address: a server others can reach
     /// needs a token unless told otherwise.
     fn check(&self, addr: SocketAddr) -> anyhow::Result<AccessConfig> {
-        let auth_token = self.auth_token.as_deref().map(AuthToken::new).transpose().map_err(anyhow::Error::msg)?;
+        // An empty variable reads as unset, as it does for the client commands.
+        let token = self.auth_token.as_deref().filter(|t| !t.is_empty());
+        let auth_token = token.map(AuthToken::new).transpose().map_err(anyhow::Error::msg)?;
         if !addr.ip().is_loopback() && auth_token.is_none() && !self.insecure_public {
             anyhow::bail!(
                 "refusing to listen on {addr} without --auth-token: anyone who reaches it could read every \
