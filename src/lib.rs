@@ -20,6 +20,7 @@ pub mod fleet;
 pub mod hub;
 pub mod model;
 pub mod provider;
+pub mod retention;
 pub mod store;
 pub mod telemetry;
 pub mod tools;

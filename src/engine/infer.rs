@@ -60,6 +60,8 @@ impl Execution {
         while let Ok(delta) = rx.try_recv() {
             text.push_str(&delta);
         }
+        let agent = &self.ctx.agent;
+        tracing::debug!(step, provider = %agent.provider, model = %agent.model, ok = result.is_ok(), "inference returned");
         match result {
             Ok(response) => self.record_inference(step, text, response).await,
             Err(error) => self.provider_failed(step, error).await,
