@@ -1,4 +1,5 @@
-//! The server application: the API, its event hub and embedded workers.
+//! The server application: the API, its event hub, embedded workers and the
+//! pruner.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -13,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 use crate::api::guard::HostPolicy;
 use crate::api::{self, ApiConfig, AppState};
 use crate::hub::Hub;
+use crate::retention::{self, RetentionConfig};
 use crate::store::Store;
 use crate::worker::{self, WorkerConfig};
 
@@ -25,6 +27,8 @@ pub struct ServerConfig {
     pub worker: WorkerConfig,
     /// How often the event hub looks for events written by other processes.
     pub event_poll: Duration,
+    /// How long logs are kept; `None` keeps everything.
+    pub retention: Option<RetentionConfig>,
 }
 
 /// A bound, ready-to-run server.
@@ -56,6 +60,9 @@ impl Application {
             let mut config = self.config.worker.clone();
             config.name = format!("{}-{i}", config.name);
             workers.spawn(worker::run(self.store.clone(), config, wake.clone(), shutdown.clone()));
+        }
+        if let Some(config) = self.config.retention.clone() {
+            tokio::spawn(retention::run(self.store.clone(), config, shutdown.clone()));
         }
         let hosts = HostPolicy::new(self.listener.local_addr()?, &self.config.api.allowed_hosts)
             .with_cors(self.config.api.cors.clone());

@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::engine::LoopConfig;
+use crate::retention::RetentionConfig;
 use crate::store::StoreOptions;
 use crate::tools::sandbox::{SandboxConfig, SandboxMode};
 use crate::worker::WorkerConfig;
@@ -138,5 +139,26 @@ impl WorkerArgs {
                 ..LoopConfig::default()
             },
         }
+    }
+}
+
+/// How long the server keeps the logs of what has ended.
+#[derive(Debug, Clone, Args)]
+pub struct RetentionArgs {
+    /// Delete the events and checkpoints of runs and fleet runs that ended
+    /// more than this many days ago, in small batches. The runs, their
+    /// results and sessions' histories stay. Unset: everything is kept.
+    #[arg(long, env = "WINGMAN_RETAIN_DAYS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub retain_days: Option<u32>,
+    /// How often the server looks for logs to delete, in milliseconds.
+    #[arg(long, env = "WINGMAN_PRUNE_INTERVAL_MS", default_value_t = 600_000)]
+    pub prune_interval_ms: u64,
+}
+
+impl RetentionArgs {
+    /// The pruner's settings; `None` when everything is kept.
+    pub fn config(&self) -> Option<RetentionConfig> {
+        let interval = Duration::from_millis(self.prune_interval_ms.max(1));
+        self.retain_days.map(|days| RetentionConfig::days(days, interval))
     }
 }

@@ -87,7 +87,12 @@ impl Hub {
         loop {
             let next = tokio::select! {
                 received = live.recv() => received,
-                _ = tokio::time::sleep(Duration::from_secs(1)) => Err(broadcast::error::RecvError::Lagged(0)),
+                _ = tokio::time::sleep(Duration::from_secs(1)) => {
+                    if self.quiet_catch_up(run_id, &mut last, tx).await? {
+                        return Ok(());
+                    }
+                    continue;
+                }
                 _ = tx.closed() => return Ok(()),
             };
             match next {
@@ -99,7 +104,7 @@ impl Hub {
                         return Ok(());
                     }
                 }
-                // A gap, a lagged receiver or a quiet second: read the log.
+                // A gap or a lagged receiver: read the log.
                 Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
                     if self.catch_up(run_id, &mut last, tx).await? {
                         return Ok(());
@@ -108,6 +113,30 @@ impl Hub {
                 Err(broadcast::error::RecvError::Closed) => return Ok(()),
             }
         }
+    }
+
+    /// After a quiet second: reads the log, and ends the tail if the log is
+    /// over without its terminal event in reach (its run or fleet run was
+    /// deleted, or its log pruned, while the tail read it). The log's owner
+    /// is read before the log: an owner that had ended had written its
+    /// `done` by then, so a `done` still there is found.
+    async fn quiet_catch_up(
+        &self,
+        log_id: &str,
+        last: &mut u64,
+        tx: &mpsc::Sender<Result<Event, StoreError>>,
+    ) -> Result<bool, StoreError> {
+        let over = self.log_is_over(log_id).await?;
+        Ok(self.catch_up(log_id, last, tx).await? || over)
+    }
+
+    /// Whether a log can get no more events: its run or fleet run has ended,
+    /// or is gone.
+    async fn log_is_over(&self, log_id: &str) -> Result<bool, StoreError> {
+        if let Some(run) = self.store.get_run(log_id).await? {
+            return Ok(run.status.is_terminal());
+        }
+        Ok(self.store.get_fleet_run(log_id).await?.is_none_or(|fleet_run| fleet_run.status.is_terminal()))
     }
 
     /// Sends every stored event after `last`. True when the terminal event was sent

@@ -21,6 +21,7 @@ pub mod hub;
 pub mod metrics;
 pub mod model;
 pub mod provider;
+pub mod retention;
 pub mod store;
 pub mod telemetry;
 pub mod tools;

@@ -2,8 +2,9 @@ use clap::Parser;
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    wingman::telemetry::init();
-    match wingman::cli::main(wingman::cli::Cli::parse()).await {
+    let cli = wingman::cli::Cli::parse();
+    wingman::telemetry::init(cli.log_format());
+    match wingman::cli::main(cli).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => match e.downcast_ref::<wingman::cli::outcome::RunEnded>() {
             // The tail already showed how it ended.

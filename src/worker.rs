@@ -15,6 +15,7 @@ use futures_util::FutureExt;
 use tokio::sync::{mpsc, watch, Notify};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use crate::engine::{self, counted, LoopConfig, RunExit, RunSignals};
 use crate::metrics::{self, FencedWrite};
@@ -162,7 +163,7 @@ async fn execute_guarded(
         Ok(exit) => exit,
         Err(panic) => {
             let message = panic_message(panic.as_ref());
-            tracing::error!(run_id = %lease.run_id, panic = %message, "the run's execution panicked; failing the run");
+            tracing::error!(panic = %message, "the run's execution panicked; failing the run");
             engine::fail_after_panic(store.as_ref(), &lease, &message).await
         }
     };
@@ -236,7 +237,11 @@ impl Worker {
                     },
                 );
                 let (store, engine) = (self.store.clone(), self.config.engine.clone());
-                self.tasks.spawn(execute_guarded(store, engine, claim, signals));
+                // Every line logged while the run executes carries its ID. At
+                // the error level, so that a filter that lets any line through
+                // keeps the span too.
+                let span = tracing::error_span!("run", run_id = %run_id, attempt = claim.attempt);
+                self.tasks.spawn(execute_guarded(store, engine, claim, signals).instrument(span));
             }
             if claimed < room {
                 return;

@@ -36,6 +36,7 @@ async fn start() -> Server {
         workers: 0,
         worker: WorkerConfig::default(),
         event_poll: Duration::from_millis(5),
+        retention: None,
     };
     let app = Application::build(store.clone(), "127.0.0.1:0".parse().unwrap(), config).await.unwrap();
     let url = format!("http://127.0.0.1:{}", app.port());

@@ -1,4 +1,5 @@
-//! Runs: submitting messages, reading runs, tailing their events, cancelling.
+//! Runs: submitting messages, reading runs, tailing their events, cancelling,
+//! deleting.
 
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -21,7 +22,7 @@ pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/runs", get(list))
-        .route("/runs/{id}", get(show))
+        .route("/runs/{id}", get(show).delete(delete))
         .route("/runs/{id}/events", get(events))
         .route("/runs/{id}/cancel", post(cancel))
         .route("/sessions/{id}/message", post(submit_message))
@@ -238,4 +239,13 @@ async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiRes
     let run = state.store.cancel_run(&id).await.map_err(naming(format!("run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))
+}
+
+/// Deletes a run that has ended, with its events and checkpoints; its
+/// session's history keeps what the run added. A run that has not ended is a
+/// `409`: cancel it first.
+async fn delete(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    state.store.delete_run(&id).await.map_err(naming(format!("run {id}")))?;
+    tracing::info!(run_id = %id, "run deleted");
+    Ok(super::deleted())
 }

@@ -10,9 +10,10 @@ use anyhow::Context;
 
 use crate::api::{ApiConfig, AuthToken, CorsPolicy};
 use crate::app::{Application, ServerConfig};
-use crate::config::{DatabaseArgs, WorkerArgs};
+use crate::config::{DatabaseArgs, RetentionArgs, WorkerArgs};
 use crate::provider::models::ModelCatalog;
 use crate::store;
+use crate::telemetry::{LogArgs, LogFormat};
 use crate::tools::sandbox;
 
 mod agents;
@@ -91,6 +92,10 @@ struct ServeArgs {
     db: DatabaseArgs,
     #[command(flatten)]
     worker: WorkerArgs,
+    #[command(flatten)]
+    retention: RetentionArgs,
+    #[command(flatten)]
+    log: LogArgs,
 }
 
 /// Who may call the server, and where agents may work.
@@ -155,6 +160,27 @@ pub struct WorkerProcessArgs {
     /// Serve Prometheus metrics on this address (`GET /metrics`); off unless given.
     #[arg(long, env = "WINGMAN_METRICS_ADDR")]
     metrics_addr: Option<SocketAddr>,
+    #[command(flatten)]
+    log: LogArgs,
+}
+
+impl WorkerProcessArgs {
+    /// How this worker writes its log.
+    pub fn log_format(&self) -> LogFormat {
+        self.log.log_format
+    }
+}
+
+impl Cli {
+    /// How this command writes its log: as `--log-format` says for a server
+    /// or a worker, as text for the rest (they print their results to stdout).
+    pub fn log_format(&self) -> LogFormat {
+        match &self.command {
+            Command::Serve(args) => args.log.log_format,
+            Command::Worker(args) => args.log_format(),
+            _ => LogFormat::Text,
+        }
+    }
 }
 
 /// Runs the command line.
@@ -194,6 +220,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         workers: args.workers,
         worker,
         event_poll: Duration::from_millis(args.event_poll_ms.max(1)),
+        retention: args.retention.config(),
     };
     let app = Application::build(store, args.addr, config).await?;
     println!("wingman listening on http://{}:{}", args.addr.ip(), app.port());

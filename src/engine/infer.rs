@@ -66,6 +66,7 @@ impl Execution {
         }
         let agent = &self.ctx.agent;
         metrics::provider_answered(&agent.provider, &agent.model, result.is_ok(), asked.elapsed());
+        tracing::debug!(step, provider = %agent.provider, model = %agent.model, ok = result.is_ok(), "inference returned");
         match result {
             Ok(response) => {
                 let exit = self.record_inference(step, text, response).await?;

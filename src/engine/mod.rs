@@ -85,18 +85,17 @@ pub enum RunExit {
 
 /// Executes a claimed run until it ends, is handed back or is abandoned.
 pub async fn execute(store: Arc<dyn Store>, config: LoopConfig, claim: Claim, signals: RunSignals) -> RunExit {
-    let run_id = claim.lease.run_id.clone();
     match Execution::start(store, config, claim, signals).await {
         Ok(Some(mut execution)) => match execution.drive().await {
             Ok(exit) => exit,
             Err(e) => {
-                tracing::warn!(run_id, error = %e, "giving the run up");
+                tracing::warn!(error = %e, "giving the run up");
                 RunExit::Abandoned
             }
         },
         Ok(None) => RunExit::Abandoned,
         Err(e) => {
-            tracing::warn!(run_id, error = %e, "could not load the run");
+            tracing::warn!(error = %e, "could not load the run");
             RunExit::Abandoned
         }
     }
@@ -115,7 +114,7 @@ pub async fn fail_after_panic(store: &dyn Store, lease: &Lease, message: &str) -
             RunExit::Finished
         }
         Err(e) => {
-            tracing::warn!(run_id = %lease.run_id, error = %e, "could not fail the run after its panic");
+            tracing::warn!(error = %e, "could not fail the run after its panic");
             RunExit::Abandoned
         }
     }
@@ -129,7 +128,7 @@ async fn commit_retrying(store: &dyn Store, lease: &Lease, commit: &Commit) -> R
         match store.commit(lease, commit.clone()).await {
             Err(e) if e.is_retryable() && tries < 5 => {
                 tries += 1;
-                tracing::warn!(run_id = %lease.run_id, error = %e, "commit failed; retrying");
+                tracing::warn!(error = %e, "commit failed; retrying");
                 tokio::time::sleep(Duration::from_millis(50 * tries)).await;
             }
             outcome => return counted(FencedWrite::Commit, outcome),
@@ -301,9 +300,9 @@ impl Execution {
         metrics::run_finished(finish.status);
         match &finish.error {
             Some(error) => {
-                tracing::info!(run_id = %self.lease.run_id, status = finish.status.as_str(), error, "run ended")
+                tracing::info!(status = finish.status.as_str(), error, "run ended")
             }
-            None => tracing::info!(run_id = %self.lease.run_id, status = finish.status.as_str(), "run ended"),
+            None => tracing::info!(status = finish.status.as_str(), "run ended"),
         }
         Ok(true)
     }

@@ -63,7 +63,7 @@ impl Execution {
         let commit = Commit { events, wait: true, ..Default::default() };
         match commit_retrying(self.store.as_ref(), &self.lease, &commit).await {
             Ok(_) => {
-                tracing::info!(run_id = %self.lease.run_id, step, calls = count, "waiting for a person's decision");
+                tracing::info!(step, calls = count, "waiting for a person's decision");
                 Ok(Some(RunExit::Waiting))
             }
             Err(StoreError::InboxWaiting) => {

@@ -40,6 +40,7 @@ impl Execution {
                 return Ok(Some(RunExit::Abandoned));
             }
             for (call, output) in batch.iter().map(Outcome::call).zip(outputs) {
+                tracing::debug!(step, tool = %call.name, call_id = %call.id, is_error = output.is_error, "tool call done");
                 let cp = Checkpoint {
                     step,
                     body: CheckpointBody::ToolResult {

@@ -56,9 +56,12 @@ use crate::model::{
 
 pub mod body;
 pub mod postgres;
+pub mod retention;
 pub mod rows;
 pub mod sqlite;
 pub mod task_end;
+
+pub use retention::Pruned;
 
 /// A throw-away PostgreSQL database, for tests and benchmarks.
 pub use postgres::scratch::ScratchDatabase;
@@ -561,6 +564,21 @@ pub trait Store: Send + Sync + 'static {
     async fn list_credentials(&self) -> StoreResult<Vec<CredentialInfo>>;
     /// Forgets a credential; [`StoreError::NotFound`] if there was none.
     async fn delete_credential(&self, name: &str) -> StoreResult<()>;
+
+    // Retention (see [`retention`]).
+    /// Removes one small batch of old logs: at most `limit` events and
+    /// checkpoints (together) of runs and fleet runs that ended more than
+    /// `older_than` ago by the store's clock, oldest first, in one short
+    /// transaction. The runs and fleet runs themselves stay, with their
+    /// results, and so do sessions' histories. An empty answer means nothing
+    /// that old is left to prune.
+    async fn prune_logs(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned>;
+    /// Deletes a run that has ended, with its log and the idempotency keys
+    /// that name it, in transactions of at most [`retention::DELETE_BATCH`]
+    /// rows. Its session keeps its history; its fleet run keeps its counts
+    /// and its own log. A run that has not ended is a
+    /// [`StoreError::Conflict`] and nothing is deleted.
+    async fn delete_run(&self, id: &str) -> StoreResult<()>;
 }
 
 /// Opens the store named by a database URL: `postgres://…` (or

@@ -51,7 +51,9 @@ pub async fn blocking<F>(work: F) -> ToolOutput
 where
     F: FnOnce() -> Result<String, String> + Send + 'static,
 {
-    match tokio::task::spawn_blocking(work).await {
+    // The blocking thread logs inside the caller's span (the run's).
+    let span = tracing::Span::current();
+    match tokio::task::spawn_blocking(move || span.in_scope(work)).await {
         Ok(Ok(text)) => ToolOutput::ok(text),
         Ok(Err(text)) => ToolOutput::error(text),
         Err(e) => ToolOutput::error(format!("the tool failed unexpectedly: {e}")),

@@ -68,7 +68,7 @@ pub async fn run(input: &Value, ctx: &ToolContext) -> ToolOutput {
     // From here on, dropping this (even if this future is dropped) kills the group.
     let group = child.id().map(ProcessGroup);
     let tail = Arc::new(Mutex::new(Tail::default()));
-    let mut reader = tokio::spawn(read_into(receiver, tail.clone()));
+    let mut reader = tokio::spawn(tracing::Instrument::in_current_span(read_into(receiver, tail.clone())));
     let outcome = tokio::select! {
         status = child.wait() => Outcome::Exited(status),
         _ = tokio::time::sleep(Duration::from_millis(timeout_ms)) => Outcome::TimedOut,

@@ -138,6 +138,31 @@ impl TestEnv {
         }
     }
 
+    /// Runs SQL statements (separated by `;`, nothing bound) straight on
+    /// this test's database, in one transaction, for what a test sets up
+    /// that the API cannot make (rows from long ago, say).
+    pub async fn execute(&self, sql: &str) {
+        match &self.database {
+            Some(database) => {
+                let db = sqlx::PgPool::connect(&database.url).await.unwrap();
+                let mut tx = db.begin().await.unwrap();
+                sqlx::raw_sql(sql).execute(&mut *tx).await.unwrap();
+                tx.commit().await.unwrap();
+                db.close().await;
+            }
+            None => {
+                let (sql, path) = (sql.to_string(), self.db());
+                tokio::task::spawn_blocking(move || {
+                    let db = rusqlite::Connection::open(path).unwrap();
+                    db.busy_timeout(Duration::from_secs(30)).unwrap();
+                    db.execute_batch(&format!("BEGIN IMMEDIATE; {sql}; COMMIT")).unwrap();
+                })
+                .await
+                .unwrap()
+            }
+        }
+    }
+
     /// Sets (or overrides) an environment variable for every process started later.
     pub fn set(&mut self, key: &str, value: &str) {
         self.env.retain(|(k, _)| k != key);

@@ -2,8 +2,9 @@
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    wingman::telemetry::init();
-    match wingman::cli::run_worker(wingman::cli::parse_worker_args()).await {
+    let args = wingman::cli::parse_worker_args();
+    wingman::telemetry::init(args.log_format());
+    match wingman::cli::run_worker(args).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");

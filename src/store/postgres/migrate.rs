@@ -11,6 +11,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (2, "commit_order", include_str!("../../../migrations/postgres/0002_commit_order.sql")),
     (3, "session_turns", include_str!("../../../migrations/postgres/0003_session_turns.sql")),
     (4, "inbox", include_str!("../../../migrations/postgres/0004_inbox.sql")),
+    (5, "retention", include_str!("../../../migrations/postgres/0005_retention.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

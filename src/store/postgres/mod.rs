@@ -40,6 +40,7 @@ mod people;
 mod progress;
 mod queue;
 mod resources;
+mod retention;
 pub mod scratch;
 mod store;
 mod workers;

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
-use super::{fleet, load, people, progress, queue, workers, PgStore};
+use super::{fleet, load, people, progress, queue, retention, workers, PgStore};
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
@@ -15,8 +15,8 @@ use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Sessi
 use crate::store::rows;
 use crate::store::{
     Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
-    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, QueueStats, RunContext, RunFilter, Store, StoreError,
-    StoreResult,
+    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, RunContext, RunFilter, Store,
+    StoreError, StoreResult,
 };
 
 /// A fleet's definition and whether one of its fleet runs is unfinished.
@@ -346,6 +346,20 @@ impl Store for PgStore {
                 let deleted =
                     sqlx::query("DELETE FROM credentials WHERE provider = $1").bind(&name).execute(&mut *c).await?;
                 super::found(deleted.rows_affected(), "credential")
+            })
+        })
+        .await
+    }
+
+    async fn prune_logs(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned> {
+        self.write(move |c, _| Box::pin(retention::prune(c, older_than, limit))).await
+    }
+
+    async fn delete_run(&self, id: &str) -> StoreResult<()> {
+        crate::store::retention::delete_in_batches(|| {
+            let id = id.to_string();
+            self.write(move |c, _| {
+                Box::pin(async move { retention::delete_run(c, &id, crate::store::retention::DELETE_BATCH).await })
             })
         })
         .await

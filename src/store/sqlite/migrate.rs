@@ -12,6 +12,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (5, "resume_facts", include_str!("../../../migrations/sqlite/0005_resume_facts.sql")),
     (6, "session_turns", include_str!("../../../migrations/sqlite/0006_session_turns.sql")),
     (7, "inbox", include_str!("../../../migrations/sqlite/0007_inbox.sql")),
+    (8, "retention", include_str!("../../../migrations/sqlite/0008_retention.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

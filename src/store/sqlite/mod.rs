@@ -14,8 +14,8 @@ use crate::event::RunEvent;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, RunStatus, Session};
 use crate::store::{
     Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
-    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, QueueStats, Run, RunContext, RunFilter, Store, StoreError,
-    StoreOptions, StoreResult,
+    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, Run, RunContext, RunFilter, Store,
+    StoreError, StoreOptions, StoreResult,
 };
 
 mod credentials;
@@ -29,6 +29,7 @@ mod queue;
 mod readers;
 mod reads;
 mod resources;
+mod retention;
 mod rows;
 mod watch;
 mod workers;
@@ -295,5 +296,17 @@ impl Store for SqliteStore {
     async fn delete_credential(&self, name: &str) -> StoreResult<()> {
         let name = name.to_string();
         self.writer.write(move |c| credentials::delete(c, &name)).await
+    }
+
+    async fn prune_logs(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned> {
+        self.writer.write(move |c| retention::prune(c, older_than, limit, Utc::now())).await
+    }
+
+    async fn delete_run(&self, id: &str) -> StoreResult<()> {
+        crate::store::retention::delete_in_batches(|| {
+            let id = id.to_string();
+            self.writer.write(move |c| retention::delete_run(c, &id, crate::store::retention::DELETE_BATCH))
+        })
+        .await
     }
 }

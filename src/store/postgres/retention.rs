@@ -1,0 +1,106 @@
+//! Retention on PostgreSQL: pruning the logs of runs and fleet runs that
+//! ended long ago, and deleting a run that has ended.
+//!
+//! Each call is one short transaction that deletes a bounded number of rows
+//! by their physical address (`ctid = ANY(ARRAY(SELECT ctid … LIMIT n))`:
+//! the array is built once, so the planner cannot drop the limit as it may
+//! for an `IN (SELECT … LIMIT n)`). Short matters beyond the rows it locks:
+//! live tails read only events of transactions older than the oldest one
+//! still open (`events_since`), so a long transaction would hold them back.
+//! The logs' owners are locked first (`FOR UPDATE`, skipping those another
+//! pruner holds), in the order every other transaction takes a run's row.
+
+use std::time::Duration;
+
+use sqlx::PgConnection;
+
+use crate::store::retention::check_ended;
+use crate::store::{Pruned, StoreError, StoreResult};
+
+/// Removes up to `limit` rows of the logs of runs, then fleet runs, that
+/// ended more than `older_than` ago, oldest first. A log whose last rows are
+/// gone is marked pruned, with its inbox removed.
+pub async fn prune(c: &mut PgConnection, older_than: Duration, limit: u32) -> StoreResult<Pruned> {
+    let older_than = i64::try_from(older_than.as_millis()).unwrap_or(i64::MAX);
+    let limit = u64::from(limit.max(1));
+    let mut pruned = Pruned::default();
+    for owner in ["runs", "fleet_runs"] {
+        let budget = limit - pruned.rows();
+        if budget == 0 {
+            break;
+        }
+        let ids: Vec<String> = sqlx::query_scalar(&format!(
+            "SELECT id FROM {owner}
+             WHERE finished_at IS NOT NULL AND pruned_at IS NULL AND finished_at < wingman_ms() - $1
+             ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED"
+        ))
+        .bind(older_than)
+        .bind(budget as i64)
+        .fetch_all(&mut *c)
+        .await?;
+        if ids.is_empty() {
+            continue;
+        }
+        let (events, checkpoints) = delete_logs(c, &ids, budget).await?;
+        pruned.events += events;
+        pruned.checkpoints += checkpoints;
+        let emptied: Vec<String> = sqlx::query_scalar(&format!(
+            "UPDATE {owner} o SET pruned_at = wingman_ms() WHERE id = ANY($1)
+               AND NOT EXISTS (SELECT 1 FROM run_events e WHERE e.run_id = o.id)
+               AND NOT EXISTS (SELECT 1 FROM checkpoints k WHERE k.run_id = o.id)
+             RETURNING id"
+        ))
+        .bind(&ids)
+        .fetch_all(&mut *c)
+        .await?;
+        sqlx::query("DELETE FROM run_inbox WHERE run_id = ANY($1)").bind(&emptied).execute(&mut *c).await?;
+        pruned.logs += emptied.len() as u64;
+    }
+    Ok(pruned)
+}
+
+/// Removes up to `budget` rows of these logs: events first, then
+/// checkpoints. Returns how many of each it removed.
+async fn delete_logs(c: &mut PgConnection, ids: &[String], budget: u64) -> StoreResult<(u64, u64)> {
+    let events = sqlx::query(
+        "DELETE FROM run_events WHERE ctid = ANY(ARRAY(
+             SELECT ctid FROM run_events WHERE run_id = ANY($1) LIMIT $2))",
+    )
+    .bind(ids)
+    .bind(budget as i64)
+    .execute(&mut *c)
+    .await?
+    .rows_affected();
+    if events == budget {
+        return Ok((events, 0));
+    }
+    let checkpoints = sqlx::query(
+        "DELETE FROM checkpoints WHERE ctid = ANY(ARRAY(
+             SELECT ctid FROM checkpoints WHERE run_id = ANY($1) LIMIT $2))",
+    )
+    .bind(ids)
+    .bind((budget - events) as i64)
+    .execute(&mut *c)
+    .await?
+    .rows_affected();
+    Ok((events, checkpoints))
+}
+
+/// One transaction of a run's deletion: refuses an unknown run or one that
+/// has not ended (read under the run's lock), removes up to `limit` rows of
+/// its log and, once the log is empty, the run itself with its inbox and the
+/// idempotency keys that name it. True when the run is gone.
+pub async fn delete_run(c: &mut PgConnection, id: &str, limit: u32) -> StoreResult<bool> {
+    let status: Option<String> =
+        sqlx::query_scalar("SELECT status FROM runs WHERE id = $1 FOR UPDATE").bind(id).fetch_optional(&mut *c).await?;
+    check_ended(id, &status.ok_or(StoreError::NotFound("run"))?)?;
+    let limit = u64::from(limit.max(1));
+    let (events, checkpoints) = delete_logs(c, &[id.to_string()], limit).await?;
+    if events + checkpoints == limit {
+        return Ok(false);
+    }
+    sqlx::query("DELETE FROM run_inbox WHERE run_id = $1").bind(id).execute(&mut *c).await?;
+    sqlx::query("DELETE FROM idempotency_keys WHERE run_id = $1").bind(id).execute(&mut *c).await?;
+    sqlx::query("DELETE FROM runs WHERE id = $1").bind(id).execute(&mut *c).await?;
+    Ok(true)
+}

@@ -1,0 +1,82 @@
+//! What both backends share for retention: what a batch of pruning removed,
+//! and the batches a run's deletion is made of.
+//!
+//! A run's or a fleet run's **log** is its events, and for a run also its
+//! checkpoints and its inbox. Retention removes logs only of what has ended:
+//! a run that has not ended is never touched, and neither is anything a
+//! session's history is made of (the history is its own rows, written when
+//! each run ends, and never read back from checkpoints).
+
+use std::future::Future;
+
+use super::{StoreError, StoreResult};
+use crate::model::RunStatus;
+
+/// The most rows of a log one transaction of [`super::Store::delete_run`]
+/// removes: a long run's log goes in several short transactions, so the
+/// claims and commits of other runs never wait long behind it.
+pub const DELETE_BATCH: u32 = 1000;
+
+/// What one batch of pruning removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pruned {
+    /// Events removed, of runs' and fleet runs' logs.
+    pub events: u64,
+    /// Checkpoints removed.
+    pub checkpoints: u64,
+    /// Logs that are now gone for good (runs and fleet runs marked pruned).
+    pub logs: u64,
+}
+
+impl Pruned {
+    /// The rows the batch removed.
+    pub fn rows(&self) -> u64 {
+        self.events + self.checkpoints
+    }
+
+    /// True when the batch found nothing left to prune.
+    pub fn is_empty(&self) -> bool {
+        self.rows() == 0 && self.logs == 0
+    }
+
+    /// Adds another batch's counts to these.
+    pub fn add(&mut self, other: Pruned) {
+        self.events += other.events;
+        self.checkpoints += other.checkpoints;
+        self.logs += other.logs;
+    }
+}
+
+/// Deletes a run in batches: `batch` is one transaction that checks the run
+/// (unknown, or not ended: refused), removes up to [`DELETE_BATCH`] rows of
+/// its log, and with the last of them the run itself, answering `true` once
+/// the run is gone. A run another caller deleted between two batches is
+/// deleted all the same.
+pub async fn delete_in_batches<F, Fut>(mut batch: F) -> StoreResult<()>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = StoreResult<bool>>,
+{
+    let mut first = true;
+    loop {
+        match batch().await {
+            Ok(true) => return Ok(()),
+            Ok(false) => first = false,
+            Err(StoreError::NotFound(_)) if !first => return Ok(()),
+            Err(e) => return Err(e),
+        }
+        // Let the queue's writes in between two batches.
+        tokio::task::yield_now().await;
+    }
+}
+
+/// Refuses to delete a run that has not ended: called by both backends with
+/// the status they read under the run's lock, before deleting anything.
+pub fn check_ended(id: &str, status: &str) -> StoreResult<()> {
+    match RunStatus::parse(status) {
+        Some(status) if status.is_terminal() => Ok(()),
+        _ => Err(StoreError::Conflict(format!(
+            "run {id} is {status}: only a run that has ended can be deleted (cancel it first)"
+        ))),
+    }
+}

@@ -1,0 +1,113 @@
+//! Retention on SQLite: pruning the logs of runs and fleet runs that ended
+//! long ago, and deleting a run that has ended. Each call is one write of the
+//! writer's batch, kept to a bounded number of rows: SQLite has one writer,
+//! and every claim and commit of the queue waits behind it.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::rows::ms;
+use crate::store::retention::check_ended;
+use crate::store::{Pruned, StoreError, StoreResult};
+
+/// The tables whose rows have logs: runs, and fleet runs (events only).
+#[derive(Debug, Clone, Copy)]
+enum Owner {
+    Runs,
+    FleetRuns,
+}
+
+impl Owner {
+    /// The oldest ended logs not yet pruned, through the partial index that
+    /// holds exactly those.
+    fn ended_sql(self) -> &'static str {
+        match self {
+            Owner::Runs => {
+                "SELECT id FROM runs INDEXED BY runs_unpruned
+                 WHERE finished_at IS NOT NULL AND pruned_at IS NULL AND finished_at < ?1
+                 ORDER BY finished_at LIMIT ?2"
+            }
+            Owner::FleetRuns => {
+                "SELECT id FROM fleet_runs INDEXED BY fleet_runs_unpruned
+                 WHERE finished_at IS NOT NULL AND pruned_at IS NULL AND finished_at < ?1
+                 ORDER BY finished_at LIMIT ?2"
+            }
+        }
+    }
+
+    fn mark_sql(self) -> &'static str {
+        match self {
+            Owner::Runs => "UPDATE runs SET pruned_at = ?2 WHERE id = ?1",
+            Owner::FleetRuns => "UPDATE fleet_runs SET pruned_at = ?2 WHERE id = ?1",
+        }
+    }
+}
+
+/// Removes up to `limit` rows of the logs of runs, then fleet runs, that
+/// ended more than `older_than` before `now`, oldest first. A log whose last
+/// rows this removes is marked pruned, with its inbox removed.
+pub fn prune(conn: &Connection, older_than: Duration, limit: u32, now: DateTime<Utc>) -> StoreResult<Pruned> {
+    let cutoff = ms(now) - i64::try_from(older_than.as_millis()).unwrap_or(i64::MAX);
+    let limit = u64::from(limit.max(1));
+    let mut pruned = Pruned::default();
+    for owner in [Owner::Runs, Owner::FleetRuns] {
+        let ids: Vec<String> = conn
+            .prepare_cached(owner.ended_sql())?
+            .query_map(params![cutoff, (limit - pruned.rows()) as i64], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        for id in ids {
+            let budget = limit - pruned.rows();
+            let (events, checkpoints) = delete_log(conn, &id, budget)?;
+            pruned.events += events;
+            pruned.checkpoints += checkpoints;
+            if events + checkpoints == budget {
+                // The budget is spent, maybe before the log's end: the next
+                // batch finishes it (or finds it empty and marks it).
+                return Ok(pruned);
+            }
+            conn.prepare_cached("DELETE FROM run_inbox WHERE run_id = ?1")?.execute([&id])?;
+            conn.prepare_cached(owner.mark_sql())?.execute(params![id, ms(now)])?;
+            pruned.logs += 1;
+        }
+    }
+    Ok(pruned)
+}
+
+/// Removes up to `budget` rows of a log: events first, then checkpoints.
+/// Returns how many of each it removed.
+fn delete_log(conn: &Connection, id: &str, budget: u64) -> StoreResult<(u64, u64)> {
+    let events = conn
+        .prepare_cached("DELETE FROM run_events WHERE gid IN (SELECT gid FROM run_events WHERE run_id = ?1 LIMIT ?2)")?
+        .execute(params![id, budget as i64])? as u64;
+    if events == budget {
+        return Ok((events, 0));
+    }
+    let checkpoints = conn
+        .prepare_cached(
+            "DELETE FROM checkpoints WHERE rowid IN (SELECT rowid FROM checkpoints WHERE run_id = ?1 LIMIT ?2)",
+        )?
+        .execute(params![id, (budget - events) as i64])? as u64;
+    Ok((events, checkpoints))
+}
+
+/// One transaction of a run's deletion: refuses an unknown run or one that
+/// has not ended, removes up to `limit` rows of its log and, once the log is
+/// empty, the run itself with its inbox and the idempotency keys that name
+/// it. True when the run is gone.
+pub fn delete_run(conn: &Connection, id: &str, limit: u32) -> StoreResult<bool> {
+    let status: Option<String> =
+        conn.prepare_cached("SELECT status FROM runs WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?;
+    let status = status.ok_or(StoreError::NotFound("run"))?;
+    check_ended(id, &status)?;
+    let limit = u64::from(limit.max(1));
+    let (events, checkpoints) = delete_log(conn, id, limit)?;
+    if events + checkpoints == limit {
+        return Ok(false);
+    }
+    conn.prepare_cached("DELETE FROM run_inbox WHERE run_id = ?1")?.execute([id])?;
+    conn.prepare_cached("DELETE FROM idempotency_keys WHERE run_id = ?1")?.execute([id])?;
+    conn.prepare_cached("DELETE FROM runs WHERE id = ?1")?.execute([id])?;
+    Ok(true)
+}

@@ -1,0 +1,237 @@
+//! The storage contract for retention, on every backend: pruning removes the
+//! logs of what has ended and nothing else, in batches no larger than asked,
+//! and keeps runs, their results and sessions' histories; deleting a run
+//! works only once it has ended, and takes its whole log with it.
+
+mod store_support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use serde_json::json;
+use store_support::*;
+use wingman::event::RunEvent;
+use wingman::model::{new_id, Fleet, FleetStatus, RunInput, RunKind, RunStatus, Session};
+use wingman::store::{Commit, IdempotencyKey, NewFleetRun, NewRun, NewTask, Pruned, Store, StoreError};
+
+/// Everything that ended before now.
+const ENDED: Duration = Duration::ZERO;
+
+async fn event_count(store: &Arc<dyn Store>, log: &str) -> usize {
+    store.read_events(log, 0, 10_000).await.unwrap().len()
+}
+
+/// Claims the oldest claimable run, which must be `run`.
+async fn claim(store: &Arc<dyn Store>, run: &str) -> wingman::store::Lease {
+    let w = worker(store).await;
+    let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+    assert_eq!(claim.lease.run_id, run);
+    claim.lease
+}
+
+/// A run of its own session that answered and succeeded; returns (session, run).
+async fn ended_run(store: &Arc<dyn Store>, dir: &std::path::Path, answer: &str) -> (String, String) {
+    let s = session(store, dir).await;
+    let run = enqueue(store, &s, &agent(json!({}), 5), "question").await;
+    let lease = claim(store, &run).await;
+    store.commit(&lease, text_commit(1, answer, true)).await.unwrap();
+    (s, run)
+}
+
+/// Prunes batch after batch until nothing is left, checking each batch's size.
+async fn prune_all(store: &Arc<dyn Store>, limit: u32) -> (Pruned, u32) {
+    let (mut total, mut batches) = (Pruned::default(), 0);
+    loop {
+        let batch = store.prune_logs(ENDED, limit).await.unwrap();
+        assert!(batch.rows() <= u64::from(limit), "a batch removed {batch:?}, over its limit of {limit}");
+        if batch.is_empty() {
+            return (total, batches);
+        }
+        total.add(batch);
+        batches += 1;
+    }
+}
+
+#[tokio::test]
+async fn pruning_removes_only_the_logs_of_runs_that_ended_and_keeps_their_results_and_histories() {
+    for (store, dir) in backends().await {
+        let (ended_session, ended) = ended_run(&store, dir.path(), "the answer").await;
+        // A running run with a checkpoint, a waiting one, and a queued one.
+        let running = enqueue(&store, &session(&store, dir.path()).await, &agent(json!({}), 5), "r").await;
+        let lease = claim(&store, &running).await;
+        store.commit(&lease, text_commit(1, "half", false)).await.unwrap();
+        let waiting = enqueue(&store, &session(&store, dir.path()).await, &agent(json!({}), 5), "w").await;
+        let lease = claim(&store, &waiting).await;
+        store.commit(&lease, Commit { wait: true, ..text_commit(1, "ask", false) }).await.unwrap();
+        let queued = enqueue(&store, &session(&store, dir.path()).await, &agent(json!({}), 5), "q").await;
+        let history = store.session_history(&ended_session).await.unwrap();
+        assert_eq!(history.len(), 2, "the question and the answer");
+        let unfinished = [&running, &waiting, &queued];
+        let mut before = Vec::new();
+        for run in unfinished {
+            before.push(event_count(&store, run).await);
+        }
+        let ended_events = event_count(&store, &ended).await as u64;
+        // Nothing ended an hour ago.
+        assert!(store.prune_logs(Duration::from_secs(3600), 100).await.unwrap().is_empty());
+        // The store's clock must move past the end's millisecond.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+
+        let pruned = store.prune_logs(ENDED, 100).await.unwrap();
+        assert_eq!(pruned, Pruned { events: ended_events, checkpoints: 1, logs: 1 });
+        assert_eq!(event_count(&store, &ended).await, 0);
+        let run = store.get_run(&ended).await.unwrap().expect("the run stays");
+        assert_eq!((run.status, run.response.as_deref()), (RunStatus::Succeeded, Some("the answer")));
+        assert_eq!(store.session_history(&ended_session).await.unwrap(), history, "the history stays");
+        for (run, count) in unfinished.iter().zip(before) {
+            assert_eq!(event_count(&store, run).await, count, "{run} has not ended: its log is untouched");
+        }
+        assert_eq!(store.load_run(&running).await.unwrap().checkpoints.len(), 1);
+        assert_eq!(store.load_run(&waiting).await.unwrap().checkpoints.len(), 1);
+        assert!(store.prune_logs(ENDED, 100).await.unwrap().is_empty(), "a pruned log is not pruned again");
+    }
+}
+
+#[tokio::test]
+async fn pruning_goes_in_batches_no_larger_than_asked_until_every_old_log_is_gone() {
+    for (store, dir) in backends().await {
+        let mut runs = Vec::new();
+        let mut rows = 0;
+        for i in 0..3 {
+            let (_, run) = ended_run(&store, dir.path(), &format!("answer {i}")).await;
+            rows += event_count(&store, &run).await as u64 + 1;
+            runs.push(run);
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let (total, batches) = prune_all(&store, 2).await;
+        assert_eq!(total, Pruned { events: rows - 3, checkpoints: 3, logs: 3 });
+        assert!(batches as u64 >= rows / 2, "{batches} batches of at most 2 rows for {rows} rows");
+        for run in &runs {
+            assert_eq!(event_count(&store, run).await, 0);
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_finished_fleet_runs_log_is_pruned_with_its_tasks_logs_and_its_counts_stay() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 5);
+        let now = Utc::now();
+        let fleet = Fleet {
+            id: new_id(),
+            name: "f".into(),
+            agent_id: a.id.clone(),
+            worker_count: 1,
+            work_dir: None,
+            status: FleetStatus::Stopped,
+            created_at: now,
+            updated_at: now,
+        };
+        store.insert_fleet(&fleet).await.unwrap();
+        let task = |i: u32| NewTask {
+            run_id: new_id(),
+            session: Session {
+                id: new_id(),
+                agent_id: Some(a.id.clone()),
+                title: None,
+                work_dir: dir.path().to_string_lossy().into_owned(),
+                metadata: json!({}),
+                created_at: now,
+                updated_at: now,
+            },
+            input: RunInput { message: format!("task {i}"), instructions: None, data: None },
+        };
+        let tasks = vec![task(0), task(1)];
+        let task_ids: Vec<String> = tasks.iter().map(|t| t.run_id.clone()).collect();
+        let new = NewFleetRun {
+            id: new_id(),
+            fleet_id: fleet.id.clone(),
+            agent: a.clone(),
+            worker_count: 1,
+            tasks,
+            max_attempts: 2,
+        };
+        let id = store.enqueue_fleet_run(new, None).await.unwrap().fleet_run.id;
+        assert!(store.prune_logs(ENDED, 100).await.unwrap().is_empty(), "nothing has ended yet");
+        let cancelled = store.cancel_fleet_run(&id).await.unwrap();
+        assert!(event_count(&store, &id).await > 0);
+        tokio::time::sleep(Duration::from_millis(5)).await;
+
+        let (total, _) = prune_all(&store, 3).await;
+        assert_eq!(total.logs, 3, "two tasks and the fleet run: {total:?}");
+        for log in task_ids.iter().chain([&id]) {
+            assert_eq!(event_count(&store, log).await, 0, "{log}");
+        }
+        let kept = store.get_fleet_run(&id).await.unwrap().expect("the fleet run stays");
+        assert_eq!((kept.status, kept.progress), (cancelled.status, cancelled.progress));
+        assert_eq!(store.fleet_run_tasks(&id, None, 10).await.unwrap().len(), 2, "its tasks stay");
+    }
+}
+
+#[tokio::test]
+async fn only_a_run_that_has_ended_is_deleted_and_its_whole_log_goes_with_it() {
+    for (store, dir) in backends().await {
+        assert!(matches!(store.delete_run("no-such-run").await, Err(StoreError::NotFound(_))));
+        let s = session(&store, dir.path()).await;
+        let key = IdempotencyKey { scope: format!("message:{s}"), key: "k".into(), request_hash: "h".into() };
+        let new = || NewRun {
+            id: new_id(),
+            kind: RunKind::Message,
+            session_id: Some(s.clone()),
+            agent: agent(json!({}), 5),
+            input: RunInput { message: "question".into(), instructions: None, data: None },
+            work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
+            max_attempts: 2,
+            strategy: Default::default(),
+        };
+        let run = store.enqueue_run(new(), Some(key.clone())).await.unwrap().run.id;
+        assert!(matches!(store.delete_run(&run).await, Err(StoreError::Conflict(_))), "a queued run");
+        let lease = claim(&store, &run).await;
+        // A log longer than one deletion batch.
+        let deltas = (0..1500).map(|i| RunEvent::TextDelta { step: 1, text: format!("{i} ") }).collect();
+        store.commit(&lease, Commit { events: deltas, ..Default::default() }).await.unwrap();
+        let refused = store.delete_run(&run).await;
+        assert!(matches!(&refused, Err(StoreError::Conflict(m)) if m.contains("running")), "{refused:?}");
+        assert!(event_count(&store, &run).await > 1500, "a refused deletion deletes nothing");
+        store.commit(&lease, text_commit(1, "the answer", true)).await.unwrap();
+        let history = store.session_history(&s).await.unwrap();
+
+        store.delete_run(&run).await.unwrap();
+        assert!(store.get_run(&run).await.unwrap().is_none());
+        assert_eq!(event_count(&store, &run).await, 0);
+        assert_eq!(store.session_history(&s).await.unwrap(), history, "the session keeps what the run said");
+        assert!(matches!(store.delete_run(&run).await, Err(StoreError::NotFound(_))));
+        let again = store.enqueue_run(new(), Some(key)).await.unwrap();
+        assert!(again.created, "the deleted run's idempotency key is forgotten");
+    }
+}
+
+#[tokio::test]
+async fn a_tail_of_a_run_deleted_while_it_reads_ends_without_waiting_for_a_done() {
+    for (store, dir) in backends().await {
+        let s = session(&store, dir.path()).await;
+        let run = enqueue(&store, &s, &agent(json!({}), 5), "question").await;
+        let lease = claim(&store, &run).await;
+        // More events than the tail holds in flight, so it is still reading the log.
+        let deltas = (0..1500).map(|i| RunEvent::TextDelta { step: 1, text: format!("{i} ") }).collect();
+        store.commit(&lease, Commit { events: deltas, ..Default::default() }).await.unwrap();
+        store.commit(&lease, text_commit(1, "the answer", true)).await.unwrap();
+        let shutdown = tokio_util::sync::CancellationToken::new();
+        let hub = wingman::hub::Hub::spawn(store.clone(), Duration::from_millis(50), shutdown.clone());
+        let mut tail = hub.tail(&run, 0);
+        let first = tail.recv().await.unwrap().unwrap();
+        assert_eq!(first.seq, 1);
+        store.delete_run(&run).await.unwrap();
+        let mut seen = vec![first];
+        let ended = tokio::time::timeout(Duration::from_secs(10), async {
+            while let Some(event) = tail.recv().await {
+                seen.push(event.unwrap());
+            }
+        })
+        .await;
+        assert!(ended.is_ok(), "the tail still waits for a done after {} events", seen.len());
+        assert!(seen.len() < 1500 && seen.iter().all(|e| !e.is_terminal()), "{} events", seen.len());
+        shutdown.cancel();
+    }
+}
