@@ -51,6 +51,7 @@ pub fn every_route(agent: &str, session: &str, run: &str) -> Vec<(Method, String
         (Method::GET, format!("/runs/{run}"), None),
         (Method::GET, format!("/runs/{run}/events"), None),
         (Method::POST, format!("/runs/{run}/cancel"), None),
+        (Method::DELETE, format!("/runs/{run}"), None),
         (Method::POST, format!("/runs/{run}/approve"), Some(json!({"decisions": []}))),
         (Method::POST, format!("/runs/{run}/steer"), Some(json!({"message": "stop"}))),
         (Method::GET, "/no/such/route".into(), None),
