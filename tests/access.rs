@@ -76,19 +76,21 @@ async fn with_a_token_every_route_but_health_answers_401_without_it() {
         }
     }
     assert_eq!(state(&api).await, before, "a request without the token changed something");
-    // With the token, every route answers as it would without auth.
-    for (method, path, body) in every_route(&agent, &session, &run) {
-        let answer = send(&anonymous, method.clone(), &path, body, &[("authorization", &bearer)]).await;
-        assert!(answer.status != 401 && answer.status < 500, "{method} {path}: {} {}", answer.status, answer.body);
-    }
-    // The scheme's name is case-insensitive, and a live tail takes the token too.
-    let lower = format!("bearer {TOKEN}");
-    let answer = send(&anonymous, Method::GET, "/agents", None, &[("authorization", &lower)]).await;
-    assert_eq!(answer.status, 200);
+    // A live tail takes the token too.
     let tail = api.http.get(format!("{}/runs/{run}/events", api.base)).header("accept", "text/event-stream");
     let response = tail.send().await.unwrap();
     assert_eq!(response.status(), 200);
     drop(response);
+    // With the token, every route answers as it would without auth (the
+    // run is cancelled, then deleted, on the way).
+    for (method, path, body) in every_route(&agent, &session, &run) {
+        let answer = send(&anonymous, method.clone(), &path, body, &[("authorization", &bearer)]).await;
+        assert!(answer.status != 401 && answer.status < 500, "{method} {path}: {} {}", answer.status, answer.body);
+    }
+    // The scheme's name is case-insensitive.
+    let lower = format!("bearer {TOKEN}");
+    let answer = send(&anonymous, Method::GET, "/agents", None, &[("authorization", &lower)]).await;
+    assert_eq!(answer.status, 200);
     let log = server.process.log_text();
     assert!(log.contains("/agents"), "the debug log shows requests: {log}");
     assert!(!log.contains(TOKEN) && !log.contains(&TOKEN[3..]), "the token reached the log");
