@@ -8,7 +8,7 @@
 //! agree on it.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::approval::{self, Decision, Outcome};
 use crate::model::{Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, Usage};
@@ -263,13 +263,32 @@ fn steers_at(checkpoints: &[Checkpoint], step: u32) -> Vec<Message> {
     steers.into_iter().map(|(_, m)| Message::user_text(m.to_string())).collect()
 }
 
+/// A tool call of a run as `GET /runs/{id}` lists it (`tool_calls`): what the
+/// model asked for and, once it ran, its result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ToolCallRecord {
+    /// The inference step that asked for it.
+    pub step: u32,
+    pub call_id: String,
+    /// The tool's name.
+    pub name: String,
+    #[schema(value_type = Object)]
+    pub input: Value,
+    /// The tool's output; `null` while the call has no result.
+    #[schema(required = true)]
+    pub output: Option<String>,
+    /// `null` while the call has no result.
+    #[schema(required = true)]
+    pub is_error: Option<bool>,
+}
+
 /// What a finished run amounts to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunSummary {
     pub response: Option<String>,
     pub usage: Usage,
     pub steps: u32,
-    pub tool_calls: Vec<Value>,
+    pub tool_calls: Vec<ToolCallRecord>,
     /// Messages appended to the session history when the run ends.
     pub history: Vec<Message>,
 }
@@ -296,14 +315,14 @@ pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus
         response = Some(message.text());
         for call in tool_calls_of(message) {
             let result = find_result(checkpoints, cp.step, &call.id);
-            tool_calls.push(json!({
-                "step": cp.step,
-                "call_id": call.id,
-                "name": call.name,
-                "input": call.input,
-                "output": result.map(|(o, _)| o),
-                "is_error": result.map(|(_, e)| e),
-            }));
+            tool_calls.push(ToolCallRecord {
+                step: cp.step,
+                call_id: call.id,
+                name: call.name,
+                input: call.input,
+                output: result.map(|(o, _)| o.to_string()),
+                is_error: result.map(|(_, e)| e),
+            });
         }
     }
     let history = if inferences.is_empty() {
@@ -318,6 +337,7 @@ pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn agent(max_steps: u32, approve_tools: &[&str]) -> Agent {
         Agent {
@@ -445,7 +465,7 @@ mod tests {
         assert_eq!(summary.usage, Usage { input_tokens: 4, output_tokens: 6, ..Default::default() });
         assert_eq!(summary.steps, 2);
         assert_eq!(summary.response.as_deref(), Some("final"));
-        assert_eq!(summary.tool_calls[0]["output"], "ok");
+        assert_eq!(summary.tool_calls[0].output.as_deref(), Some("ok"));
         assert_eq!(summary.history.len(), 4, "user, assistant, tool, assistant");
     }
 

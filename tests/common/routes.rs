@@ -8,6 +8,7 @@ pub fn every_route(agent: &str, session: &str, run: &str) -> Vec<(Method, String
     let agent_body = json!({"name": "evil", "tools": ["bash"]});
     vec![
         (Method::GET, "/health".into(), None),
+        (Method::GET, "/openapi.json".into(), None),
         (Method::GET, "/provider".into(), None),
         (Method::GET, "/provider/anthropic".into(), None),
         (Method::GET, "/provider/anthropic/models".into(), None),
