@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 version=4.32.5
 seed=20261124
-examples=${SCHEMATHESIS_MAX_EXAMPLES:-60}
+examples=${SCHEMATHESIS_MAX_EXAMPLES:-100}
 binary=${WINGMAN_BIN:-$PWD/target/debug/wingman}
 venv=$PWD/target/schemathesis/venv-$version
 token=schemathesis-token-0123456789

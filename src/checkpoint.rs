@@ -8,10 +8,9 @@
 //! agree on it.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::approval::{self, Decision, Outcome};
-use crate::model::{Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, Usage};
+use crate::model::{Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, ToolCallRecord, Usage};
 
 /// One checkpointed unit of a run, numbered by the inference step it belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -261,25 +260,6 @@ fn steers_at(checkpoints: &[Checkpoint], step: u32) -> Vec<Message> {
         .collect();
     steers.sort_by_key(|(seq, _)| *seq);
     steers.into_iter().map(|(_, m)| Message::user_text(m.to_string())).collect()
-}
-
-/// A tool call of a run as `GET /runs/{id}` lists it (`tool_calls`): what the
-/// model asked for and, once it ran, its result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct ToolCallRecord {
-    /// The inference step that asked for it.
-    pub step: u32,
-    pub call_id: String,
-    /// The tool's name.
-    pub name: String,
-    #[schema(value_type = Object)]
-    pub input: Value,
-    /// The tool's output; `null` while the call has no result.
-    #[schema(required = true)]
-    pub output: Option<String>,
-    /// `null` while the call has no result.
-    #[schema(required = true)]
-    pub is_error: Option<bool>,
 }
 
 /// What a finished run amounts to.

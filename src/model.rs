@@ -405,6 +405,25 @@ impl RunKind {
     }
 }
 
+/// A tool call of a run as `GET /runs/{id}` lists it (`tool_calls`): what the
+/// model asked for and, once it ran, its result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ToolCallRecord {
+    /// The inference step that asked for it.
+    pub step: u32,
+    pub call_id: String,
+    /// The tool's name.
+    pub name: String,
+    #[schema(value_type = Object)]
+    pub input: Value,
+    /// The tool's output; `null` while the call has no result.
+    #[schema(required = true)]
+    pub output: Option<String>,
+    /// `null` while the call has no result.
+    #[schema(required = true)]
+    pub is_error: Option<bool>,
+}
+
 /// What the submitter asked the run to do.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct RunInput {
@@ -431,7 +450,7 @@ pub struct Run {
     pub usage: Usage,
     pub steps: u32,
     /// Every tool call of the run, in order, with its result.
-    pub tool_calls: Vec<crate::checkpoint::ToolCallRecord>,
+    pub tool_calls: Vec<ToolCallRecord>,
     pub error: Option<String>,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,

@@ -183,3 +183,43 @@ impl Served {
 pub async fn document(Extension(served): Extension<Served>) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], served.0).into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    fn document() -> Value {
+        serde_json::to_value(super::super::document()).unwrap()
+    }
+
+    #[test]
+    fn every_operation_names_itself_its_parameters_and_a_success() {
+        let document = document();
+        for (path, item) in document["paths"].as_object().unwrap() {
+            for (method, operation) in item.as_object().unwrap() {
+                let at = format!("{method} {path}");
+                assert!(operation["operationId"].is_string() && operation["tags"][0].is_string(), "{at}");
+                let responses = operation["responses"].as_object().unwrap();
+                assert!(responses.keys().any(|s| s.starts_with('2')), "{at} documents no success");
+                for name in path.split('/').filter_map(|s| s.strip_prefix('{')?.strip_suffix('}')) {
+                    let declared = operation["parameters"].as_array().into_iter().flatten();
+                    let declared = declared.filter(|p| p["in"] == "path" && p["name"] == name).count();
+                    assert_eq!(declared, 1, "{at} declares {{{name}}} once");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bodies_that_refuse_unknown_fields_say_so_and_optional_bodies_are_not_null() {
+        let document = document();
+        let schemas = &document["components"]["schemas"];
+        for name in ["AgentFields", "SessionFields", "FleetFields", "MessageBody", "RunBody", "TaskBody", "PutBody"] {
+            assert_eq!(schemas[name]["additionalProperties"], false, "{name}");
+        }
+        let body = &document["paths"]["/sessions"]["post"]["requestBody"];
+        assert_eq!(body["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/SessionFields");
+        assert_eq!(body["required"], false, "an empty body is fine: {body}");
+        assert_eq!(document["paths"]["/agents"]["post"]["requestBody"]["required"], true);
+    }
+}

@@ -17,8 +17,7 @@ use super::extract::{JsonBody, QueryParams};
 use super::sse::{self, EventFrame, LoggedEvent, MessageStreamFrame};
 use super::AppState;
 use crate::approval::WaitingCall;
-use crate::checkpoint::ToolCallRecord;
-use crate::model::{new_id, timestamp, MultitaskStrategy, Run, RunInput, RunKind, RunStatus, Usage};
+use crate::model::{new_id, timestamp, MultitaskStrategy, Run, RunInput, RunKind, RunStatus, ToolCallRecord, Usage};
 use crate::store::{Enqueued, IdempotencyKey, NewRun, RunFilter};
 
 /// The largest message accepted, in bytes.
