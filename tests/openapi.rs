@@ -162,6 +162,20 @@ async fn every_route_is_documented_and_every_documented_operation_is_served() {
         assert!(!(status == 404 && answer["error"] == "no such route"), "{method} {path} is not served");
         assert!(status < 500, "{method} {path}: {status} {answer}");
     }
+    // OPTIONS is answered before routing, but its `Allow` is the route's own.
+    for template in templates.iter().collect::<BTreeSet<_>>() {
+        let path = fill(template, None);
+        let response = api.http.request(Method::OPTIONS, format!("{}{path}", api.base)).send().await.unwrap();
+        let allow = response.headers()["allow"].to_str().unwrap().to_string();
+        let allowed: BTreeSet<&str> = allow.split(", ").collect();
+        let mut expected: BTreeSet<&str> =
+            documented.iter().filter(|(_, t)| t == template).map(|(m, _)| m.as_str()).collect();
+        if expected.contains("GET") {
+            expected.insert("HEAD");
+        }
+        expected.insert("OPTIONS");
+        assert_eq!(allowed, expected, "OPTIONS {path}");
+    }
 }
 
 /// A scripted agent whose run calls `read` once (a file that is not there:

@@ -34,6 +34,7 @@ mod fleet_runs;
 mod fleets;
 pub mod guard;
 mod health;
+mod messages;
 pub mod openapi;
 mod people;
 mod providers;
@@ -113,9 +114,10 @@ impl AppState {
 pub fn router(state: AppState) -> Router {
     let max_body = state.config.max_body_bytes;
     let token = state.config.auth_token.clone().map(Arc::new);
-    let cors = Arc::new(state.config.cors.clone());
     let (routes, mut document) = routes(&state.config).split_for_parts();
     openapi::complete(&mut document);
+    let methods = openapi::route_methods(&document);
+    let cors = Arc::new(cors::CorsState { policy: state.config.cors.clone(), methods });
     routes
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -143,6 +145,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(fleets::routes())
         .merge(fleet_runs::routes(config.max_fleet_body_bytes))
         .merge(runs::routes())
+        .merge(messages::routes())
         .merge(people::routes())
         .merge(auth::routes())
         .merge(providers::routes())

@@ -8,7 +8,7 @@
 //! refused `Host`, an unreachable database, a body that is not JSON) are
 //! added here once, by [`complete`], rather than repeated on each handler.
 
-use axum::http::header;
+use axum::http::{header, Method};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use bytes::Bytes;
@@ -18,6 +18,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Content, OpenApi as Document, Ref, RefOr, Required, ResponseBuilder};
 use utoipa::{Modify, OpenApi, PartialSchema};
 
+use super::cors::RouteMethods;
 use super::error::ErrorBody;
 
 /// The document's fixed parts; the paths come from the router.
@@ -154,6 +155,21 @@ fn add_shared(operation: &mut Operation, open: bool) {
             operation.responses.responses.insert(status.to_string(), RefOr::Ref(reference));
         }
     }
+}
+
+/// The methods of every path of the document, for the `Allow` of `OPTIONS`.
+pub fn route_methods(document: &Document) -> RouteMethods {
+    RouteMethods::new(document.paths.paths.iter().map(|(path, item)| {
+        let operations = [
+            (Method::GET, &item.get),
+            (Method::PUT, &item.put),
+            (Method::POST, &item.post),
+            (Method::DELETE, &item.delete),
+            (Method::PATCH, &item.patch),
+        ];
+        let methods = operations.into_iter().filter(|(_, op)| op.is_some()).map(|(m, _)| m).collect();
+        (path.as_str(), methods)
+    }))
 }
 
 fn response_name(status: &str) -> String {
