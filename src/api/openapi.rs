@@ -18,6 +18,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Content, OpenApi as Document, Ref, RefOr, Required, ResponseBuilder};
 use utoipa::{Modify, OpenApi, PartialSchema};
 
+use super::bearer::OPEN_PATHS;
 use super::cors::RouteMethods;
 use super::error::ErrorBody;
 
@@ -87,8 +88,8 @@ enum Applies {
 }
 
 /// Adds the shared answers to every operation (each as a reference to one
-/// response of the components, `{"error": …}`), and says that `/health`
-/// needs no token. Called once the router has registered every route.
+/// response of the components, `{"error": …}`), and says that the routes
+/// the token check lets through (`/health`) need no token. Called once the router has registered every route.
 pub fn complete(document: &mut Document) {
     let components = document.components.get_or_insert_with(Default::default);
     for (status, description, _) in SHARED {
@@ -109,7 +110,7 @@ pub fn complete(document: &mut Document) {
             &mut item.options,
         ];
         for operation in operations.into_iter().flatten() {
-            let open = path == "/health";
+            let open = OPEN_PATHS.contains(&path.as_str());
             if open {
                 // An empty list lifts the document's bearer requirement.
                 operation.security = Some(Vec::new());
