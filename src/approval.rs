@@ -31,7 +31,7 @@ pub enum Decision {
 
 /// A call waiting for a person, as events and answers show it:
 /// `{"call_id", "name", "input"}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct WaitingCall {
     pub call_id: String,
     pub name: String,
@@ -54,13 +54,19 @@ pub struct Decided {
 }
 
 /// One decision as a client sends it: `{"call_id", "decision", "input"?, "message"?}`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DecisionRequest {
+    /// A call of the run's `approval_requested` event.
     pub call_id: String,
+    /// `approve`, `edit` (with `input`), `reject` (with `message`, optional)
+    /// or `respond` (with `message`).
+    #[schema(pattern = "^(approve|edit|reject|respond)$")]
     pub decision: String,
+    /// For `edit`: the JSON object the call runs with instead.
     #[serde(default)]
     pub input: Option<Value>,
+    /// For `reject` and `respond`.
     #[serde(default)]
     pub message: Option<String>,
 }

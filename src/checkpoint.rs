@@ -8,10 +8,9 @@
 //! agree on it.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
 use crate::approval::{self, Decision, Outcome};
-use crate::model::{Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, Usage};
+use crate::model::{Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, ToolCallRecord, Usage};
 
 /// One checkpointed unit of a run, numbered by the inference step it belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -269,7 +268,7 @@ pub struct RunSummary {
     pub response: Option<String>,
     pub usage: Usage,
     pub steps: u32,
-    pub tool_calls: Vec<Value>,
+    pub tool_calls: Vec<ToolCallRecord>,
     /// Messages appended to the session history when the run ends.
     pub history: Vec<Message>,
 }
@@ -296,14 +295,14 @@ pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus
         response = Some(message.text());
         for call in tool_calls_of(message) {
             let result = find_result(checkpoints, cp.step, &call.id);
-            tool_calls.push(json!({
-                "step": cp.step,
-                "call_id": call.id,
-                "name": call.name,
-                "input": call.input,
-                "output": result.map(|(o, _)| o),
-                "is_error": result.map(|(_, e)| e),
-            }));
+            tool_calls.push(ToolCallRecord {
+                step: cp.step,
+                call_id: call.id,
+                name: call.name,
+                input: call.input,
+                output: result.map(|(o, _)| o.to_string()),
+                is_error: result.map(|(_, e)| e),
+            });
         }
     }
     let history = if inferences.is_empty() {
@@ -318,6 +317,7 @@ pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn agent(max_steps: u32, approve_tools: &[&str]) -> Agent {
         Agent {
@@ -445,7 +445,7 @@ mod tests {
         assert_eq!(summary.usage, Usage { input_tokens: 4, output_tokens: 6, ..Default::default() });
         assert_eq!(summary.steps, 2);
         assert_eq!(summary.response.as_deref(), Some("final"));
-        assert_eq!(summary.tool_calls[0]["output"], "ok");
+        assert_eq!(summary.tool_calls[0].output.as_deref(), Some("ok"));
         assert_eq!(summary.history.len(), 4, "user, assistant, tool, assistant");
     }
 

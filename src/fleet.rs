@@ -10,7 +10,8 @@
 //! not claimable, so claims pass over them. The same mechanism gives a
 //! session its one-run-at-a-time turn.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use crate::event::RunEvent;
 use crate::model::{FleetProgress, FleetRunStatus, Run, RunStatus, Usage};
@@ -69,25 +70,48 @@ impl<'a> TaskEnd<'a> {
 /// `response`, `steps`, `data`, `error`) and Wingman's (`run_id`,
 /// `session_id`, `status`, `usage`). Written in the transaction that ends the
 /// task, so it exists exactly once.
-pub fn result(task: &TaskEnd) -> Value {
-    Value::Object(result_fields(task))
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct TaskResult {
+    pub task_index: u32,
+    /// `worker-<task_index>`, as the original API named a task's worker.
+    pub worker_name: String,
+    pub run_id: String,
+    #[schema(required = true)]
+    pub session_id: Option<String>,
+    pub status: RunStatus,
+    /// The final answer's text (empty while there is none).
+    pub response: String,
+    pub steps: u32,
+    pub usage: Usage,
+    /// The task's `data`, passed through untouched (`null` when it had none).
+    #[schema(required = true)]
+    pub data: Option<Value>,
+    /// Why the task failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// A task's result, as answers show it.
+pub fn result(task: &TaskEnd) -> TaskResult {
+    TaskResult {
+        task_index: task.task_index,
+        worker_name: worker_name(task.task_index),
+        run_id: task.run_id.to_string(),
+        session_id: task.session_id.map(str::to_string),
+        status: task.status,
+        response: task.response.unwrap_or("").to_string(),
+        steps: task.steps,
+        usage: task.usage,
+        data: task.data.cloned(),
+        error: task.error.map(str::to_string),
+    }
 }
 
 fn result_fields(task: &TaskEnd) -> Map<String, Value> {
-    let mut result = Map::new();
-    result.insert("task_index".into(), json!(task.task_index));
-    result.insert("worker_name".into(), json!(worker_name(task.task_index)));
-    result.insert("run_id".into(), json!(task.run_id));
-    result.insert("session_id".into(), json!(task.session_id));
-    result.insert("status".into(), json!(task.status.as_str()));
-    result.insert("response".into(), json!(task.response.unwrap_or("")));
-    result.insert("steps".into(), json!(task.steps));
-    result.insert("usage".into(), json!(task.usage));
-    result.insert("data".into(), json!(task.data));
-    if let Some(error) = task.error {
-        result.insert("error".into(), json!(error));
+    match serde_json::to_value(result(task)) {
+        Ok(Value::Object(fields)) => fields,
+        _ => Map::new(),
     }
-    result
 }
 
 /// The `result` event of a task.

@@ -58,13 +58,15 @@ pub fn new_id() -> String {
 }
 
 /// An agent: a provider, a model, instructions and tools.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct Agent {
     pub id: String,
     pub name: String,
     pub provider: String,
     pub model: String,
+    /// Forwarded to the provider (docs/providers.md lists each provider's keys).
     #[serde(default)]
+    #[schema(value_type = Object)]
     pub options: Map<String, Value>,
     #[serde(default)]
     pub instructions: Option<String>,
@@ -84,12 +86,13 @@ pub struct Agent {
 }
 
 /// A session: a conversation with its own working directory.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct Session {
     pub id: String,
     pub agent_id: Option<String>,
     pub title: Option<String>,
     pub work_dir: String,
+    #[schema(value_type = Object)]
     pub metadata: Value,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
@@ -99,7 +102,7 @@ pub struct Session {
 
 /// A fleet: one agent fanned out over many tasks. The definition only; each
 /// `POST /fleets/{id}/run` makes a fleet run whose tasks are runs.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct Fleet {
     pub id: String,
     pub name: String,
@@ -120,7 +123,7 @@ pub struct Fleet {
 }
 
 /// Whether a fleet has a fleet run that has not ended, as the original API named it.
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum FleetStatus {
     #[default]
@@ -129,7 +132,7 @@ pub enum FleetStatus {
 }
 
 /// The life-cycle state of a fleet run.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum FleetRunStatus {
     /// No task has started yet.
@@ -176,7 +179,7 @@ impl FleetRunStatus {
 
 /// How far a fleet run has got: counts kept as its tasks end, so reading
 /// them reads one row, whatever the number of tasks.
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct FleetProgress {
     pub total: u64,
     pub queued: u64,
@@ -195,7 +198,7 @@ impl FleetProgress {
 
 /// A fleet run: one submission of tasks to a fleet. Its tasks are runs of
 /// kind `fleet_task`, each in a session of its own.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct FleetRun {
     pub id: String,
     pub fleet_id: String,
@@ -217,7 +220,7 @@ pub struct FleetRun {
 }
 
 /// The role of a message in a session's history.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     User,
@@ -227,7 +230,7 @@ pub enum Role {
 }
 
 /// One block of message content.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Content {
     Text { text: String },
@@ -266,7 +269,7 @@ impl Message {
 /// written to a prompt cache; the cache counts are separate, so a price per
 /// kind of token applies to each count as it is. Fields that are zero or
 /// unknown are left out of the JSON, and read back as zero or unknown.
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct Usage {
     pub input_tokens: u64,
     pub output_tokens: u64,
@@ -322,7 +325,7 @@ pub struct ToolCall {
 
 /// What a new message does to its session's unfinished runs (the names
 /// follow LangGraph Server's `multitask_strategy`).
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum MultitaskStrategy {
     /// Queue behind them.
@@ -338,7 +341,7 @@ pub enum MultitaskStrategy {
 }
 
 /// The life-cycle state of a run.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum RunStatus {
     Queued,
@@ -385,7 +388,7 @@ impl RunStatus {
 }
 
 /// What a run does: answer a session message, or one task of a fleet run.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RunKind {
     Message,
@@ -402,8 +405,27 @@ impl RunKind {
     }
 }
 
+/// A tool call of a run as `GET /runs/{id}` lists it (`tool_calls`): what the
+/// model asked for and, once it ran, its result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ToolCallRecord {
+    /// The inference step that asked for it.
+    pub step: u32,
+    pub call_id: String,
+    /// The tool's name.
+    pub name: String,
+    #[schema(value_type = Object)]
+    pub input: Value,
+    /// The tool's output; `null` while the call has no result.
+    #[schema(required = true)]
+    pub output: Option<String>,
+    /// `null` while the call has no result.
+    #[schema(required = true)]
+    pub is_error: Option<bool>,
+}
+
 /// What the submitter asked the run to do.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct RunInput {
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -413,7 +435,7 @@ pub struct RunInput {
 }
 
 /// A run as stored: the job row.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct Run {
     pub id: String,
     pub kind: RunKind,
@@ -427,7 +449,8 @@ pub struct Run {
     pub response: Option<String>,
     pub usage: Usage,
     pub steps: u32,
-    pub tool_calls: Vec<Value>,
+    /// Every tool call of the run, in order, with its result.
+    pub tool_calls: Vec<ToolCallRecord>,
     pub error: Option<String>,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,

@@ -159,3 +159,38 @@ async fn the_frameworks_own_refusals_are_json_too(backend: Backend) {
     assert!(status == 400 && is_json_error(&body), "{status} {body}");
 }
 }
+
+on_both_backends! {
+async fn nul_characters_are_refused_wherever_text_comes_in(backend: Backend) {
+    // PostgreSQL's text cannot hold NUL: both backends refuse it alike, as
+    // the client's mistake, and nothing is written.
+    let env = TestEnv::on(backend);
+    let server = env.server(0);
+    let api = server.api();
+    let agent = api.create_agent(json!({"name": "echo"})).await;
+    let session = api.create_session(&agent, None).await;
+    let before = (api.get("/agents").await.1, api.get("/sessions").await.1);
+    let bodies = [
+        (Method::POST, "/agents".to_string(), json!({"name": "a\u{0}b"})),
+        (Method::POST, "/sessions".into(), json!({"title": "a\u{0}b"})),
+        (Method::POST, "/sessions".into(), json!({"metadata": {"k\u{0}": 1}})),
+        (Method::PUT, format!("/sessions/{session}"), json!({"title": "x", "metadata": {"k": ["\u{0}"]}})),
+        (Method::POST, format!("/sessions/{session}/message"), json!({"message": "hi\u{0}"})),
+    ];
+    for (method, path, body) in bodies {
+        let (status, answer) = api.request(method.clone(), &path, Some(body)).await;
+        assert_eq!(status, 400, "{method} {path}: {answer}");
+        assert_eq!(answer["error"], "text must not contain NUL characters");
+    }
+    for path in ["/runs?session_id=a%00b", "/runs/a%00b", "/sessions/a%00", "/fleet-runs?after=%00"] {
+        let (status, answer) = api.get(path).await;
+        assert_eq!(status, 400, "{path}: {answer}");
+    }
+    assert_eq!((api.get("/agents").await.1, api.get("/sessions").await.1), before, "nothing was written");
+    let runs = api.get(&format!("/runs?session_id={session}")).await.1;
+    assert_eq!(runs["runs"], json!([]), "no run was queued");
+    let escaped = json!({"title": "a\\u0000 is six characters here"});
+    let (status, answer) = api.put(&format!("/sessions/{session}"), escaped).await;
+    assert_eq!(status, 200, "an escaped backslash is not a NUL: {answer}");
+}
+}

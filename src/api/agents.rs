@@ -2,34 +2,48 @@
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use chrono::Utc;
 use serde::Deserialize;
 use serde_json::{Map, Value};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::error::{naming, ApiError, ApiResult};
+use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
-use super::{deleted, AppState};
+use super::{deleted, AppState, Deleted};
 use crate::model::{new_id, Agent, DEFAULT_MAX_STEPS, MAX_MAX_STEPS};
 use crate::{provider, tools};
 
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/agents", get(list).post(create)).route("/agents/{id}", get(show).put(update).delete(remove))
+/// Each handler is registered with its `#[utoipa::path]` description.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default().routes(routes!(list, create)).routes(routes!(show, update, remove))
 }
 
 /// The fields a client may set on an agent. On `PUT`, absent fields keep their value.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct AgentFields {
+    /// Required on `POST`; not empty.
     name: Option<String>,
+    /// `scripted` (the default), `anthropic`, `openai` or `ollama`.
     provider: Option<String>,
+    /// Required for real providers; `echo` by default for `scripted`.
     model: Option<String>,
+    /// Forwarded to the provider; unknown keys are refused.
+    #[schema(value_type = Option<Object>)]
     options: Option<Map<String, Value>>,
+    /// The system prompt.
     instructions: Option<String>,
+    /// Built-in tool names: the only tools its runs may use.
     tools: Option<Vec<String>>,
+    /// A JSON Schema the final answer must satisfy.
     output_schema: Option<Value>,
+    /// Inference steps before a run fails (default 50).
+    #[schema(minimum = 1, maximum = 1000)]
     max_steps: Option<u32>,
+    /// Tools whose calls wait for a person's decision (`["*"]` for all).
     approve_tools: Option<Vec<String>>,
 }
 
@@ -102,6 +116,19 @@ fn validate(agent: &mut Agent) -> ApiResult<()> {
     Ok(())
 }
 
+/// Creates an agent.
+#[utoipa::path(
+    post,
+    path = "/agents",
+    tag = "agents",
+    operation_id = "create_agent",
+    request_body = AgentFields,
+    responses(
+        (status = 201, description = "The agent", body = Agent),
+        (status = 400, description = "A refused value: an empty name, an unknown provider or tool, a bad option or output_schema, a missing model", body = ErrorBody),
+        (status = 422, description = "A missing `name`; a mistyped or unknown field", body = ErrorBody),
+    )
+)]
 async fn create(
     State(state): State<AppState>,
     JsonBody(fields): JsonBody<AgentFields>,
@@ -131,15 +158,49 @@ async fn create(
     Ok((StatusCode::CREATED, Json(agent)))
 }
 
+/// Every agent: a plain array.
+#[utoipa::path(
+    get,
+    path = "/agents",
+    tag = "agents",
+    operation_id = "list_agents",
+    responses((status = 200, description = "Every agent", body = Vec<Agent>))
+)]
 async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Agent>>> {
     Ok(Json(state.store.list_agents().await?))
 }
 
+/// One agent.
+#[utoipa::path(
+    get,
+    path = "/agents/{id}",
+    tag = "agents",
+    operation_id = "get_agent",
+    params(("id" = String, Path, description = "The agent's ID")),
+    responses(
+        (status = 200, description = "The agent", body = Agent),
+        (status = 404, description = "No such agent", body = ErrorBody),
+    )
+)]
 async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Agent>> {
     let agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
     Ok(Json(agent))
 }
 
+/// Replaces the fields given; absent ones are kept.
+#[utoipa::path(
+    put,
+    path = "/agents/{id}",
+    tag = "agents",
+    operation_id = "update_agent",
+    params(("id" = String, Path, description = "The agent's ID")),
+    request_body = Option<AgentFields>,
+    responses(
+        (status = 200, description = "The agent as changed", body = Agent),
+        (status = 400, description = "A refused value", body = ErrorBody),
+        (status = 404, description = "No such agent", body = ErrorBody),
+    )
+)]
 async fn update(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -153,7 +214,19 @@ async fn update(
     Ok(Json(agent))
 }
 
-async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+/// Deletes an agent; runs already queued keep their snapshot of it.
+#[utoipa::path(
+    delete,
+    path = "/agents/{id}",
+    tag = "agents",
+    operation_id = "delete_agent",
+    params(("id" = String, Path, description = "The agent's ID")),
+    responses(
+        (status = 200, description = "Deleted", body = Deleted),
+        (status = 404, description = "No such agent", body = ErrorBody),
+    )
+)]
+async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
     state.store.delete_agent(&id).await.map_err(naming(format!("agent {id}")))?;
     Ok(deleted())
 }

@@ -11,58 +11,115 @@ use std::collections::BTreeMap;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::{delete, get};
-use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use axum::Json;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::error::{naming, ApiError, ApiResult};
+use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::require_json;
-use super::{deleted, AppState};
+use super::{deleted, AppState, Deleted};
+use crate::credential::CredentialInfo;
+use crate::model::timestamp;
 use crate::provider::auth::{self, ApiKey};
 
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/provider/auth", get(list).put(put)).route("/provider/auth/{provider}", delete(remove))
+/// Each handler is registered with its `#[utoipa::path]` description.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default().routes(routes!(list, put)).routes(routes!(remove))
 }
 
 /// The body of `PUT /provider/auth`: `{"providers": {"<name>": {"type": "api_key", "key": "…"}}}`.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct PutBody {
+    /// Keyed by credential name: a provider ID, or `provider:label`; at least one.
     providers: BTreeMap<String, Credential>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct Credential {
+    /// Always `api_key`.
     #[serde(rename = "type")]
     kind: String,
     key: String,
 }
 
-/// `{"providers": {"<name>": {"type", "configured", "hint"?, "created_at", "updated_at"}}, "updated_at"?}`:
-/// `updated_at` is the newest change, absent while nothing is stored.
-async fn list(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+/// `{"providers": {…}, "updated_at"?}`: never a key.
+#[derive(Debug, Serialize, ToSchema)]
+struct CredentialList {
+    /// Keyed by credential name.
+    providers: BTreeMap<String, CredentialView>,
+    /// The newest change; absent while no key is stored.
+    #[serde(skip_serializing_if = "Option::is_none", with = "timestamp::option")]
+    updated_at: Option<DateTime<Utc>>,
+}
+
+/// A stored credential as answers show it: never the key.
+#[derive(Debug, Serialize, ToSchema)]
+struct CredentialView {
+    /// Always `api_key`.
+    #[serde(rename = "type")]
+    #[schema(value_type = String, pattern = "^api_key$")]
+    kind: &'static str,
+    /// Always `true`.
+    configured: bool,
+    /// The key's last four characters, for keys of 20 characters or more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
+    #[serde(with = "timestamp")]
+    created_at: DateTime<Utc>,
+    #[serde(with = "timestamp")]
+    updated_at: DateTime<Utc>,
+}
+
+impl From<CredentialInfo> for CredentialView {
+    fn from(info: CredentialInfo) -> Self {
+        let CredentialInfo { hint, created_at, updated_at, .. } = info;
+        CredentialView { kind: "api_key", configured: true, hint, created_at, updated_at }
+    }
+}
+
+/// Every stored credential, by name: never the key.
+#[utoipa::path(
+    get,
+    path = "/provider/auth",
+    tag = "providers",
+    operation_id = "list_credentials",
+    responses((status = 200, description = "The stored credentials", body = CredentialList))
+)]
+async fn list(State(state): State<AppState>) -> ApiResult<Json<CredentialList>> {
     let stored = state.store.list_credentials().await?;
-    let mut providers = Map::new();
-    for info in &stored {
-        let mut entry = json!({"type": "api_key", "configured": true});
-        let Value::Object(fields) = serde_json::to_value(info).unwrap_or_default() else { continue };
-        for (k, v) in fields.into_iter().filter(|(k, _)| k != "provider") {
-            entry[k] = v;
-        }
-        providers.insert(info.provider.clone(), entry);
-    }
-    let mut body = json!({"providers": providers});
-    if let Some(newest) = stored.iter().map(|c| c.updated_at).max() {
-        body["updated_at"] = json!(crate::model::timestamp::format(&newest));
-    }
-    Ok(Json(body))
+    let updated_at = stored.iter().map(|c| c.updated_at).max();
+    let providers = stored.into_iter().map(|info| (info.provider.clone(), info.into())).collect();
+    Ok(Json(CredentialList { providers, updated_at }))
+}
+
+/// `{"status": "ok"}`.
+#[derive(Debug, Serialize, ToSchema)]
+struct Stored {
+    /// Always `ok`.
+    #[schema(value_type = String, pattern = "^ok$")]
+    status: &'static str,
 }
 
 /// Stores every credential of the body in one transaction, or none: each
 /// name and key is checked before anything is written.
-async fn put(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> ApiResult<Json<Value>> {
+#[utoipa::path(
+    put,
+    path = "/provider/auth",
+    tag = "providers",
+    operation_id = "put_credentials",
+    request_body = PutBody,
+    responses(
+        (status = 200, description = "Every credential was stored", body = Stored),
+        (status = 400, description = "Malformed JSON, a refused name or key", body = ErrorBody),
+        (status = 422, description = "Another shape, no provider, a `type` other than `api_key`", body = ErrorBody),
+    )
+)]
+async fn put(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> ApiResult<Json<Stored>> {
     require_json(&headers)?;
     let body: PutBody = serde_json::from_slice(&body).map_err(|e| {
         // serde's message may quote a value; only its category and place are safe to show.
@@ -95,10 +152,23 @@ async fn put(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> 
     for info in &stored {
         tracing::info!(provider = %info.provider, "credential stored");
     }
-    Ok(Json(json!({"status": "ok"})))
+    Ok(Json(Stored { status: "ok" }))
 }
 
-async fn remove(State(state): State<AppState>, Path(provider): Path<String>) -> ApiResult<Json<Value>> {
+/// Deletes a stored credential.
+#[utoipa::path(
+    delete,
+    path = "/provider/auth/{provider}",
+    tag = "providers",
+    operation_id = "delete_credential",
+    params(("provider" = String, Path, description = "The credential name: a provider ID, or `provider:label`")),
+    responses(
+        (status = 200, description = "Deleted", body = Deleted),
+        (status = 400, description = "Not a credential name", body = ErrorBody),
+        (status = 404, description = "No credential of that name is stored", body = ErrorBody),
+    )
+)]
+async fn remove(State(state): State<AppState>, Path(provider): Path<String>) -> ApiResult<Json<Deleted>> {
     auth::check_name(&provider).map_err(ApiError::BadRequest)?;
     state.store.delete_credential(&provider).await.map_err(naming(format!("credential {provider}")))?;
     tracing::info!(provider, "credential deleted");

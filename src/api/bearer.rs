@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use super::error::ApiError;
 
 /// The routes anyone may call: a load balancer's health check has no token.
-const OPEN_PATHS: &[&str] = &["/health"];
+pub const OPEN_PATHS: &[&str] = &["/health"];
 
 /// The digest of the token the API asks for.
 #[derive(Clone, PartialEq, Eq)]

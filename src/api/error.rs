@@ -5,9 +5,18 @@ use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use serde::Serialize;
 use serde_json::json;
 
 use crate::store::StoreError;
+
+/// The body of every error answer: `{"error": "…"}`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({"error": "run 01JABC… not found"}))]
+pub struct ErrorBody {
+    /// What went wrong, for people.
+    pub error: String,
+}
 
 /// An error answered as `{"error": "…"}`.
 #[derive(Debug, thiserror::Error)]
@@ -50,7 +59,7 @@ impl IntoResponse for ApiError {
             ApiError::Unavailable(detail) => tracing::warn!(error = %detail, "database unavailable"),
             _ => {}
         }
-        let mut response = (self.status(), Json(json!({"error": self.to_string()}))).into_response();
+        let mut response = (self.status(), Json(ErrorBody { error: self.to_string() })).into_response();
         if let ApiError::Unavailable(_) = self {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
         }

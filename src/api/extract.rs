@@ -4,7 +4,10 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use super::error::ApiError;
 
@@ -21,6 +24,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             .await
             .map_err(|e| ApiError::Rejected { status: e.status(), message: e.body_text() })?;
         let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
+        refuse_nul_in_body(text)?;
         serde_json::from_slice(text).map(JsonBody).map_err(|e| match e.classify() {
             // Missing fields and wrong types are the client's data, not its syntax.
             serde_json::error::Category::Data => {
@@ -29,6 +33,42 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             _ => ApiError::BadRequest(format!("the body is not valid JSON: {e}")),
         })
     }
+}
+
+/// Refuses a body with a NUL character in a string (`\u0000`, the only way
+/// JSON can hold one): PostgreSQL's text cannot store it, so it is refused
+/// on every backend alike, as a client's mistake (400) rather than a failed
+/// write. The body is searched for the escape first, so a body without one
+/// is parsed once.
+fn refuse_nul_in_body(text: &[u8]) -> Result<(), ApiError> {
+    if !text.windows(6).any(|w| w.eq_ignore_ascii_case(b"\\u0000")) {
+        return Ok(());
+    }
+    match serde_json::from_slice::<Value>(text) {
+        Ok(value) if holds_nul(&value) => Err(ApiError::BadRequest("text must not contain NUL characters".into())),
+        _ => Ok(()),
+    }
+}
+
+fn holds_nul(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.contains('\0'),
+        Value::Array(items) => items.iter().any(holds_nul),
+        Value::Object(fields) => fields.iter().any(|(k, v)| k.contains('\0') || holds_nul(v)),
+        _ => false,
+    }
+}
+
+/// The middleware that refuses a path or query with a NUL character
+/// (`%00`, the only way a URI can hold one) before any handler reads it, for
+/// the reason [`refuse_nul_in_body`] gives.
+pub async fn refuse_nul_in_uri(request: Request, next: Next) -> Response {
+    let uri = request.uri();
+    let encoded = [uri.path(), uri.query().unwrap_or("")];
+    if encoded.iter().any(|part| part.as_bytes().windows(3).any(|w| w == b"%00")) {
+        return ApiError::BadRequest("the path and query must not contain NUL characters (%00)".into()).into_response();
+    }
+    next.run(request).await
 }
 
 /// Query parameters; bad ones are a 400 `{"error": …}`.

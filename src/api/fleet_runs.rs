@@ -4,55 +4,95 @@
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
-use super::error::{naming, naming_submission, ApiError, ApiResult};
+use super::error::{naming, naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::runs::{accepted, idempotency_key, EventsQuery, WaitQuery, MAX_MESSAGE_BYTES};
+use super::sse::{self, EventFrame, LoggedEvent};
 use super::work_dir;
-use super::{sse, AppState};
-use crate::fleet::{self, TaskEnd, MAX_TASKS};
+use super::AppState;
+use crate::fleet::{self, TaskEnd, TaskResult, MAX_TASKS};
 use crate::model::{new_id, Fleet, FleetRun, RunInput, Session};
 use crate::store::{EnqueuedFleetRun, FleetRunFilter, NewFleetRun, NewTask};
 
 /// The most tasks one page of `GET /fleet-runs/{id}` shows.
 const MAX_PAGE: u32 = 1000;
 
+/// Each handler is registered with its `#[utoipa::path]` description.
 /// Routes under `/fleets/{id}/run…` take bodies up to `fleet_body_bytes`: 10,000 tasks fit.
-pub fn routes(fleet_body_bytes: usize) -> Router<AppState> {
-    let submit = Router::new()
-        .route("/fleets/{id}/run", post(submit))
-        .route("/fleets/{id}/run/stream", post(submit_stream))
-        .layer(axum::extract::DefaultBodyLimit::max(fleet_body_bytes));
-    Router::new()
-        .merge(submit)
-        .route("/fleet-runs", get(list))
-        .route("/fleet-runs/{id}", get(show))
-        .route("/fleet-runs/{id}/events", get(events))
-        .route("/fleet-runs/{id}/cancel", post(cancel))
+pub fn routes(fleet_body_bytes: usize) -> OpenApiRouter<AppState> {
+    let limit = || axum::extract::DefaultBodyLimit::max(fleet_body_bytes);
+    OpenApiRouter::default()
+        .routes(routes!(submit).layer(limit()))
+        .routes(routes!(submit_stream).layer(limit()))
+        .routes(routes!(list))
+        .routes(routes!(show))
+        .routes(routes!(events))
+        .routes(routes!(cancel))
 }
 
 /// The body of a fleet run: the original API's.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct RunBody {
+    /// 1 to 10,000 tasks.
+    #[schema(min_items = 1, max_items = 10000)]
     tasks: Vec<TaskBody>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// One task: a message for the fleet's agent.
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct TaskBody {
+    /// Not empty; at most 256 KiB.
     message: String,
+    /// The task's `work_dir`; the fleet's, else a directory of its own, by default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     work_dir: Option<String>,
+    /// Replaces the agent's instructions for this task only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     instructions: Option<String>,
+    /// Passed through untouched into the task's result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     data: Option<Value>,
+}
+
+/// The answer of an accepted fleet run: the fleet run, and its ID under the
+/// original API's name.
+#[derive(Debug, Serialize, ToSchema)]
+struct FleetRunAccepted {
+    fleet_run_id: String,
+    #[serde(flatten)]
+    run: FleetRun,
+}
+
+/// A page of fleet runs.
+#[derive(Debug, Serialize, ToSchema)]
+struct FleetRunPage {
+    /// Oldest first.
+    fleet_runs: Vec<FleetRun>,
+    /// Pass as `after` for the next page; `null` on the last one.
+    #[schema(required = true)]
+    next_after: Option<String>,
+}
+
+/// A fleet run with a page of its tasks' states and results.
+#[derive(Debug, Serialize, ToSchema)]
+struct FleetRunView {
+    #[serde(flatten)]
+    run: FleetRun,
+    /// In task order.
+    tasks: Vec<TaskResult>,
+    /// Pass as `after` for the next page of tasks; `null` on the last one.
+    #[schema(required = true)]
+    next_after: Option<u32>,
 }
 
 fn check_tasks(state: &AppState, tasks: &[TaskBody]) -> ApiResult<()> {
@@ -141,6 +181,30 @@ async fn enqueue(state: &AppState, fleet_id: &str, headers: &HeaderMap, body: Ru
 
 /// `202 {"fleet_run_id", "status", …}`, or with `?wait=true` the original
 /// API's answer: every task's result, in task order.
+#[utoipa::path(
+    post,
+    path = "/fleets/{id}/run",
+    tag = "fleets",
+    operation_id = "run_fleet",
+    params(
+        ("id" = String, Path, description = "The fleet's ID"),
+        WaitQuery,
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 255 visible ASCII characters: the same key with the same body returns the first fleet run"),
+    ),
+    request_body = RunBody,
+    responses(
+        (status = 200, description = "With `?wait=true`: every task's result, in task order", body = Vec<TaskResult>),
+        (status = 202, description = "The fleet run, its tasks committed and queued", body = FleetRunAccepted,
+            headers(
+                ("Location" = String, description = "`/fleet-runs/{id}`"),
+                ("Idempotent-Replayed" = Option<String>, description = "`true` when an `Idempotency-Key` matched an earlier request"),
+            )),
+        (status = 400, description = "No task or too many, an empty or oversized message, a refused `work_dir`, a bad `Idempotency-Key`", body = ErrorBody),
+        (status = 404, description = "No such fleet", body = ErrorBody),
+        (status = 413, description = "A body over --max-fleet-body-bytes (16 MiB)", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; the fleet's agent no longer exists; an `Idempotency-Key` reused with another body; with --work-root, a `work_dir` outside it", body = ErrorBody),
+    )
+)]
 async fn submit(
     State(state): State<AppState>,
     Path(fleet_id): Path<String>,
@@ -154,14 +218,30 @@ async fn submit(
         sse::wait_done(&state, &run.id).await?;
         return Ok(Json(all_results(&state, &run.id).await?).into_response());
     }
-    let mut answer = json!({"fleet_run_id": run.id});
-    if let Value::Object(fields) = view(&run) {
-        answer.as_object_mut().expect("an object").extend(fields);
-    }
-    Ok(accepted(format!("/fleet-runs/{}", run.id), answer, !enqueued.created))
+    let location = format!("/fleet-runs/{}", run.id);
+    Ok(accepted(location, FleetRunAccepted { fleet_run_id: run.id.clone(), run }, !enqueued.created))
 }
 
-/// Enqueues, then streams the fleet run's events: `result` per task, then `done`.
+/// Enqueues, then streams the fleet run's events: `fleet_queued`, a `result`
+/// per task (in the order they finish), `done`.
+#[utoipa::path(
+    post,
+    path = "/fleets/{id}/run/stream",
+    tag = "fleets",
+    operation_id = "run_fleet_stream",
+    params(
+        ("id" = String, Path, description = "The fleet's ID"),
+        ("Idempotency-Key" = Option<String>, Header, description = "As for `POST /fleets/{id}/run`"),
+    ),
+    request_body = RunBody,
+    responses(
+        (status = 200, description = "The fleet run's events until its `done`: frames `id: <seq>`, `event: <type>`, `data: <event JSON>`", content_type = "text/event-stream", body = EventFrame),
+        (status = 400, description = "No task or too many, an empty or oversized message, a refused `work_dir`, a bad `Idempotency-Key`", body = ErrorBody),
+        (status = 404, description = "No such fleet", body = ErrorBody),
+        (status = 413, description = "A body over --max-fleet-body-bytes (16 MiB)", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; the fleet's agent no longer exists; an `Idempotency-Key` reused with another body; with --work-root, a `work_dir` outside it", body = ErrorBody),
+    )
+)]
 async fn submit_stream(
     State(state): State<AppState>,
     Path(fleet_id): Path<String>,
@@ -172,13 +252,8 @@ async fn submit_stream(
     Ok(sse::stream(&state, &enqueued.fleet_run.id, 0, sse::Dialect::Fleet))
 }
 
-/// A fleet run as answers show it.
-fn view(run: &FleetRun) -> Value {
-    serde_json::to_value(run).unwrap_or_default()
-}
-
 /// Every task's result, in task order, read a page at a time.
-async fn all_results(state: &AppState, id: &str) -> ApiResult<Vec<Value>> {
+async fn all_results(state: &AppState, id: &str) -> ApiResult<Vec<TaskResult>> {
     let mut results = Vec::new();
     let mut after = None;
     loop {
@@ -191,11 +266,16 @@ async fn all_results(state: &AppState, id: &str) -> ApiResult<Vec<Value>> {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
+    /// Only this fleet's runs.
     fleet_id: Option<String>,
+    /// Fleet runs per page (default 50).
+    #[param(minimum = 1, maximum = 500)]
     limit: Option<u32>,
+    /// The `next_after` of the page before.
     after: Option<String>,
 }
 
@@ -207,19 +287,35 @@ fn check_limit(limit: Option<u32>, default: u32, max: u32) -> ApiResult<u32> {
     Ok(limit)
 }
 
-async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<Value>> {
+/// Fleet runs, oldest first, a page at a time.
+#[utoipa::path(
+    get,
+    path = "/fleet-runs",
+    tag = "fleet-runs",
+    operation_id = "list_fleet_runs",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of fleet runs", body = FleetRunPage),
+        (status = 400, description = "A limit out of range, an unknown parameter", body = ErrorBody),
+    )
+)]
+async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<FleetRunPage>> {
     let limit = check_limit(q.limit, 50, 500)?;
     let filter = FleetRunFilter { fleet_id: q.fleet_id, after: q.after, limit };
-    let runs = state.store.list_fleet_runs(&filter).await?;
-    let next = if runs.len() as u32 == limit { runs.last().map(|r| r.id.clone()) } else { None };
-    Ok(Json(json!({"fleet_runs": runs, "next_after": next})))
+    let fleet_runs = state.store.list_fleet_runs(&filter).await?;
+    let next_after = if fleet_runs.len() as u32 == limit { fleet_runs.last().map(|r| r.id.clone()) } else { None };
+    Ok(Json(FleetRunPage { fleet_runs, next_after }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 struct ShowQuery {
     /// Tasks after this task index.
+    #[param(value_type = Option<u64>, maximum = 4294967295u64)]
     after: Option<u32>,
+    /// Tasks per page (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<u32>,
 }
 
@@ -229,21 +325,55 @@ async fn find(state: &AppState, id: &str) -> ApiResult<FleetRun> {
 
 /// The fleet run, its progress (one row, however many tasks) and a page of
 /// its tasks with their results.
+#[utoipa::path(
+    get,
+    path = "/fleet-runs/{id}",
+    tag = "fleet-runs",
+    operation_id = "get_fleet_run",
+    params(("id" = String, Path, description = "The fleet run's ID"), ShowQuery),
+    responses(
+        (status = 200, description = "The fleet run and a page of its tasks", body = FleetRunView),
+        (status = 400, description = "A limit out of range, an unknown parameter", body = ErrorBody),
+        (status = 404, description = "No such fleet run", body = ErrorBody),
+    )
+)]
 async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
     QueryParams(q): QueryParams<ShowQuery>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<FleetRunView>> {
     let limit = check_limit(q.limit, 100, MAX_PAGE)?;
     let run = find(&state, &id).await?;
     let page = state.store.fleet_run_tasks(&id, q.after, limit).await?;
-    let next = if page.len() as u32 == limit { page.last().and_then(|r| r.task_index) } else { None };
-    let mut body = view(&run);
-    body["tasks"] = page.iter().map(|run| fleet::result(&TaskEnd::of_run(run))).collect();
-    body["next_after"] = json!(next);
-    Ok(Json(body))
+    let next_after = if page.len() as u32 == limit { page.last().and_then(|r| r.task_index) } else { None };
+    let tasks = page.iter().map(|run| fleet::result(&TaskEnd::of_run(run))).collect();
+    Ok(Json(FleetRunView { run, tasks, next_after }))
 }
 
+/// A fleet run's events, exactly like a run's: SSE with `Accept:
+/// text/event-stream` (`204` once a finished fleet run's log is all read),
+/// otherwise a JSON array.
+#[utoipa::path(
+    get,
+    path = "/fleet-runs/{id}/events",
+    tag = "fleet-runs",
+    operation_id = "fleet_run_events",
+    params(
+        ("id" = String, Path, description = "The fleet run's ID"),
+        EventsQuery,
+        ("Last-Event-ID" = Option<u64>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
+    ),
+    responses(
+        (status = 200, description = "The events (`fleet_queued`, `result`, `done`): a JSON array, or with `Accept: text/event-stream` an SSE stream",
+            content(
+                (Vec<LoggedEvent> = "application/json"),
+                (EventFrame = "text/event-stream"),
+            )),
+        (status = 204, description = "With `Accept: text/event-stream`: the fleet run has ended and the client has every event"),
+        (status = 400, description = "A bad `Last-Event-ID` or `after`", body = ErrorBody),
+        (status = 404, description = "No such fleet run", body = ErrorBody),
+    )
+)]
 async fn events(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -254,8 +384,21 @@ async fn events(
     sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Fleet).await
 }
 
-async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<(StatusCode, Json<Value>)> {
+/// Cancels every task that has not ended, in one transaction.
+#[utoipa::path(
+    post,
+    path = "/fleet-runs/{id}/cancel",
+    tag = "fleet-runs",
+    operation_id = "cancel_fleet_run",
+    params(("id" = String, Path, description = "The fleet run's ID")),
+    responses(
+        (status = 202, description = "The fleet run", body = FleetRun),
+        (status = 404, description = "No such fleet run", body = ErrorBody),
+        (status = 409, description = "The fleet run has already ended", body = ErrorBody),
+    )
+)]
+async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<(StatusCode, Json<FleetRun>)> {
     let run = state.store.cancel_fleet_run(&id).await.map_err(naming(format!("fleet run {id}")))?;
     state.changed();
-    Ok((StatusCode::ACCEPTED, Json(view(&run))))
+    Ok((StatusCode::ACCEPTED, Json(run)))
 }

@@ -2,35 +2,43 @@
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use chrono::Utc;
 use serde::Deserialize;
-use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::error::{naming, ApiError, ApiResult};
+use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
 use super::work_dir;
-use super::{deleted, AppState};
+use super::{deleted, AppState, Deleted};
 use crate::model::{new_id, Fleet, FleetStatus};
 
 /// The largest `worker_count`: a cap, not a number of processes, so it only
 /// needs to be finite.
 const MAX_WORKER_COUNT: u32 = 100_000;
 
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/fleets", get(list).post(create)).route("/fleets/{id}", get(show).put(update).delete(remove))
+/// Each handler is registered with its `#[utoipa::path]` description.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default().routes(routes!(list, create)).routes(routes!(show, update, remove))
 }
 
 /// The fields a client may set on a fleet. On `PUT`, absent fields keep their value.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct FleetFields {
+    /// Required on `POST`; not empty.
     name: Option<String>,
+    /// Required on `POST`.
     agent_id: Option<String>,
+    /// How many of a fleet run's tasks run at once; 0 (the default) is no cap.
+    #[schema(maximum = 100000)]
     worker_count: Option<u32>,
-    /// `null` clears it: each task then gets a directory of its own.
+    /// Its tasks' default `work_dir`. `null` clears it: each task then gets a
+    /// directory of its own.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
     work_dir: Option<Option<String>>,
 }
 
@@ -57,6 +65,20 @@ async fn check(state: &AppState, fields: &FleetFields) -> ApiResult<()> {
     Ok(())
 }
 
+/// Creates a fleet.
+#[utoipa::path(
+    post,
+    path = "/fleets",
+    tag = "fleets",
+    operation_id = "create_fleet",
+    request_body = FleetFields,
+    responses(
+        (status = 201, description = "The fleet", body = Fleet),
+        (status = 400, description = "An empty name, a `worker_count` over the limit, a refused `work_dir`", body = ErrorBody),
+        (status = 404, description = "No such agent", body = ErrorBody),
+        (status = 422, description = "A missing `name` or `agent_id`; a mistyped or unknown field; with --work-root, a `work_dir` outside it", body = ErrorBody),
+    )
+)]
 async fn create(
     State(state): State<AppState>,
     JsonBody(fields): JsonBody<FleetFields>,
@@ -80,6 +102,14 @@ async fn create(
     Ok((StatusCode::CREATED, Json(fleet)))
 }
 
+/// Every fleet: a plain array.
+#[utoipa::path(
+    get,
+    path = "/fleets",
+    tag = "fleets",
+    operation_id = "list_fleets",
+    responses((status = 200, description = "Every fleet", body = Vec<Fleet>))
+)]
 async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Fleet>>> {
     Ok(Json(state.store.list_fleets().await?))
 }
@@ -88,10 +118,37 @@ async fn find(state: &AppState, id: &str) -> ApiResult<Fleet> {
     state.store.get_fleet(id).await?.ok_or_else(|| ApiError::NotFound(format!("fleet {id}")))
 }
 
+/// One fleet.
+#[utoipa::path(
+    get,
+    path = "/fleets/{id}",
+    tag = "fleets",
+    operation_id = "get_fleet",
+    params(("id" = String, Path, description = "The fleet's ID")),
+    responses(
+        (status = 200, description = "The fleet", body = Fleet),
+        (status = 404, description = "No such fleet", body = ErrorBody),
+    )
+)]
 async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Fleet>> {
     Ok(Json(find(&state, &id).await?))
 }
 
+/// Replaces the fields given; absent ones are kept (`"work_dir": null` clears it).
+#[utoipa::path(
+    put,
+    path = "/fleets/{id}",
+    tag = "fleets",
+    operation_id = "update_fleet",
+    params(("id" = String, Path, description = "The fleet's ID")),
+    request_body = Option<FleetFields>,
+    responses(
+        (status = 200, description = "The fleet as changed", body = Fleet),
+        (status = 400, description = "An empty name, a `worker_count` over the limit, a refused `work_dir`", body = ErrorBody),
+        (status = 404, description = "No such fleet or agent", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; with --work-root, a `work_dir` outside it", body = ErrorBody),
+    )
+)]
 async fn update(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -116,7 +173,19 @@ async fn update(
     Ok(Json(fleet))
 }
 
-async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+/// Deletes a fleet; its fleet runs stay readable.
+#[utoipa::path(
+    delete,
+    path = "/fleets/{id}",
+    tag = "fleets",
+    operation_id = "delete_fleet",
+    params(("id" = String, Path, description = "The fleet's ID")),
+    responses(
+        (status = 200, description = "Deleted", body = Deleted),
+        (status = 404, description = "No such fleet", body = ErrorBody),
+    )
+)]
+async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
     state.store.delete_fleet(&id).await.map_err(naming(format!("fleet {id}")))?;
     Ok(deleted())
 }

@@ -6,21 +6,28 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::Response;
-use axum::routing::get;
-use axum::Router;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::AppState;
 use crate::metrics::{self, DatabaseGauges};
 use crate::model::RunStatus;
 use crate::store::{Store, StoreResult};
 
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/metrics", get(scrape))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default().routes(routes!(scrape))
 }
 
 /// The process's families and the database's gauges. A database that does
 /// not answer leaves its gauges without samples rather than failing the
 /// scrape: the process's own counts are still worth having.
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = "health",
+    operation_id = "metrics",
+    responses((status = 200, description = "The Prometheus text format", content_type = "text/plain", body = String))
+)]
 async fn scrape(State(state): State<AppState>) -> Response {
     let database = match database_gauges(state.store.as_ref()).await {
         Ok(gauges) => Some(gauges),

@@ -4,19 +4,22 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::middleware;
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::response::IntoResponse;
+use axum::{Extension, Json, Router};
+use serde::Serialize;
 use serde_json::json;
 use tokio::sync::Notify;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::hub::Hub;
 use crate::provider::models::ModelCatalog;
 use crate::store::Store;
-use crate::tools::sandbox::{self, SandboxMode};
+use crate::tools::sandbox::SandboxMode;
 pub use bearer::AuthToken;
 pub use cors::CorsPolicy;
 use guard::HostPolicy;
@@ -30,7 +33,10 @@ mod extract;
 mod fleet_runs;
 mod fleets;
 pub mod guard;
+mod health;
+mod messages;
 mod metrics;
+pub mod openapi;
 mod people;
 mod providers;
 mod runs;
@@ -109,21 +115,16 @@ impl AppState {
 pub fn router(state: AppState) -> Router {
     let max_body = state.config.max_body_bytes;
     let token = state.config.auth_token.clone().map(Arc::new);
-    let cors = Arc::new(state.config.cors.clone());
-    Router::new()
-        .route("/health", get(health))
-        .merge(agents::routes())
-        .merge(sessions::routes())
-        .merge(fleets::routes())
-        .merge(fleet_runs::routes(state.config.max_fleet_body_bytes))
-        .merge(runs::routes())
-        .merge(people::routes())
-        .merge(auth::routes())
-        .merge(providers::routes())
-        .merge(metrics::routes())
+    let (routes, mut document) = routes(&state.config).split_for_parts();
+    openapi::complete(&mut document);
+    let methods = openapi::route_methods(&document);
+    let cors = Arc::new(cors::CorsState { policy: state.config.cors.clone(), methods });
+    routes
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(Extension(openapi::Served::new(&document)))
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(middleware::from_fn(extract::refuse_nul_in_uri))
         .layer(middleware::map_response(error::json_errors))
         .layer(middleware::from_fn_with_state(token, bearer::require))
         .layer(middleware::from_fn_with_state(state.hosts.clone(), guard::guard))
@@ -134,25 +135,43 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Liveness and readiness in one: 200 with the queue at a glance when the
-/// database answers, 503 when it does not.
-async fn health(State(state): State<AppState>) -> Response {
-    match state.store.queue_stats().await {
-        Ok(queue) => {
-            let sandbox = sandbox::status(state.config.tool_sandbox);
-            Json(json!({"status": "ok", "queue": queue, "sandbox": sandbox})).into_response()
-        }
-        Err(e) => {
-            tracing::error!(error = %e, "health check: the database did not answer");
-            let body = json!({"status": "unavailable", "error": "the database did not answer"});
-            (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
-        }
-    }
+/// Every route, each registered with its description in the OpenAPI
+/// document: a handler reaches the router only through `routes!`, which
+/// reads its `#[utoipa::path]` annotation.
+fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+        .routes(routes!(health::health))
+        .routes(routes!(openapi::document))
+        .merge(agents::routes())
+        .merge(sessions::routes())
+        .merge(fleets::routes())
+        .merge(fleet_runs::routes(config.max_fleet_body_bytes))
+        .merge(runs::routes())
+        .merge(messages::routes())
+        .merge(people::routes())
+        .merge(auth::routes())
+        .merge(providers::routes())
+        .merge(metrics::routes())
 }
 
-/// The answer of a `DELETE` of a resource, as the original API gave it.
-fn deleted() -> Json<serde_json::Value> {
-    Json(json!({"status": "deleted"}))
+/// The OpenAPI document of every route, as `GET /openapi.json` serves it.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let mut document = routes(&ApiConfig::default()).into_openapi();
+    openapi::complete(&mut document);
+    document
+}
+
+/// The answer of a `DELETE`: `{"status": "deleted"}`, as the original API gave it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Deleted {
+    /// Always `deleted`.
+    #[schema(value_type = String, pattern = "^deleted$")]
+    status: &'static str,
+}
+
+/// The answer of a `DELETE` of a resource.
+fn deleted() -> Json<Deleted> {
+    Json(Deleted { status: "deleted" })
 }
 
 async fn not_found() -> impl IntoResponse {

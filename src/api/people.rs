@@ -3,11 +3,13 @@
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::post;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::error::{naming, ApiError, ApiResult};
+use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
 use super::runs::MAX_MESSAGE_BYTES;
 use super::AppState;
@@ -16,17 +18,33 @@ use crate::checkpoint::{next_action, Checkpoint, CheckpointBody, NextAction};
 use crate::event::RunEvent;
 use crate::model::{Run, RunStatus};
 
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/runs/{id}/approve", post(approve)).route("/runs/{id}/steer", post(steer))
+/// Each handler is registered with its `#[utoipa::path]` description.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default().routes(routes!(approve)).routes(routes!(steer))
 }
 
-#[derive(Debug, Deserialize)]
+/// A decision for every call the run waits on.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ApproveBody {
     decisions: Vec<DecisionRequest>,
 }
 
 /// Records a decision for every call the run waits on and queues it again.
+#[utoipa::path(
+    post,
+    path = "/runs/{id}/approve",
+    tag = "people",
+    operation_id = "approve_run",
+    params(("id" = String, Path, description = "The run's ID")),
+    request_body = ApproveBody,
+    responses(
+        (status = 202, description = "The run, queued again", body = Run),
+        (status = 404, description = "No such run", body = ErrorBody),
+        (status = 409, description = "The run is not waiting for a decision", body = ErrorBody),
+        (status = 422, description = "A decision list that misses a waiting call, names a call the run does not wait on, or has a malformed decision; a mistyped or unknown field", body = ErrorBody),
+    )
+)]
 async fn approve(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -55,14 +73,30 @@ async fn approve(
     Ok((StatusCode::ACCEPTED, Json(run)))
 }
 
-#[derive(Debug, Deserialize)]
+/// A message for a run to take in at its next step boundary.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct SteerBody {
+    /// Not empty; at most 256 KiB.
     message: String,
 }
 
 /// Leaves a message for the run: a running run takes it in at its next step
 /// boundary, a queued one before its first step, a waiting one at once.
+#[utoipa::path(
+    post,
+    path = "/runs/{id}/steer",
+    tag = "people",
+    operation_id = "steer_run",
+    params(("id" = String, Path, description = "The run's ID")),
+    request_body = SteerBody,
+    responses(
+        (status = 202, description = "The run", body = Run),
+        (status = 400, description = "An empty or oversized message", body = ErrorBody),
+        (status = 404, description = "No such run", body = ErrorBody),
+        (status = 409, description = "The run has already ended", body = ErrorBody),
+    )
+)]
 async fn steer(
     State(state): State<AppState>,
     Path(id): Path<String>,

@@ -1,87 +1,43 @@
-//! Runs: submitting messages, reading runs, tailing their events, cancelling,
-//! deleting.
+//! Runs: reading runs, tailing their events, cancelling, deleting; and what
+//! every submission shares (`?wait=true`, `Idempotency-Key`, the `202` answer).
 
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use axum::Json;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::error::{naming, naming_submission, ApiError, ApiResult};
-use super::extract::{JsonBody, QueryParams};
-use super::{sse, AppState};
-use crate::model::{new_id, MultitaskStrategy, Run, RunInput, RunKind, RunStatus};
-use crate::store::{Enqueued, IdempotencyKey, NewRun, RunFilter};
+use super::error::{naming, ApiError, ApiResult, ErrorBody};
+use super::extract::QueryParams;
+use super::sse::{self, EventFrame, LoggedEvent};
+use super::{AppState, Deleted};
+use crate::model::{Run, RunStatus};
+use crate::store::{IdempotencyKey, RunFilter};
 
 /// The largest message accepted, in bytes.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/runs", get(list))
-        .route("/runs/{id}", get(show).delete(delete))
-        .route("/runs/{id}/events", get(events))
-        .route("/runs/{id}/cancel", post(cancel))
-        .route("/sessions/{id}/message", post(submit_message))
-        .route("/sessions/{id}/message/stream", post(submit_message_stream))
+/// Each handler is registered with its `#[utoipa::path]` description.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default()
+        .routes(routes!(list))
+        .routes(routes!(show, delete))
+        .routes(routes!(events))
+        .routes(routes!(cancel))
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MessageBody {
-    agent_id: Option<String>,
-    /// `prompt` is the name an early version of the original API used.
-    #[serde(alias = "prompt")]
-    message: String,
-    /// What becomes of the session's unfinished runs (default `enqueue`).
-    #[serde(default)]
-    multitask_strategy: MultitaskStrategy,
-}
-
-#[derive(Debug, Deserialize, Default)]
+/// `?wait=true`: answer when the work has ended, in the original API's shape.
+#[derive(Debug, Deserialize, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct WaitQuery {
+    /// Follow the work to its end and answer with its result (`200`)
+    /// instead of `202` at once.
     #[serde(default)]
     pub wait: bool,
-}
-
-/// Writes the run (and nothing else happens here: a worker picks it up).
-async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: MessageBody) -> ApiResult<Enqueued> {
-    if body.message.trim().is_empty() {
-        return Err(ApiError::BadRequest("message must not be empty".into()));
-    }
-    if body.message.len() > MAX_MESSAGE_BYTES {
-        return Err(ApiError::BadRequest(format!("message is longer than {MAX_MESSAGE_BYTES} bytes")));
-    }
-    let session = state
-        .store
-        .get_session(session_id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("session {session_id}")))?;
-    let agent_id =
-        body.agent_id.clone().or(session.agent_id.clone()).ok_or_else(|| {
-            ApiError::Unprocessable("agent_id is required: the session has no agent of its own".into())
-        })?;
-    let agent =
-        state.store.get_agent(&agent_id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
-    let strategy = serde_json::to_string(&body.multitask_strategy).unwrap_or_default();
-    let key = idempotency_key(headers, &format!("message:{session_id}"), &[&agent_id, &body.message, &strategy])?;
-    let run = NewRun {
-        id: new_id(),
-        kind: RunKind::Message,
-        session_id: Some(session_id.to_string()),
-        agent,
-        input: RunInput { message: body.message, instructions: None, data: None },
-        work_dir: session.work_dir,
-        max_attempts: state.config.max_attempts,
-        strategy: body.multitask_strategy,
-    };
-    let enqueued =
-        state.store.enqueue_run(run, key).await.map_err(naming_submission(format!("session {session_id}")))?;
-    state.changed();
-    Ok(enqueued)
 }
 
 /// Reads the `Idempotency-Key` header, hashing what identifies the request.
@@ -100,33 +56,9 @@ pub fn idempotency_key(headers: &HeaderMap, scope: &str, parts: &[&str]) -> ApiR
     Ok(Some(IdempotencyKey { scope: scope.to_string(), key: key.to_string(), request_hash }))
 }
 
-async fn submit_message(
-    State(state): State<AppState>,
-    Path(session_id): Path<String>,
-    QueryParams(query): QueryParams<WaitQuery>,
-    headers: HeaderMap,
-    JsonBody(body): JsonBody<MessageBody>,
-) -> ApiResult<Response> {
-    let enqueued = enqueue(&state, &session_id, &headers, body).await?;
-    let run = enqueued.run;
-    if query.wait {
-        let (settled, approval) = wait_for(&state, &run.id).await?;
-        let mut body = result_of(&settled);
-        if let Some(approval) = approval {
-            body["approval"] = approval;
-        }
-        return Ok((StatusCode::OK, Json(body)).into_response());
-    }
-    let body = json!({
-        "run_id": run.id, "status": run.status, "session_id": run.session_id,
-        "agent_id": run.agent_id, "created_at": crate::model::timestamp::format(&run.created_at),
-    });
-    Ok(accepted(format!("/runs/{}", run.id), body, !enqueued.created))
-}
-
 /// The answer of an accepted submission: `202`, where to find what it made,
 /// and `Idempotent-Replayed: true` when an idempotency key matched an earlier one.
-pub fn accepted(location: String, body: Value, replayed: bool) -> Response {
+pub fn accepted(location: String, body: impl Serialize, replayed: bool) -> Response {
     let mut answer = (StatusCode::ACCEPTED, [(header::LOCATION, location)], Json(body)).into_response();
     if replayed {
         answer.headers_mut().insert("idempotent-replayed", "true".parse().expect("static header"));
@@ -134,77 +66,66 @@ pub fn accepted(location: String, body: Value, replayed: bool) -> Response {
     answer
 }
 
-async fn submit_message_stream(
-    State(state): State<AppState>,
-    Path(session_id): Path<String>,
-    headers: HeaderMap,
-    JsonBody(body): JsonBody<MessageBody>,
-) -> ApiResult<Response> {
-    let enqueued = enqueue(&state, &session_id, &headers, body).await?;
-    Ok(sse::stream(&state, &enqueued.run.id, 0, sse::Dialect::Seed))
-}
-
-/// Follows the run's events until it ends or waits for a person, then reads
-/// the run; for a waiting run, also what it waits for (`step`, `calls`).
-async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<(Run, Option<Value>)> {
-    let mut events = state.hub.tail(run_id, 0);
-    while let Some(event) = events.recv().await {
-        let event = event?;
-        if event.is_terminal() {
-            break;
-        }
-        if event.kind == "approval_requested" {
-            let run = read_run(state, run_id).await?;
-            if run.status == RunStatus::Waiting {
-                return Ok((run, Some(Value::Object(event.data))));
-            }
-        }
-    }
-    Ok((read_run(state, run_id).await?, None))
-}
-
-async fn read_run(state: &AppState, run_id: &str) -> ApiResult<Run> {
+/// The run, or a 404 that names it.
+pub async fn read_run(state: &AppState, run_id: &str) -> ApiResult<Run> {
     state.store.get_run(run_id).await?.ok_or_else(|| ApiError::NotFound(format!("run {run_id}")))
 }
 
-/// The answer of `?wait=true`: the original API's blocking answer
-/// (`response`, `tool_calls`, `usage`, `steps`) with the run's ID and status.
-/// Each tool call carries `tool_name`, which in that API holds the call's ID
-/// (its tool's name is `name`).
-fn result_of(run: &Run) -> Value {
-    let tool_calls: Vec<Value> = run
-        .tool_calls
-        .iter()
-        .map(|call| {
-            let mut call = call.clone();
-            call["tool_name"] = call["call_id"].clone();
-            call
-        })
-        .collect();
-    let mut body = json!({
-        "run_id": run.id, "status": run.status, "response": run.response.as_deref().unwrap_or(""),
-        "tool_calls": tool_calls, "usage": run.usage, "steps": run.steps,
-    });
-    if let Some(error) = &run.error {
-        body["error"] = json!(error);
-    }
-    body
-}
-
+/// One run.
+#[utoipa::path(
+    get,
+    path = "/runs/{id}",
+    tag = "runs",
+    operation_id = "get_run",
+    params(("id" = String, Path, description = "The run's ID")),
+    responses(
+        (status = 200, description = "The run", body = Run),
+        (status = 404, description = "No such run", body = ErrorBody),
+    )
+)]
 async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Run>> {
     Ok(Json(read_run(&state, &id).await?))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
+    /// Only this session's runs.
     session_id: Option<String>,
+    /// Only runs in this status.
+    #[param(value_type = Option<RunStatus>)]
     status: Option<String>,
+    /// Runs per page (default 50).
+    #[param(minimum = 1, maximum = 500)]
     limit: Option<u32>,
+    /// The `next_after` of the page before.
     after: Option<String>,
 }
 
-async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<Value>> {
+/// A page of runs.
+#[derive(Debug, Serialize, ToSchema)]
+struct RunPage {
+    /// In submission order.
+    runs: Vec<Run>,
+    /// Pass as `after` for the next page; `null` on the last one.
+    #[schema(required = true)]
+    next_after: Option<String>,
+}
+
+/// Runs in submission order, a page at a time.
+#[utoipa::path(
+    get,
+    path = "/runs",
+    tag = "runs",
+    operation_id = "list_runs",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of runs", body = RunPage),
+        (status = 400, description = "An unknown status, a limit out of range, an unknown parameter", body = ErrorBody),
+    )
+)]
+async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<RunPage>> {
     let status = match q.status.as_deref() {
         None => None,
         Some(s) => Some(RunStatus::parse(s).ok_or_else(|| ApiError::BadRequest(format!("unknown status {s:?}")))?),
@@ -215,16 +136,45 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
     }
     let filter = RunFilter { session_id: q.session_id, status, after: q.after, limit };
     let runs = state.store.list_runs(&filter).await?;
-    let next = if runs.len() as u32 == limit { runs.last().map(|r| r.id.clone()) } else { None };
-    Ok(Json(json!({"runs": runs, "next_after": next})))
+    let next_after = if runs.len() as u32 == limit { runs.last().map(|r| r.id.clone()) } else { None };
+    Ok(Json(RunPage { runs, next_after }))
 }
 
-#[derive(Debug, Deserialize)]
+/// Where a log's events start.
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct EventsQuery {
+    /// The events after this `seq` (0, the default, is from the start);
+    /// `Last-Event-ID` wins over it.
     pub after: Option<u64>,
 }
 
+/// A run's events: with `Accept: text/event-stream`, SSE (replay after
+/// `Last-Event-ID` or `?after=N`, then live, closed after `done`; `204` once
+/// a finished run's log is all read); otherwise a JSON array of the events
+/// after `?after=N`.
+#[utoipa::path(
+    get,
+    path = "/runs/{id}/events",
+    tag = "runs",
+    operation_id = "run_events",
+    params(
+        ("id" = String, Path, description = "The run's ID"),
+        EventsQuery,
+        ("Last-Event-ID" = Option<u64>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
+    ),
+    responses(
+        (status = 200, description = "The events: a JSON array, or with `Accept: text/event-stream` an SSE stream of frames `id: <seq>`, `event: <type>`, `data: <event JSON>`",
+            content(
+                (Vec<LoggedEvent> = "application/json"),
+                (EventFrame = "text/event-stream"),
+            )),
+        (status = 204, description = "With `Accept: text/event-stream`: the run has ended and the client has every event"),
+        (status = 400, description = "A bad `Last-Event-ID` or `after`", body = ErrorBody),
+        (status = 404, description = "No such run", body = ErrorBody),
+    )
+)]
 async fn events(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -235,6 +185,20 @@ async fn events(
     sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Wingman).await
 }
 
+/// Cancels a queued, waiting or running run (a running one's tool is killed
+/// within a heartbeat).
+#[utoipa::path(
+    post,
+    path = "/runs/{id}/cancel",
+    tag = "runs",
+    operation_id = "cancel_run",
+    params(("id" = String, Path, description = "The run's ID")),
+    responses(
+        (status = 202, description = "The cancelled run", body = Run),
+        (status = 404, description = "No such run", body = ErrorBody),
+        (status = 409, description = "The run has already ended", body = ErrorBody),
+    )
+)]
 async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<(StatusCode, Json<Run>)> {
     let run = state.store.cancel_run(&id).await.map_err(naming(format!("run {id}")))?;
     state.changed();
@@ -244,7 +208,19 @@ async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiRes
 /// Deletes a run that has ended, with its events and checkpoints; its
 /// session's history keeps what the run added. A run that has not ended is a
 /// `409`: cancel it first.
-async fn delete(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+#[utoipa::path(
+    delete,
+    path = "/runs/{id}",
+    tag = "runs",
+    operation_id = "delete_run",
+    params(("id" = String, Path, description = "The run's ID")),
+    responses(
+        (status = 200, description = "Deleted, with its events and checkpoints", body = Deleted),
+        (status = 404, description = "No such run", body = ErrorBody),
+        (status = 409, description = "The run has not ended: cancel it first", body = ErrorBody),
+    )
+)]
+async fn delete(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
     state.store.delete_run(&id).await.map_err(naming(format!("run {id}")))?;
     tracing::info!(run_id = %id, "run deleted");
     Ok(super::deleted())

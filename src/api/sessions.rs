@@ -2,31 +2,62 @@
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use chrono::Utc;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::error::{naming, ApiError, ApiResult};
+use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
-use super::{deleted, work_dir, AppState};
-use crate::model::{new_id, Message, Role, Session};
+use super::{deleted, work_dir, AppState, Deleted};
+use crate::model::{new_id, Content, Message, Role, Session};
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/sessions", get(list).post(create))
-        .route("/sessions/{id}", get(show).put(update).delete(remove))
+/// Each handler is registered with its `#[utoipa::path]` description.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default().routes(routes!(list, create)).routes(routes!(show, update, remove))
 }
 
 /// The fields a client may set on a session. On `PUT`, absent fields keep their value.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct SessionFields {
+    /// The agent its messages go to unless a message names another.
     agent_id: Option<String>,
     title: Option<String>,
+    /// An absolute path that does not contain the database; by default a
+    /// directory of its own under the data directory.
     work_dir: Option<String>,
+    /// Any JSON object, kept as given.
+    #[schema(value_type = Option<Object>)]
     metadata: Option<Value>,
+}
+
+/// A session as the original API showed it: its fields and its conversation.
+#[derive(Debug, Serialize, ToSchema)]
+struct SessionView {
+    #[serde(flatten)]
+    session: Session,
+    /// The conversation, oldest first.
+    history: Vec<HistoryMessage>,
+}
+
+/// A message of a session's history. Tool results travel in `user`
+/// messages, as in the Anthropic Messages API.
+#[derive(Debug, Serialize, ToSchema)]
+struct HistoryMessage {
+    role: HistoryRole,
+    content: Vec<Content>,
+}
+
+/// The roles a history shows: a tool's results are the user's.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum HistoryRole {
+    User,
+    Assistant,
 }
 
 async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()> {
@@ -41,10 +72,24 @@ async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()>
     Ok(())
 }
 
+/// Creates a session (an empty body is fine).
+#[utoipa::path(
+    post,
+    path = "/sessions",
+    tag = "sessions",
+    operation_id = "create_session",
+    request_body = Option<SessionFields>,
+    responses(
+        (status = 201, description = "The session, with an empty history", body = SessionView),
+        (status = 400, description = "A refused `work_dir`, or `metadata` that is not an object", body = ErrorBody),
+        (status = 404, description = "No such agent", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; with --work-root, a `work_dir` outside it", body = ErrorBody),
+    )
+)]
 async fn create(
     State(state): State<AppState>,
     JsonBody(fields): JsonBody<SessionFields>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<SessionView>)> {
     check_fields(&state, &fields).await?;
     let id = new_id();
     // A client's path is checked; the default, under the data dir, is the server's own.
@@ -63,32 +108,38 @@ async fn create(
         updated_at: now,
     };
     state.store.insert_session(&session).await?;
-    Ok((StatusCode::CREATED, Json(with_history(&session, Vec::new()))))
+    Ok((StatusCode::CREATED, Json(with_history(session, Vec::new()))))
 }
 
 /// A session as the original API showed it: its fields and its
 /// conversation as `history`, in that API's roles, where tool results are
 /// `user` messages (as the Anthropic Messages API has them); a tool result is
 /// told apart by its `tool_result` blocks.
-fn with_history(session: &Session, messages: Vec<Message>) -> Value {
-    let mut body = serde_json::to_value(session).unwrap_or_default();
-    let history: Vec<Value> = messages
+fn with_history(session: Session, messages: Vec<Message>) -> SessionView {
+    let history = messages
         .into_iter()
         .map(|m| {
-            let role = if m.role == Role::Tool { Role::User } else { m.role };
-            json!({"role": role, "content": m.content})
+            let role = if m.role == Role::Assistant { HistoryRole::Assistant } else { HistoryRole::User };
+            HistoryMessage { role, content: m.content }
         })
         .collect();
-    body["history"] = Value::Array(history);
-    body
+    SessionView { session, history }
 }
 
 /// Every session with its history, oldest first: a plain array, as the original API answered.
-async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Value>>> {
+#[utoipa::path(
+    get,
+    path = "/sessions",
+    tag = "sessions",
+    operation_id = "list_sessions",
+    responses((status = 200, description = "Every session, oldest first", body = Vec<SessionView>))
+)]
+async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<SessionView>>> {
     let sessions = state.store.list_sessions().await?;
     let mut listed = Vec::with_capacity(sessions.len());
-    for session in &sessions {
-        listed.push(with_history(session, state.store.session_history(&session.id).await?));
+    for session in sessions {
+        let history = state.store.session_history(&session.id).await?;
+        listed.push(with_history(session, history));
     }
     Ok(Json(listed))
 }
@@ -97,17 +148,44 @@ async fn find(state: &AppState, id: &str) -> ApiResult<Session> {
     state.store.get_session(id).await?.ok_or_else(|| ApiError::NotFound(format!("session {id}")))
 }
 
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+/// One session with its history.
+#[utoipa::path(
+    get,
+    path = "/sessions/{id}",
+    tag = "sessions",
+    operation_id = "get_session",
+    params(("id" = String, Path, description = "The session's ID")),
+    responses(
+        (status = 200, description = "The session", body = SessionView),
+        (status = 404, description = "No such session", body = ErrorBody),
+    )
+)]
+async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<SessionView>> {
     let session = find(&state, &id).await?;
     let history = state.store.session_history(&id).await?;
-    Ok(Json(with_history(&session, history)))
+    Ok(Json(with_history(session, history)))
 }
 
+/// Replaces the fields given; absent ones are kept.
+#[utoipa::path(
+    put,
+    path = "/sessions/{id}",
+    tag = "sessions",
+    operation_id = "update_session",
+    params(("id" = String, Path, description = "The session's ID")),
+    request_body = Option<SessionFields>,
+    responses(
+        (status = 200, description = "The session as changed", body = SessionView),
+        (status = 400, description = "A refused `work_dir`, or `metadata` that is not an object", body = ErrorBody),
+        (status = 404, description = "No such session or agent", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; with --work-root, a `work_dir` outside it", body = ErrorBody),
+    )
+)]
 async fn update(
     State(state): State<AppState>,
     Path(id): Path<String>,
     JsonBody(fields): JsonBody<SessionFields>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SessionView>> {
     let mut session = find(&state, &id).await?;
     check_fields(&state, &fields).await?;
     if let Some(dir) = &fields.work_dir {
@@ -128,10 +206,23 @@ async fn update(
     session.updated_at = Utc::now();
     state.store.update_session(&session).await?;
     let history = state.store.session_history(&id).await?;
-    Ok(Json(with_history(&session, history)))
+    Ok(Json(with_history(session, history)))
 }
 
-async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+/// Deletes a session: its unfinished runs are cancelled, its history is
+/// deleted, its runs stay readable.
+#[utoipa::path(
+    delete,
+    path = "/sessions/{id}",
+    tag = "sessions",
+    operation_id = "delete_session",
+    params(("id" = String, Path, description = "The session's ID")),
+    responses(
+        (status = 200, description = "Deleted", body = Deleted),
+        (status = 404, description = "No such session", body = ErrorBody),
+    )
+)]
+async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
     state.store.delete_session(&id).await.map_err(naming(format!("session {id}")))?;
     state.hub.nudge();
     Ok(deleted())

@@ -11,9 +11,118 @@ use axum::Json;
 use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::{json, Value};
 
+use utoipa::openapi::schema::{
+    AdditionalProperties, AnyOfBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
+};
+use utoipa::openapi::{Ref, RefOr};
+use utoipa::{PartialSchema, ToSchema};
+
 use super::error::{ApiError, ApiResult};
 use super::AppState;
-use crate::model::Event;
+use crate::model::{Event, Usage};
+
+/// The schema of an event of a log as answers show it
+/// ([`Event::to_json_as`]): `seq`, `type`, `at` and the log's ID (`run_id`,
+/// or `fleet_run_id` for a fleet run's log) beside the fields of its type,
+/// which docs/api.md lists.
+pub struct LoggedEvent;
+
+impl PartialSchema for LoggedEvent {
+    fn schema() -> RefOr<Schema> {
+        let string = || ObjectBuilder::new().schema_type(Type::String);
+        let seq = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+            .minimum(Some(1))
+            .description(Some("1, 2, 3, … within the log"));
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some("An event of a log; besides these fields, those of its type (docs/api.md)"))
+            .property("seq", seq)
+            .property("type", string().description(Some("run_queued, text_delta, tool_call, done, result, …")))
+            .property("at", string().format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime))))
+            .property(
+                "run_id",
+                string().description(Some("The run's ID (a fleet run's `result` names its task's run)")),
+            )
+            .property("fleet_run_id", string().description(Some("The fleet run's ID, in a fleet run's log")))
+            .required("seq")
+            .required("type")
+            .required("at")
+            .additional_properties(Some(AdditionalProperties::FreeForm(true)))
+            .into()
+    }
+}
+
+impl ToSchema for LoggedEvent {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Event".into()
+    }
+}
+
+/// The schema of one frame of a log's SSE stream (`GET /runs/{id}/events`,
+/// a fleet run's): OpenAPI 3.1 takes a `text/event-stream` schema as that of
+/// each event, `{"event", "data", "id"?}`, whose `data` is an event's JSON.
+pub struct EventFrame;
+
+impl PartialSchema for EventFrame {
+    fn schema() -> RefOr<Schema> {
+        frame(Ref::from_schema_name(LoggedEvent::name()).into())
+    }
+}
+
+impl ToSchema for EventFrame {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((LoggedEvent::name().into(), LoggedEvent::schema()));
+    }
+}
+
+/// The schema of one frame of `POST /sessions/{id}/message/stream`: an
+/// event's JSON, or the original API's `message_stop` after each
+/// `step_completed`.
+pub struct MessageStreamFrame;
+
+impl PartialSchema for MessageStreamFrame {
+    fn schema() -> RefOr<Schema> {
+        let string = || ObjectBuilder::new().schema_type(Type::String);
+        let message_stop = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property("type", string().pattern(Some("^message_stop$")))
+            .property("run_id", string())
+            .property("step", ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)))
+            .property("stop_reason", string())
+            .property("usage", Ref::from_schema_name(Usage::name()))
+            .required("type")
+            .required("run_id");
+        let payload = AnyOfBuilder::new().item(Ref::from_schema_name(LoggedEvent::name())).item(message_stop);
+        frame(Schema::AnyOf(payload.build()).into())
+    }
+}
+
+impl ToSchema for MessageStreamFrame {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((LoggedEvent::name().into(), LoggedEvent::schema()));
+        schemas.push((Usage::name().into(), Usage::schema()));
+        Usage::schemas(schemas);
+    }
+}
+
+/// An SSE frame whose `data` is JSON fitting `payload`.
+fn frame(payload: RefOr<Schema>) -> RefOr<Schema> {
+    let data = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .content_media_type("application/json")
+        .content_schema(Some(payload));
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some("One SSE frame: `event: <type>`, `id: <seq>`, `data: <JSON>`"))
+        .property("event", ObjectBuilder::new().schema_type(Type::String))
+        .property("id", ObjectBuilder::new().schema_type(Type::String).pattern(Some("^[0-9]+$")))
+        .property("data", data)
+        .required("event")
+        .required("data")
+        .into()
+}
 
 /// How long a browser waits before it reconnects a broken stream.
 const RECONNECT_AFTER: Duration = Duration::from_millis(1000);

@@ -116,15 +116,17 @@ pub trait Provider: Send + Sync {
 }
 
 /// What `GET /provider` shows about a provider.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ProviderInfo {
     pub id: &'static str,
     pub name: &'static str,
     /// How it authenticates: `api_key`, `api_key_optional` or `none`.
     pub auth: &'static str,
     /// The environment variable read when no key is stored.
+    #[schema(required = true)]
     pub env: Option<&'static str>,
     /// Where requests go when `options.base_url` is not set.
+    #[schema(required = true)]
     pub default_base_url: Option<&'static str>,
     /// Example models; any model the server knows may be named.
     pub models: Vec<&'static str>,

@@ -31,7 +31,7 @@ const SHIPPED: &str = include_str!("models.json");
 /// Fields follow models.dev so that clients written against it keep working.
 /// `id` and `provider` are not written in `models.json` (they are its keys)
 /// but are filled in, so a model read on its own still says what it is.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ModelInfo {
     /// The model's id, as an agent's `model` names it.
@@ -75,7 +75,7 @@ pub struct ModelInfo {
 /// A model's limits in tokens. Zero means unknown: a model known only from
 /// the price table has no published limit here, and a number that says so
 /// is easier for clients than a missing object.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Limit {
     /// The context window: prompt and answer together.
@@ -85,7 +85,7 @@ pub struct Limit {
 }
 
 /// The kinds of content a model reads and writes (`text`, `image`, `pdf`, …).
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Modalities {
     /// What the model reads.

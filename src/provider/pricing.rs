@@ -26,7 +26,7 @@ use crate::model::Usage;
 /// which is both the pricing file's entry and a catalogue model's `cost`, so
 /// one type carries a price everywhere. Serde does not check that prices are
 /// non-negative: input from users goes through [`Price::parse`] first.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Price {
     pub input: f64,

@@ -418,7 +418,7 @@ pub enum HandBack {
 }
 
 /// The queue at a glance, as `GET /health` reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct QueueStats {
     /// Runs waiting for a worker (including those waiting for their session's turn).
     pub queued: u64,

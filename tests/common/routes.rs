@@ -9,6 +9,7 @@ pub fn every_route(agent: &str, session: &str, run: &str) -> Vec<(Method, String
     vec![
         (Method::GET, "/health".into(), None),
         (Method::GET, "/metrics".into(), None),
+        (Method::GET, "/openapi.json".into(), None),
         (Method::GET, "/provider".into(), None),
         (Method::GET, "/provider/anthropic".into(), None),
         (Method::GET, "/provider/anthropic/models".into(), None),

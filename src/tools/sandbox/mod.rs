@@ -31,7 +31,7 @@ use contain::{ChildPlan, IdMap, ProcessTree};
 use landlock::{Grant, Ruleset};
 
 /// How far tool processes are confined (`--tool-sandbox`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SandboxMode {
     /// Confine with everything the kernel offers; warn at start-up about what it lacks.
@@ -59,12 +59,14 @@ pub struct SandboxConfig {
 }
 
 /// What this process's tools run with, as start-up and `GET /health` report it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SandboxStatus {
     pub mode: SandboxMode,
     /// The kernel's Landlock ABI, `null` without Landlock.
+    #[schema(required = true)]
     pub landlock_abi: Option<u32>,
     /// `pid_namespace`, `user_namespace` or `process_group`.
+    #[schema(value_type = String, pattern = "^(pid_namespace|user_namespace|process_group)$")]
     pub process_tree: &'static str,
     /// True when the shell runs confined by Landlock to its paths.
     pub confined: bool,

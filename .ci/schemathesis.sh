@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# schemathesis against a real server: it reads GET /openapi.json and sends
+# generated requests (valid and invalid) to every operation, alone and in
+# sequences that follow the resources they create, then checks each answer:
+# no 5xx, a status, content type, headers and body the document allows,
+# invalid input refused, every route but /health refusing a request without
+# the token, and an OPTIONS `Allow` that names the route's methods.
+# A fixed seed and a bounded number of examples per operation keep it
+# repeatable and within a few minutes.
+#
+# It runs `wingman serve` (embedded workers, a temporary SQLite database,
+# --work-root in a temporary directory, a token) on a free port, and
+# installs schemathesis from PyPI into a virtualenv under target/. Without
+# Python's venv and pip (and not root), it is skipped with a message.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=4.32.5
+seed=20261124
+examples=${SCHEMATHESIS_MAX_EXAMPLES:-100}
+binary=${WINGMAN_BIN:-$PWD/target/debug/wingman}
+venv=$PWD/target/schemathesis/venv-$version
+token=schemathesis-token-0123456789
+
+skip() {
+    echo "skipped: $1"
+    exit 0
+}
+
+if [ ! -x "$venv/bin/schemathesis" ]; then
+    command -v python3 >/dev/null || skip "python3 is not installed"
+    rm -rf "$venv"
+    if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+        [ "$(id -u)" = 0 ] || skip "python3 cannot make a virtualenv (python3-venv) and this is not root"
+        echo "python3 -m venv failed" >&2
+        exit 1
+    fi
+    if ! "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"; then
+        [ "$(id -u)" = 0 ] || skip "pip could not install schemathesis==$version and this is not root"
+        echo "pip install schemathesis==$version failed" >&2
+        exit 1
+    fi
+fi
+"$venv/bin/schemathesis" --version
+
+[ -x "$binary" ] || cargo build --locked --bin wingman
+work=$(mktemp -d)
+server=
+cleanup() {
+    [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir "$work/root"
+# Port 0: the server picks a free port and prints its address first.
+WINGMAN_LOG=warn "$binary" serve --addr 127.0.0.1:0 --workers 2 \
+    --database-url "$work/wingman.db" --data-dir "$work" --work-root "$work/root" \
+    --auth-token "$token" >"$work/stdout" 2>"$work/server.log" &
+server=$!
+for _ in $(seq 1 100); do
+    url=$(head -n 1 "$work/stdout" | sed -n 's/.* \(http:[^ ]*\)$/\1/p')
+    [ -n "$url" ] && break
+    sleep 0.1
+done
+[ -n "$url" ] || { cat "$work/server.log" >&2; echo "the server did not start" >&2; exit 1; }
+echo "server: $url (embedded workers, SQLite, --auth-token); seed $seed, at most $examples examples per operation"
+
+# Every check but positive_data_acceptance, which expects every request the
+# schema allows to be accepted: the API also refuses values no schema
+# expresses (an unknown provider, an agent that does not exist), with a 400
+# or 404 the document lists.
+checks=all
+exclude=positive_data_acceptance
+status=0
+(cd "$work" && timeout 600 "$venv/bin/schemathesis" run "$url/openapi.json" \
+    --header "Authorization: Bearer $token" \
+    --checks "$checks" --exclude-checks "$exclude" \
+    --seed "$seed" --max-examples "$examples" --workers 1 \
+    --request-timeout 20 --generation-database none --no-color) | tee "$work/report.txt" || status=$?
+
+# The figures on one line, from schemathesis's summary.
+tested=$(sed -n 's/^ *Tested: *\([0-9]*\).*/\1/p' "$work/report.txt" | tail -n 1)
+cases=$(sed -n '/^Test cases:/{n;s/^ *//;p;}' "$work/report.txt" | tail -n 1)
+echo "schemathesis figures: ${tested:-?} operations tested; test cases: ${cases:-?} (seed $seed, at most $examples per operation)"
+if [ "$status" != 0 ]; then
+    echo "schemathesis found failures (exit $status); the server's log:" >&2
+    tail -n 50 "$work/server.log" >&2
+    exit "$status"
+fi

@@ -1,0 +1,58 @@
+//! `GET /health`: liveness and readiness in one.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::AppState;
+use crate::store::QueueStats;
+use crate::tools::sandbox::{self, SandboxStatus};
+
+/// The answer of a server whose database answers.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// Always `ok`.
+    #[schema(value_type = String, pattern = "^ok$")]
+    status: &'static str,
+    queue: QueueStats,
+    /// What this server's own workers run `bash` with.
+    sandbox: SandboxStatus,
+}
+
+/// The answer of a server whose database does not answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Unhealthy {
+    /// Always `unavailable`.
+    #[schema(value_type = String, pattern = "^unavailable$")]
+    status: &'static str,
+    error: String,
+}
+
+/// Liveness and readiness in one: 200 with the queue at a glance when the
+/// database answers, 503 when it does not.
+#[utoipa::path(
+    get,
+    path = "/health",
+    tag = "health",
+    operation_id = "health",
+    responses(
+        (status = 200, description = "The database answers", body = Health),
+        (status = 503, description = "The database does not answer", body = Unhealthy),
+    )
+)]
+pub async fn health(State(state): State<AppState>) -> Response {
+    match state.store.queue_stats().await {
+        Ok(queue) => {
+            let sandbox = sandbox::status(state.config.tool_sandbox);
+            Json(Health { status: "ok", queue, sandbox }).into_response()
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "health check: the database did not answer");
+            let body = Unhealthy { status: "unavailable", error: "the database did not answer".into() };
+            (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
+        }
+    }
+}

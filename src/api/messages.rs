@@ -1,0 +1,248 @@
+//! Messages: `POST /sessions/{id}/message` enqueues a run for the session's
+//! agent and answers `202` at once, or with `?wait=true` the original API's
+//! blocking answer; `/message/stream` answers with the run's events.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::{naming_submission, ApiError, ApiResult, ErrorBody};
+use super::extract::{JsonBody, QueryParams};
+use super::runs::{accepted, idempotency_key, read_run, WaitQuery, MAX_MESSAGE_BYTES};
+use super::sse::{self, MessageStreamFrame};
+use super::AppState;
+use crate::approval::WaitingCall;
+use crate::model::{new_id, timestamp, MultitaskStrategy, Run, RunInput, RunKind, RunStatus, ToolCallRecord, Usage};
+use crate::store::{Enqueued, NewRun};
+
+/// Each handler is registered with its `#[utoipa::path]` description.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default().routes(routes!(submit_message)).routes(routes!(submit_message_stream))
+}
+
+/// A message for a session's agent. `prompt` is accepted for `message`, as
+/// an early version of the original API named it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MessageBody {
+    /// The agent to run; the session's by default.
+    agent_id: Option<String>,
+    /// Not empty; at most 256 KiB.
+    #[serde(alias = "prompt")]
+    message: String,
+    /// What becomes of the session's unfinished runs (default `enqueue`).
+    #[serde(default)]
+    multitask_strategy: MultitaskStrategy,
+}
+
+/// The answer of an accepted message: the run it made.
+#[derive(Debug, Serialize, ToSchema)]
+struct MessageAccepted {
+    run_id: String,
+    status: RunStatus,
+    session_id: Option<String>,
+    agent_id: String,
+    #[serde(with = "timestamp")]
+    created_at: DateTime<Utc>,
+}
+
+/// The answer of `?wait=true`: the original API's blocking answer with the
+/// run's ID and status.
+#[derive(Debug, Serialize, ToSchema)]
+struct MessageResult {
+    run_id: String,
+    status: RunStatus,
+    /// The final answer's text (empty while there is none).
+    response: String,
+    tool_calls: Vec<BlockingToolCall>,
+    usage: Usage,
+    steps: u32,
+    /// Why the run failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    /// For a run that waits for a person: what it waits for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    approval: Option<Approval>,
+}
+
+/// A tool call as the original API's blocking answer showed it: its
+/// `tool_name` holds the call's ID (the tool's name is `name`).
+#[derive(Debug, Serialize, ToSchema)]
+struct BlockingToolCall {
+    #[serde(flatten)]
+    call: ToolCallRecord,
+    /// The call's ID, under the original API's name for it.
+    tool_name: String,
+}
+
+/// What a waiting run asks a person about (its `approval_requested` event).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+struct Approval {
+    step: u32,
+    calls: Vec<WaitingCall>,
+}
+
+/// Writes the run (and nothing else happens here: a worker picks it up).
+async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: MessageBody) -> ApiResult<Enqueued> {
+    if body.message.trim().is_empty() {
+        return Err(ApiError::BadRequest("message must not be empty".into()));
+    }
+    if body.message.len() > MAX_MESSAGE_BYTES {
+        return Err(ApiError::BadRequest(format!("message is longer than {MAX_MESSAGE_BYTES} bytes")));
+    }
+    let session = state
+        .store
+        .get_session(session_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("session {session_id}")))?;
+    let agent_id =
+        body.agent_id.clone().or(session.agent_id.clone()).ok_or_else(|| {
+            ApiError::Unprocessable("agent_id is required: the session has no agent of its own".into())
+        })?;
+    let agent =
+        state.store.get_agent(&agent_id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
+    let strategy = serde_json::to_string(&body.multitask_strategy).unwrap_or_default();
+    let key = idempotency_key(headers, &format!("message:{session_id}"), &[&agent_id, &body.message, &strategy])?;
+    let run = NewRun {
+        id: new_id(),
+        kind: RunKind::Message,
+        session_id: Some(session_id.to_string()),
+        agent,
+        input: RunInput { message: body.message, instructions: None, data: None },
+        work_dir: session.work_dir,
+        max_attempts: state.config.max_attempts,
+        strategy: body.multitask_strategy,
+    };
+    let enqueued =
+        state.store.enqueue_run(run, key).await.map_err(naming_submission(format!("session {session_id}")))?;
+    state.changed();
+    Ok(enqueued)
+}
+
+/// Enqueues a message for the session's agent as a run: `202` at once, or
+/// with `?wait=true` the run's result (`200`) once it ends or waits for a person.
+#[utoipa::path(
+    post,
+    path = "/sessions/{id}/message",
+    tag = "runs",
+    operation_id = "send_message",
+    params(
+        ("id" = String, Path, description = "The session's ID"),
+        WaitQuery,
+        ("Idempotency-Key" = Option<String>, Header, description = "1 to 255 visible ASCII characters: the same key with the same body returns the first run"),
+    ),
+    request_body = MessageBody,
+    responses(
+        (status = 200, description = "With `?wait=true`: the run's result (a failed run too), or what a waiting run waits for", body = MessageResult),
+        (status = 202, description = "The run, committed and queued", body = MessageAccepted,
+            headers(
+                ("Location" = String, description = "`/runs/{run_id}`"),
+                ("Idempotent-Replayed" = Option<String>, description = "`true` when an `Idempotency-Key` matched an earlier request"),
+            )),
+        (status = 400, description = "An empty or oversized message, malformed JSON, a bad `Idempotency-Key`", body = ErrorBody),
+        (status = 404, description = "No such session or agent", body = ErrorBody),
+        (status = 409, description = "`multitask_strategy: reject` and the session has an unfinished run", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; no agent; an `Idempotency-Key` reused with another body", body = ErrorBody),
+    )
+)]
+async fn submit_message(
+    State(state): State<AppState>,
+    Path(session_id): Path<String>,
+    QueryParams(query): QueryParams<WaitQuery>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<MessageBody>,
+) -> ApiResult<Response> {
+    let enqueued = enqueue(&state, &session_id, &headers, body).await?;
+    let run = enqueued.run;
+    if query.wait {
+        let (settled, approval) = wait_for(&state, &run.id).await?;
+        return Ok((StatusCode::OK, Json(result_of(settled, approval))).into_response());
+    }
+    let location = format!("/runs/{}", run.id);
+    let body = MessageAccepted {
+        run_id: run.id,
+        status: run.status,
+        session_id: run.session_id,
+        agent_id: run.agent_id,
+        created_at: run.created_at,
+    };
+    Ok(accepted(location, body, !enqueued.created))
+}
+
+/// Enqueues like `POST /sessions/{id}/message`, then answers with the run's
+/// events as SSE: `run_queued` first, the original API's `message_stop`
+/// after each `step_completed`, and `done` last.
+#[utoipa::path(
+    post,
+    path = "/sessions/{id}/message/stream",
+    tag = "runs",
+    operation_id = "send_message_stream",
+    params(
+        ("id" = String, Path, description = "The session's ID"),
+        ("Idempotency-Key" = Option<String>, Header, description = "As for `POST /sessions/{id}/message`"),
+    ),
+    request_body = MessageBody,
+    responses(
+        (status = 200, description = "The run's events until its `done`: frames `id: <seq>`, `event: <type>`, `data: <event JSON>`", content_type = "text/event-stream", body = MessageStreamFrame),
+        (status = 400, description = "An empty or oversized message, malformed JSON, a bad `Idempotency-Key`", body = ErrorBody),
+        (status = 404, description = "No such session or agent", body = ErrorBody),
+        (status = 409, description = "`multitask_strategy: reject` and the session has an unfinished run", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; no agent; an `Idempotency-Key` reused with another body", body = ErrorBody),
+    )
+)]
+async fn submit_message_stream(
+    State(state): State<AppState>,
+    Path(session_id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<MessageBody>,
+) -> ApiResult<Response> {
+    let enqueued = enqueue(&state, &session_id, &headers, body).await?;
+    Ok(sse::stream(&state, &enqueued.run.id, 0, sse::Dialect::Seed))
+}
+
+/// Follows the run's events until it ends or waits for a person, then reads
+/// the run; for a waiting run, also what it waits for (`step`, `calls`).
+async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<(Run, Option<Approval>)> {
+    let mut events = state.hub.tail(run_id, 0);
+    while let Some(event) = events.recv().await {
+        let event = event?;
+        if event.is_terminal() {
+            break;
+        }
+        if event.kind == "approval_requested" {
+            let run = read_run(state, run_id).await?;
+            if run.status == RunStatus::Waiting {
+                let approval = serde_json::from_value(Value::Object(event.data))
+                    .map_err(|e| ApiError::Internal(format!("an approval_requested event of run {run_id}: {e}")))?;
+                return Ok((run, Some(approval)));
+            }
+        }
+    }
+    Ok((read_run(state, run_id).await?, None))
+}
+
+/// The answer of `?wait=true`: the original API's blocking answer
+/// (`response`, `tool_calls`, `usage`, `steps`) with the run's ID and status.
+/// Each tool call carries `tool_name`, which in that API holds the call's ID
+/// (its tool's name is `name`).
+fn result_of(run: Run, approval: Option<Approval>) -> MessageResult {
+    let tool_calls =
+        run.tool_calls.into_iter().map(|call| BlockingToolCall { tool_name: call.call_id.clone(), call }).collect();
+    MessageResult {
+        run_id: run.id,
+        status: run.status,
+        response: run.response.unwrap_or_default(),
+        tool_calls,
+        usage: run.usage,
+        steps: run.steps,
+        error: run.error,
+        approval,
+    }
+}

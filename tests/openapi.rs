@@ -1,0 +1,272 @@
+//! `GET /openapi.json`: the OpenAPI 3.1 document of every route, checked
+//! against the real server both ways. Every route of the test suites' own
+//! list is documented, every documented operation is served (not "no such
+//! route", not 405), and real answers, read with real IDs, fit the schemas
+//! the document gives for their status.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use common::routes::every_route;
+use common::{Api, Backend, TestEnv};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+/// An ID no resource has.
+const NO_SUCH_ID: &str = "01JNOSUCHRESOURCE000000000";
+
+/// The document's operations, as (method, path template).
+fn operations(document: &Value) -> BTreeSet<(String, String)> {
+    let mut all = BTreeSet::new();
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        for method in item.as_object().expect("a path item").keys() {
+            all.insert((method.to_uppercase(), path.clone()));
+        }
+    }
+    all
+}
+
+/// The template a concrete path was made from: `{…}` matches one segment.
+fn template_of<'a>(templates: impl Iterator<Item = &'a String>, path: &str) -> Option<String> {
+    let path = path.split('?').next().unwrap_or(path);
+    let segments: Vec<&str> = path.split('/').collect();
+    let matches = |template: &str| {
+        let parts: Vec<&str> = template.split('/').collect();
+        parts.len() == segments.len()
+            && parts.iter().zip(&segments).all(|(t, s)| (t.starts_with('{') && !s.is_empty()) || t == s)
+    };
+    // A literal segment wins over a parameter (`/provider/auth` over `/provider/{id}`).
+    let mut found: Vec<&String> = templates.filter(|t| matches(t)).collect();
+    found.sort_by_key(|t| t.matches('{').count());
+    found.first().map(|t| t.to_string())
+}
+
+/// The resources a test made, for the path parameters of the document.
+struct Ids {
+    agent: String,
+    session: String,
+    run: String,
+    fleet: String,
+    fleet_run: String,
+}
+
+/// A template with its parameters filled in: with `ids`, or with IDs of
+/// nothing when `ids` is `None`.
+fn fill(template: &str, ids: Option<&Ids>) -> String {
+    let id = match (template.split('/').nth(1), ids) {
+        (_, None) => NO_SUCH_ID,
+        (Some("agents"), Some(ids)) => &ids.agent,
+        (Some("sessions"), Some(ids)) => &ids.session,
+        (Some("runs"), Some(ids)) => &ids.run,
+        (Some("fleets"), Some(ids)) => &ids.fleet,
+        (Some("fleet-runs"), Some(ids)) => &ids.fleet_run,
+        _ => "scripted",
+    };
+    template.replace("{id}", id).replace("{model}", "echo").replace("{provider}", "openai")
+}
+
+/// The schema the document gives for `status` of an operation, with the
+/// document's schemas as `$defs`, so that a JSON Schema validator reads it alone.
+fn response_schema(document: &Value, method: &str, template: &str, status: u16) -> Value {
+    let operation = &document["paths"][template][method.to_lowercase()];
+    let mut response = operation["responses"][status.to_string()].clone();
+    assert!(response.is_object(), "{method} {template} documents no {status}");
+    if let Some(reference) = response["$ref"].as_str() {
+        let name = reference.rsplit('/').next().unwrap();
+        response = document["components"]["responses"][name].clone();
+    }
+    let mut schema = response["content"]["application/json"]["schema"].clone();
+    assert!(schema.is_object(), "{method} {template} {status} has no JSON schema: {response}");
+    schema["$defs"] = document["components"]["schemas"].clone();
+    let text = schema.to_string().replace("#/components/schemas/", "#/$defs/");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Asserts that `body` fits the schema the document gives for its status.
+fn assert_fits(document: &Value, method: &str, template: &str, status: u16, body: &Value) {
+    let schema = response_schema(document, method, template, status);
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.enable_format_assertions();
+    compiler.add_resource("urn:wingman:answer", schema).unwrap();
+    let index = compiler.compile("urn:wingman:answer", &mut schemas).unwrap_or_else(|e| panic!("{e:#}"));
+    if let Err(e) = schemas.validate(body, index) {
+        panic!("{method} {template} answered {status} with a body its schema refuses: {e:#}\n{body:#}");
+    }
+}
+
+/// Sends a request and checks the answer against the document.
+async fn checked(api: &Api, document: &Value, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
+    let templates = document["paths"].as_object().unwrap().keys();
+    let template = template_of(templates, path).unwrap_or_else(|| panic!("{path} is not documented"));
+    let (status, answer) = api.request(method.clone(), path, body).await;
+    assert_fits(document, method.as_str(), &template, status, &answer);
+    (status, answer)
+}
+
+async fn document(api: &Api) -> Value {
+    let (status, document) = api.get("/openapi.json").await;
+    assert_eq!(status, 200, "{document}");
+    document
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_document_is_openapi_3_1_with_the_crate_version_and_the_bearer_scheme() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let document = document(&server.api()).await;
+    assert_eq!(document["openapi"], "3.1.0");
+    assert_eq!(document["info"]["version"], env!("CARGO_PKG_VERSION"));
+    let bearer = &document["components"]["securitySchemes"]["bearer"];
+    assert_eq!((bearer["type"].as_str(), bearer["scheme"].as_str()), (Some("http"), Some("bearer")), "{bearer}");
+    assert_eq!(document["security"], json!([{"bearer": []}]));
+    assert_eq!(document["paths"]["/health"]["get"]["security"], json!([]), "/health asks for no token");
+    let ids: Vec<&Value> = document["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|item| item.as_object().unwrap().values())
+        .map(|operation| &operation["operationId"])
+        .collect();
+    let unique: BTreeSet<String> = ids.iter().map(|id| id.as_str().expect("an operationId").to_string()).collect();
+    assert_eq!(unique.len(), ids.len(), "operationIds are unique");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_route_is_documented_and_every_documented_operation_is_served() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let api = server.api();
+    let document = document(&api).await;
+    let documented = operations(&document);
+    let templates: Vec<String> = documented.iter().map(|(_, t)| t.clone()).collect();
+    let mut listed = BTreeSet::new();
+    for (method, path, _) in every_route(NO_SUCH_ID, NO_SUCH_ID, NO_SUCH_ID) {
+        if path == "/no/such/route" {
+            continue;
+        }
+        let template =
+            template_of(templates.iter(), &path).unwrap_or_else(|| panic!("{method} {path} is not documented"));
+        let operation = (method.to_string(), template);
+        assert!(documented.contains(&operation), "{method} {path} is not documented as {operation:?}");
+        listed.insert(operation);
+    }
+    assert_eq!(listed, documented, "the tests' list of routes and the document name the same operations");
+    for (method, template) in &documented {
+        let path = fill(template, None);
+        let body = document["paths"][template][method.to_lowercase()]["requestBody"].is_object().then(|| json!({}));
+        let (status, answer) = api.request(Method::from_bytes(method.as_bytes()).unwrap(), &path, body).await;
+        assert_ne!(status, 405, "{method} {path}: {answer}");
+        assert!(!(status == 404 && answer["error"] == "no such route"), "{method} {path} is not served");
+        assert!(status < 500, "{method} {path}: {status} {answer}");
+    }
+    // OPTIONS is answered before routing, but its `Allow` is the route's own.
+    for template in templates.iter().collect::<BTreeSet<_>>() {
+        let path = fill(template, None);
+        let response = api.http.request(Method::OPTIONS, format!("{}{path}", api.base)).send().await.unwrap();
+        let allow = response.headers()["allow"].to_str().unwrap().to_string();
+        let allowed: BTreeSet<&str> = allow.split(", ").collect();
+        let mut expected: BTreeSet<&str> =
+            documented.iter().filter(|(_, t)| t == template).map(|(m, _)| m.as_str()).collect();
+        if expected.contains("GET") {
+            expected.insert("HEAD");
+        }
+        expected.insert("OPTIONS");
+        assert_eq!(allowed, expected, "OPTIONS {path}");
+    }
+}
+
+/// A scripted agent whose run calls `read` once (a file that is not there:
+/// an error result), then answers.
+fn reading_agent(approve: bool) -> Value {
+    let script = json!([{"tool_calls": [{"name": "read", "input": {"path": "missing.txt"}}]}, {"text": "read it"}]);
+    let approve_tools = if approve { json!(["read"]) } else { json!([]) };
+    json!({"name": "reader", "tools": ["read"], "options": {"script": script}, "approve_tools": approve_tools})
+}
+
+on_both_backends! {
+    async fn real_answers_fit_the_document(backend: Backend) {
+        let env = TestEnv::on(backend);
+        let server = env.server(2);
+        let api = server.api();
+        let doc = document(&api).await;
+        let wait = Duration::from_secs(30);
+        let (status, agent) = checked(&api, &doc, Method::POST, "/agents", Some(reading_agent(false))).await;
+        assert_eq!(status, 201);
+        let agent = agent["id"].as_str().unwrap().to_string();
+        let (_, session) = checked(&api, &doc, Method::POST, "/sessions", Some(json!({"agent_id": agent}))).await;
+        let session = session["id"].as_str().unwrap().to_string();
+        let message = json!({"message": "read the file"});
+        let (status, accepted) =
+            checked(&api, &doc, Method::POST, &format!("/sessions/{session}/message"), Some(message.clone())).await;
+        assert_eq!(status, 202);
+        let run = accepted["run_id"].as_str().unwrap().to_string();
+        api.wait_terminal(&run, wait).await;
+        let path = format!("/sessions/{session}/message?wait=true");
+        let (status, result) = checked(&api, &doc, Method::POST, &path, Some(message)).await;
+        assert_eq!((status, result["tool_calls"][0]["is_error"].as_bool()), (200, Some(true)), "{result}");
+
+        let (_, fleet) =
+            checked(&api, &doc, Method::POST, "/fleets", Some(json!({"name": "f", "agent_id": agent}))).await;
+        let fleet = fleet["id"].as_str().unwrap().to_string();
+        let tasks = json!({"tasks": [{"message": "one", "data": {"n": 1}}, {"message": "two"}]});
+        let (status, fleet_run) =
+            checked(&api, &doc, Method::POST, &format!("/fleets/{fleet}/run"), Some(tasks.clone())).await;
+        assert_eq!(status, 202);
+        let fleet_run = fleet_run["fleet_run_id"].as_str().unwrap().to_string();
+        let (status, results) =
+            checked(&api, &doc, Method::POST, &format!("/fleets/{fleet}/run?wait=true"), Some(tasks)).await;
+        assert_eq!((status, results.as_array().map(Vec::len)), (200, Some(2)), "{results}");
+
+        let key = json!({"providers": {"anthropic": {"type": "api_key", "key": "sk-test-0123456789abcdef"}}});
+        checked(&api, &doc, Method::PUT, "/provider/auth", Some(key)).await;
+        let ids = Ids { agent, session, run, fleet, fleet_run };
+        let fleet_run_path = format!("/fleet-runs/{}", ids.fleet_run);
+        for _ in 0..200 {
+            if api.get(&fleet_run_path).await.1["finished_at"].is_string() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // Every JSON answer; `/metrics` is text, parsed by tests/metrics.rs.
+        for (method, template) in operations(&doc).into_iter().filter(|(m, t)| m == "GET" && t != "/metrics") {
+            let (status, answer) = checked(&api, &doc, Method::GET, &fill(&template, Some(&ids)), None).await;
+            assert_eq!(status, 200, "GET {template}: {answer}");
+            if template == "/runs/{id}/events" || template == "/fleet-runs/{id}/events" {
+                assert!(answer.as_array().is_some_and(|a| !a.is_empty()), "{method} {template}: {answer}");
+            }
+        }
+        let history = api.get(&format!("/sessions/{}", ids.session)).await.1["history"].clone();
+        let types: Vec<&str> = history.as_array().unwrap().iter().flat_map(|m| m["content"].as_array().unwrap())
+            .filter_map(|block| block["type"].as_str()).collect();
+        assert!(types.contains(&"tool_use") && types.contains(&"tool_result"), "the history checked has tools: {history}");
+    }
+
+    async fn a_waiting_run_and_the_decisions_on_it_fit_the_document(backend: Backend) {
+        let env = TestEnv::on(backend);
+        let server = env.server(2);
+        let api = server.api();
+        let doc = document(&api).await;
+        let agent = api.create_agent(reading_agent(true)).await;
+        let session = api.create_session(&agent, None).await;
+        let path = format!("/sessions/{session}/message?wait=true");
+        let (status, waiting) = checked(&api, &doc, Method::POST, &path, Some(json!({"message": "read"}))).await;
+        assert_eq!((status, waiting["status"].as_str()), (200, Some("waiting")), "{waiting}");
+        let run = waiting["run_id"].as_str().unwrap().to_string();
+        let call = waiting["approval"]["calls"][0]["call_id"].as_str().unwrap().to_string();
+        let decisions = json!({"decisions": [{"call_id": call, "decision": "approve"}]});
+        let (status, _) = checked(&api, &doc, Method::POST, &format!("/runs/{run}/approve"), Some(decisions)).await;
+        assert_eq!(status, 202);
+        api.wait_terminal(&run, Duration::from_secs(30)).await;
+        let (status, _) = checked(&api, &doc, Method::POST, &format!("/runs/{run}/cancel"), None).await;
+        assert_eq!(status, 409, "a finished run");
+        let (status, _) = checked(&api, &doc, Method::POST, &format!("/runs/{run}/steer"), Some(json!({"message": "x"}))).await;
+        assert_eq!(status, 409, "a finished run");
+        checked(&api, &doc, Method::GET, &format!("/runs/{run}/events"), None).await;
+        for path in [format!("/agents/{agent}"), format!("/sessions/{session}"), "/provider/auth/anthropic".into()] {
+            checked(&api, &doc, Method::DELETE, &path, None).await;
+        }
+    }
+}
