@@ -5,37 +5,14 @@
 mod common;
 
 use common::routes::every_route;
-use common::{Api, TestEnv};
+use common::{Answer, Api, TestEnv};
 use reqwest::Method;
 use serde_json::{json, Value};
 
 const TOKEN: &str = "wm-test-token-9f3c1a7e5b";
 
 async fn send(api: &Api, method: Method, path: &str, body: Option<Value>, headers: &[(&str, &str)]) -> Answer {
-    let mut request = api.http.request(method, format!("{}{path}", api.base));
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let body = serde_json::from_str(&response.text().await.unwrap()).unwrap_or(Value::Null);
-    Answer { status, headers, body }
-}
-
-struct Answer {
-    status: u16,
-    headers: reqwest::header::HeaderMap,
-    body: Value,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).and_then(|v| v.to_str().ok())
-    }
+    api.send_with(method, path, body, headers).await
 }
 
 /// Everything a refused request could have changed, read with the token.

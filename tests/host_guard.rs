@@ -19,16 +19,8 @@ async fn state(api: &Api) -> Value {
 }
 
 async fn send(api: &Api, method: Method, path: &str, body: Option<Value>, headers: &[(&str, &str)]) -> (u16, Value) {
-    let mut request = api.http.request(method, format!("{}{path}", api.base));
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    (status, serde_json::from_str(&response.text().await.unwrap()).unwrap_or(Value::Null))
+    let answer = api.send_with(method, path, body, headers).await;
+    (answer.status, answer.body)
 }
 
 /// An agent, a session and a queued run (no worker: it stays queued).

@@ -389,6 +389,20 @@ impl Server {
     }
 }
 
+/// An answer with its status, headers and body (`Null` if not JSON).
+pub struct Answer {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Answer {
+    /// A header's value, if it is there and readable.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
 /// A small JSON client.
 #[derive(Clone)]
 pub struct Api {
@@ -412,6 +426,29 @@ impl Api {
         let text = r.text().await.unwrap_or_default();
         self.transcript.lock().unwrap().push(text.clone());
         (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// Sends a request with extra headers and returns the whole answer,
+    /// headers included, for the tests that look at them.
+    pub async fn send_with(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> Answer {
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = serde_json::from_str(&response.text().await.unwrap()).unwrap_or(Value::Null);
+        Answer { status, headers, body }
     }
 
     pub async fn get(&self, path: &str) -> (u16, Value) {
