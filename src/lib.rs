@@ -23,4 +23,5 @@ pub mod provider;
 pub mod store;
 pub mod telemetry;
 pub mod tools;
+pub mod ui;
 pub mod worker;

@@ -17,7 +17,7 @@ use super::work_dir;
 use super::{sse, AppState};
 use crate::fleet::{self, TaskEnd, MAX_TASKS};
 use crate::model::{new_id, Fleet, FleetRun, RunInput, Session};
-use crate::store::{EnqueuedFleetRun, FleetRunFilter, NewFleetRun, NewTask};
+use crate::store::{EnqueuedFleetRun, FleetRunFilter, NewFleetRun, NewTask, Order};
 
 /// The most tasks one page of `GET /fleet-runs/{id}` shows.
 const MAX_PAGE: u32 = 1000;
@@ -197,6 +197,8 @@ struct ListQuery {
     fleet_id: Option<String>,
     limit: Option<u32>,
     after: Option<String>,
+    #[serde(default)]
+    order: Order,
 }
 
 fn check_limit(limit: Option<u32>, default: u32, max: u32) -> ApiResult<u32> {
@@ -209,7 +211,7 @@ fn check_limit(limit: Option<u32>, default: u32, max: u32) -> ApiResult<u32> {
 
 async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<Value>> {
     let limit = check_limit(q.limit, 50, 500)?;
-    let filter = FleetRunFilter { fleet_id: q.fleet_id, after: q.after, limit };
+    let filter = FleetRunFilter { fleet_id: q.fleet_id, after: q.after, limit, order: q.order };
     let runs = state.store.list_fleet_runs(&filter).await?;
     let next = if runs.len() as u32 == limit { runs.last().map(|r| r.id.clone()) } else { None };
     Ok(Json(json!({"fleet_runs": runs, "next_after": next})))

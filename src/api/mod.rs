@@ -36,6 +36,7 @@ mod runs;
 mod sessions;
 mod sse;
 mod work_dir;
+mod workers;
 
 /// Settings the API needs.
 #[derive(Debug, Clone)]
@@ -119,6 +120,8 @@ pub fn router(state: AppState) -> Router {
         .merge(people::routes())
         .merge(auth::routes())
         .merge(providers::routes())
+        .merge(workers::routes())
+        .merge(crate::ui::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))

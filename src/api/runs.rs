@@ -13,7 +13,7 @@ use super::error::{naming, naming_submission, ApiError, ApiResult};
 use super::extract::{JsonBody, QueryParams};
 use super::{sse, AppState};
 use crate::model::{new_id, MultitaskStrategy, Run, RunInput, RunKind, RunStatus};
-use crate::store::{Enqueued, IdempotencyKey, NewRun, RunFilter};
+use crate::store::{Enqueued, IdempotencyKey, NewRun, Order, RunFilter};
 
 /// The largest message accepted, in bytes.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
@@ -201,6 +201,8 @@ struct ListQuery {
     status: Option<String>,
     limit: Option<u32>,
     after: Option<String>,
+    #[serde(default)]
+    order: Order,
 }
 
 async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<Value>> {
@@ -212,7 +214,7 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
     if limit == 0 || limit > 500 {
         return Err(ApiError::BadRequest("limit must be between 1 and 500".into()));
     }
-    let filter = RunFilter { session_id: q.session_id, status, after: q.after, limit };
+    let filter = RunFilter { session_id: q.session_id, status, after: q.after, limit, order: q.order };
     let runs = state.store.list_runs(&filter).await?;
     let next = if runs.len() as u32 == limit { runs.last().map(|r| r.id.clone()) } else { None };
     Ok(Json(json!({"runs": runs, "next_after": next})))

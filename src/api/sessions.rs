@@ -9,9 +9,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::error::{naming, ApiError, ApiResult};
-use super::extract::JsonBody;
+use super::extract::{JsonBody, QueryParams};
 use super::{deleted, work_dir, AppState};
 use crate::model::{new_id, Message, Role, Session};
+use crate::store::{Order, SessionFilter};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -83,9 +84,24 @@ fn with_history(session: &Session, messages: Vec<Message>) -> Value {
     body
 }
 
-/// Every session with its history, oldest first: a plain array, as the original API answered.
-async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Value>>> {
-    let sessions = state.store.list_sessions().await?;
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    limit: Option<u32>,
+    after: Option<String>,
+    #[serde(default)]
+    order: Order,
+}
+
+/// Sessions with their histories, oldest first: a plain array, as the
+/// original API answered; every session unless `limit` asks for a page
+/// (the next one starts `after` the last ID).
+async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<Vec<Value>>> {
+    if q.limit.is_some_and(|l| l == 0 || l > 500) {
+        return Err(ApiError::BadRequest("limit must be between 1 and 500".into()));
+    }
+    let filter = SessionFilter { after: q.after, limit: q.limit, order: q.order };
+    let sessions = state.store.list_sessions(&filter).await?;
     let mut listed = Vec::with_capacity(sessions.len());
     for session in &sessions {
         listed.push(with_history(session, state.store.session_history(&session.id).await?));
