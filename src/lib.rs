@@ -25,4 +25,5 @@ pub mod retention;
 pub mod store;
 pub mod telemetry;
 pub mod tools;
+pub mod ui;
 pub mod worker;

@@ -10,7 +10,7 @@ use serde_json::json;
 use store_support::*;
 use wingman::model::{new_id, Fleet, FleetRunStatus, FleetStatus, RunInput, RunStatus, Session};
 use wingman::provider::auth::ApiKey;
-use wingman::store::{FleetRunFilter, IdempotencyKey, NewFleetRun, NewTask, Store, StoreError};
+use wingman::store::{FleetRunFilter, IdempotencyKey, NewFleetRun, NewTask, Order, Store, StoreError};
 
 fn fleet(agent_id: &str) -> Fleet {
     let now = Utc::now();
@@ -167,11 +167,15 @@ async fn fleet_runs_are_listed_and_an_idempotency_key_returns_the_first() {
         assert_eq!((again.as_str(), created), (first.as_str(), false));
         tokio::time::sleep(std::time::Duration::from_millis(3)).await;
         let (second, _) = fleet_run(&store, 1, 0, None).await;
-        let all = store.list_fleet_runs(&FleetRunFilter { fleet_id: None, after: None, limit: 10 }).await.unwrap();
+        let all = store.list_fleet_runs(&FleetRunFilter { limit: 10, ..Default::default() }).await.unwrap();
         let ids: Vec<&str> = all.iter().map(|r| r.id.as_str()).collect();
         assert_eq!(ids, [first.as_str(), second.as_str()]);
-        let page = FleetRunFilter { fleet_id: None, after: Some(first.clone()), limit: 10 };
+        let page = FleetRunFilter { after: Some(first.clone()), limit: 10, ..Default::default() };
         assert_eq!(store.list_fleet_runs(&page).await.unwrap().len(), 1);
+        let newest = FleetRunFilter { limit: 1, order: Order::NewestFirst, ..Default::default() };
+        assert_eq!(store.list_fleet_runs(&newest).await.unwrap()[0].id, second, "newest first");
+        let older = FleetRunFilter { after: Some(second.clone()), ..newest };
+        assert_eq!(store.list_fleet_runs(&older).await.unwrap()[0].id, first, "then the one before");
         let w = worker(&store).await;
         assert_eq!(store.claim_runs(&w, 10).await.unwrap().len(), 3, "no cap: every task at once");
     }

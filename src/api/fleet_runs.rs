@@ -20,7 +20,7 @@ use super::work_dir;
 use super::AppState;
 use crate::fleet::{self, TaskEnd, TaskResult, MAX_TASKS};
 use crate::model::{new_id, Fleet, FleetRun, RunInput, Session};
-use crate::store::{EnqueuedFleetRun, FleetRunFilter, NewFleetRun, NewTask};
+use crate::store::{EnqueuedFleetRun, FleetRunFilter, NewFleetRun, NewTask, Order};
 
 /// The most tasks one page of `GET /fleet-runs/{id}` shows.
 const MAX_PAGE: u32 = 1000;
@@ -277,6 +277,10 @@ struct ListQuery {
     limit: Option<u32>,
     /// The `next_after` of the page before.
     after: Option<String>,
+    /// `asc` (oldest first, the default) or `desc`.
+    #[serde(default)]
+    #[param(value_type = Option<Order>)]
+    order: Order,
 }
 
 fn check_limit(limit: Option<u32>, default: u32, max: u32) -> ApiResult<u32> {
@@ -301,7 +305,7 @@ fn check_limit(limit: Option<u32>, default: u32, max: u32) -> ApiResult<u32> {
 )]
 async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<FleetRunPage>> {
     let limit = check_limit(q.limit, 50, 500)?;
-    let filter = FleetRunFilter { fleet_id: q.fleet_id, after: q.after, limit };
+    let filter = FleetRunFilter { fleet_id: q.fleet_id, after: q.after, limit, order: q.order };
     let fleet_runs = state.store.list_fleet_runs(&filter).await?;
     let next_after = if fleet_runs.len() as u32 == limit { fleet_runs.last().map(|r| r.id.clone()) } else { None };
     Ok(Json(FleetRunPage { fleet_runs, next_after }))

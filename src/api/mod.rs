@@ -43,6 +43,7 @@ mod runs;
 mod sessions;
 mod sse;
 mod work_dir;
+mod workers;
 
 /// Settings the API needs.
 #[derive(Debug, Clone)]
@@ -119,7 +120,9 @@ pub fn router(state: AppState) -> Router {
     openapi::complete(&mut document);
     let methods = openapi::route_methods(&document);
     let cors = Arc::new(cors::CorsState { policy: state.config.cors.clone(), methods });
+    // The dashboard's pages are HTML for people, outside the document.
     routes
+        .merge(crate::ui::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(Extension(openapi::Served::new(&document)))
@@ -152,6 +155,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(auth::routes())
         .merge(providers::routes())
         .merge(metrics::routes())
+        .merge(workers::routes())
 }
 
 /// The OpenAPI document of every route, as `GET /openapi.json` serves it.

@@ -16,7 +16,7 @@ use super::extract::QueryParams;
 use super::sse::{self, EventFrame, LoggedEvent};
 use super::{AppState, Deleted};
 use crate::model::{Run, RunStatus};
-use crate::store::{IdempotencyKey, RunFilter};
+use crate::store::{IdempotencyKey, Order, RunFilter};
 
 /// The largest message accepted, in bytes.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
@@ -101,6 +101,10 @@ struct ListQuery {
     limit: Option<u32>,
     /// The `next_after` of the page before.
     after: Option<String>,
+    /// `asc` (oldest first, the default) or `desc`.
+    #[serde(default)]
+    #[param(value_type = Option<Order>)]
+    order: Order,
 }
 
 /// A page of runs.
@@ -134,7 +138,7 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
     if limit == 0 || limit > 500 {
         return Err(ApiError::BadRequest("limit must be between 1 and 500".into()));
     }
-    let filter = RunFilter { session_id: q.session_id, status, after: q.after, limit };
+    let filter = RunFilter { session_id: q.session_id, status, after: q.after, limit, order: q.order };
     let runs = state.store.list_runs(&filter).await?;
     let next_after = if runs.len() as u32 == limit { runs.last().map(|r| r.id.clone()) } else { None };
     Ok(Json(RunPage { runs, next_after }))

@@ -6,14 +6,15 @@ use axum::Json;
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
-use super::extract::JsonBody;
+use super::extract::{JsonBody, QueryParams};
 use super::{deleted, work_dir, AppState, Deleted};
 use crate::model::{new_id, Content, Message, Role, Session};
+use crate::store::{Order, SessionFilter};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -126,16 +127,44 @@ fn with_history(session: Session, messages: Vec<Message>) -> SessionView {
     SessionView { session, history }
 }
 
-/// Every session with its history, oldest first: a plain array, as the original API answered.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+struct ListQuery {
+    /// Sessions per page; every session when absent.
+    #[param(minimum = 1, maximum = 500)]
+    limit: Option<u32>,
+    /// The last session ID of the page before.
+    after: Option<String>,
+    /// `asc` (oldest first, the default) or `desc`.
+    #[serde(default)]
+    #[param(value_type = Option<Order>)]
+    order: Order,
+}
+
+/// Sessions with their histories, oldest first: a plain array, as the
+/// original API answered; every session unless `limit` asks for a page
+/// (the next one starts `after` the last ID).
 #[utoipa::path(
     get,
     path = "/sessions",
     tag = "sessions",
     operation_id = "list_sessions",
-    responses((status = 200, description = "Every session, oldest first", body = Vec<SessionView>))
+    params(ListQuery),
+    responses(
+        (status = 200, description = "The sessions, oldest first unless `order=desc`", body = Vec<SessionView>),
+        (status = 400, description = "A limit out of range, an unknown order or parameter", body = ErrorBody),
+    )
 )]
-async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<SessionView>>> {
-    let sessions = state.store.list_sessions().await?;
+async fn list(
+    State(state): State<AppState>,
+    QueryParams(q): QueryParams<ListQuery>,
+) -> ApiResult<Json<Vec<SessionView>>> {
+    if q.limit.is_some_and(|l| l == 0 || l > 500) {
+        return Err(ApiError::BadRequest("limit must be between 1 and 500".into()));
+    }
+    let filter = SessionFilter { after: q.after, limit: q.limit, order: q.order };
+    let sessions = state.store.list_sessions(&filter).await?;
     let mut listed = Vec::with_capacity(sessions.len());
     for session in sessions {
         let history = state.store.session_history(&session.id).await?;

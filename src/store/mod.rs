@@ -202,13 +202,44 @@ pub struct EnqueuedFleetRun {
     pub created: bool,
 }
 
+/// Which end of a list comes first: lists are in submission (or ID)
+/// order, oldest first unless asked for the newest first (`order=desc`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
+pub enum Order {
+    #[default]
+    #[serde(rename = "asc")]
+    OldestFirst,
+    #[serde(rename = "desc")]
+    NewestFirst,
+}
+
+impl Order {
+    /// The direction of the list's `ORDER BY`.
+    pub fn sql(self) -> &'static str {
+        match self {
+            Order::OldestFirst => "ASC",
+            Order::NewestFirst => "DESC",
+        }
+    }
+
+    /// The comparison that keeps the rows past a cursor: what comes after a
+    /// row in this order.
+    pub fn past(self) -> &'static str {
+        match self {
+            Order::OldestFirst => ">",
+            Order::NewestFirst => "<",
+        }
+    }
+}
+
 /// A filter for listing fleet runs.
 #[derive(Debug, Clone, Default)]
 pub struct FleetRunFilter {
     pub fleet_id: Option<String>,
-    /// Return fleet runs submitted after this one (keyset pagination).
+    /// Return fleet runs that come after this one in `order` (keyset pagination).
     pub after: Option<String>,
     pub limit: u32,
+    pub order: Order,
 }
 
 /// A filter for listing runs.
@@ -216,9 +247,20 @@ pub struct FleetRunFilter {
 pub struct RunFilter {
     pub session_id: Option<String>,
     pub status: Option<RunStatus>,
-    /// Return runs submitted after this run ID (keyset pagination).
+    /// Return runs that come after this run ID in `order` (keyset pagination).
     pub after: Option<String>,
     pub limit: u32,
+    pub order: Order,
+}
+
+/// A page of sessions, by ID.
+#[derive(Debug, Clone, Default)]
+pub struct SessionFilter {
+    /// Return sessions that come after this ID in `order` (keyset pagination).
+    pub after: Option<String>,
+    /// At most this many; every session when `None`.
+    pub limit: Option<u32>,
+    pub order: Order,
 }
 
 /// A run handed to a worker by a claim.
@@ -428,6 +470,35 @@ pub struct QueueStats {
     pub workers: u64,
 }
 
+/// Where a worker's lease stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkerStatus {
+    /// Its lease is live: it heartbeats.
+    Live,
+    /// Its lease ran out without a goodbye (it crashed, stalled or lost
+    /// the database): the runs it held are rescued by other workers.
+    Lapsed,
+    /// It shut down and gave its lease up.
+    Stopped,
+}
+
+/// A worker and its lease, as `GET /workers` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct WorkerInfo {
+    pub id: String,
+    pub name: String,
+    pub status: WorkerStatus,
+    #[serde(with = "crate::model::timestamp")]
+    pub started_at: chrono::DateTime<chrono::Utc>,
+    /// When its lease runs out unless renewed (each heartbeat pushes it on);
+    /// `None` once it stopped.
+    #[serde(with = "crate::model::timestamp::option")]
+    pub lease_expires_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// The runs it holds (status `running` under its lease), oldest first.
+    pub runs: Vec<String>,
+}
+
 /// What the heartbeat learned.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Heartbeat {
@@ -457,7 +528,7 @@ pub trait Store: Send + Sync + 'static {
     // Sessions.
     async fn insert_session(&self, session: &Session) -> StoreResult<()>;
     async fn get_session(&self, id: &str) -> StoreResult<Option<Session>>;
-    async fn list_sessions(&self) -> StoreResult<Vec<Session>>;
+    async fn list_sessions(&self, filter: &SessionFilter) -> StoreResult<Vec<Session>>;
     async fn update_session(&self, session: &Session) -> StoreResult<()>;
     /// Deletes a session and its history; its queued and running runs are cancelled.
     async fn delete_session(&self, id: &str) -> StoreResult<()>;
@@ -516,6 +587,10 @@ pub trait Store: Send + Sync + 'static {
     /// Renews the worker's lease for `lease` from now, unless it already lapsed.
     async fn heartbeat(&self, id: &str, lease: Duration) -> StoreResult<Heartbeat>;
     async fn deregister_worker(&self, id: &str) -> StoreResult<()>;
+    /// Every worker the database remembers (a worker that is gone and holds
+    /// nothing is forgotten after an hour), live ones first, then by the
+    /// newest lease, with the runs each holds; at most 1000.
+    async fn list_workers(&self) -> StoreResult<Vec<WorkerInfo>>;
     /// A receiver whose value changes whenever the database may have changed,
     /// by any process, if the backend can tell; `None` means poll. Workers and
     /// the event hub wait on it beside their poll timers.

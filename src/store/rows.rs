@@ -9,7 +9,7 @@ use crate::checkpoint::{Checkpoint, CheckpointBody};
 use crate::model::{
     Event, Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunKind, RunStatus, Session,
 };
-use crate::store::{StoreError, StoreResult};
+use crate::store::{StoreError, StoreResult, WorkerInfo, WorkerStatus};
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
@@ -168,4 +168,39 @@ pub fn progress(row: &impl Columns) -> StoreResult<FleetProgress> {
     let running = row.int("running")? as u64;
     let queued = total.saturating_sub(succeeded + failed + cancelled + running);
     Ok(FleetProgress { total, queued, running, succeeded, failed, cancelled })
+}
+
+/// The query of every backend's `list_workers`: the 1000 workers with the
+/// newest leases (live ones first; a stopped worker's lease is 0), each
+/// joined with the runs it holds, and the clock (`now`) their leases are
+/// judged by, which the backend supplies as its first parameter.
+pub const WORKERS_SELECT: &str = "SELECT w.id, w.name, w.started_at, w.lease_expires_at, r.id AS run_id, NOW_MS AS now
+     FROM (SELECT * FROM workers ORDER BY lease_expires_at DESC, id LIMIT 1000) w
+     LEFT JOIN runs r ON r.worker_id = w.id AND r.status = 'running'
+     ORDER BY w.lease_expires_at DESC, w.id, r.queue_seq";
+
+/// Adds one row of [`WORKERS_SELECT`] to `workers` (rows come grouped by
+/// worker): a new worker, or one more run of the last.
+pub fn push_worker(workers: &mut Vec<WorkerInfo>, row: &impl Columns) -> StoreResult<()> {
+    let id = row.text("id")?;
+    if workers.last().is_none_or(|w| w.id != id) {
+        let expires = row.int("lease_expires_at")?;
+        let status = match expires {
+            0 => WorkerStatus::Stopped,
+            e if e > row.int("now")? => WorkerStatus::Live,
+            _ => WorkerStatus::Lapsed,
+        };
+        workers.push(WorkerInfo {
+            id,
+            name: row.text("name")?,
+            status,
+            started_at: at(row.int("started_at")?),
+            lease_expires_at: (expires != 0).then(|| at(expires)),
+            runs: Vec::new(),
+        });
+    }
+    if let (Some(worker), Some(run)) = (workers.last_mut(), row.opt_text("run_id")?) {
+        worker.runs.push(run);
+    }
+    Ok(())
 }

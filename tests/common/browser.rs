@@ -75,9 +75,53 @@ impl Browser {
     pub async fn wait_for(&self, script: &str, limit: Duration, what: &str) {
         let start = Instant::now();
         while self.eval(script).await != Value::Bool(true) {
-            assert!(start.elapsed() < limit, "the page did not get there within {limit:?}: {what}");
+            if start.elapsed() > limit {
+                let page = self.eval("return location.href + '\\n' + document.body.innerText").await;
+                panic!(
+                    "the page did not get there within {limit:?}: {what}\nThe page: {}",
+                    page.as_str().unwrap_or("")
+                );
+            }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// Resizes the window (to a phone's screen, say).
+    pub async fn resize(&self, width: u32, height: u32) {
+        self.call(reqwest::Method::POST, "/window/rect", Some(json!({"width": width, "height": height}))).await;
+    }
+
+    /// The WebDriver reference of the first element `css` selects, once
+    /// there is one (panics after 20 s).
+    async fn element(&self, css: &str) -> String {
+        let selector = serde_json::to_string(css).expect("selector");
+        let present = format!("return document.querySelector({selector}) !== null");
+        self.wait_for(&present, Duration::from_secs(20), &format!("an element {css}")).await;
+        let found =
+            self.call(reqwest::Method::POST, "/element", Some(json!({"using": "css selector", "value": css}))).await;
+        let reference = found.as_object().and_then(|o| o.values().next()).and_then(Value::as_str);
+        reference.unwrap_or_else(|| panic!("no element reference for {css}: {found}")).to_string()
+    }
+
+    /// Clicks the first element `css` selects, as a person would.
+    pub async fn click(&self, css: &str) {
+        let element = self.element(css).await;
+        self.call(reqwest::Method::POST, &format!("/element/{element}/click"), Some(json!({}))).await;
+    }
+
+    /// Types `text` into the first element `css` selects, key by key.
+    pub async fn type_into(&self, css: &str, text: &str) {
+        let element = self.element(css).await;
+        self.call(reqwest::Method::POST, &format!("/element/{element}/value"), Some(json!({"text": text}))).await;
+    }
+
+    /// Makes the page's `prefers-color-scheme` media feature `scheme`
+    /// (`dark` or `light`), as an operating system's dark mode would,
+    /// through the DevTools protocol ChromeDriver relays.
+    pub async fn prefer_color_scheme(&self, scheme: &str) {
+        let features = json!([{"name": "prefers-color-scheme", "value": scheme}]);
+        let command = json!({"cmd": "Emulation.setEmulatedMedia", "params": {"features": features}});
+        self.call(reqwest::Method::POST, "/goog/cdp/execute", Some(command)).await;
     }
 
     /// Saves a PNG of the page under `target/tmp/screenshots/` and returns its path.

@@ -55,6 +55,7 @@ pub fn every_route(agent: &str, session: &str, run: &str) -> Vec<(Method, String
         (Method::DELETE, format!("/runs/{run}"), None),
         (Method::POST, format!("/runs/{run}/approve"), Some(json!({"decisions": []}))),
         (Method::POST, format!("/runs/{run}/steer"), Some(json!({"message": "stop"}))),
+        (Method::GET, "/workers".into(), None),
         (Method::GET, "/no/such/route".into(), None),
     ]
 }

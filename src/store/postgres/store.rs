@@ -15,8 +15,8 @@ use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Sessi
 use crate::store::rows;
 use crate::store::{
     Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
-    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, RunContext, RunFilter, Store,
-    StoreError, StoreResult,
+    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, RunContext, RunFilter, SessionFilter,
+    Store, StoreError, StoreResult, WorkerInfo,
 };
 
 /// A fleet's definition and whether one of its fleet runs is unfinished.
@@ -85,8 +85,13 @@ impl Store for PgStore {
         row.as_ref().map(rows::session).transpose()
     }
 
-    async fn list_sessions(&self) -> StoreResult<Vec<Session>> {
-        let found = sqlx::query("SELECT * FROM sessions ORDER BY id").fetch_all(&self.pool).await?;
+    async fn list_sessions(&self, filter: &SessionFilter) -> StoreResult<Vec<Session>> {
+        let (past, order) = (filter.order.past(), filter.order.sql());
+        let sql =
+            format!("SELECT * FROM sessions WHERE ($1::text IS NULL OR id {past} $1) ORDER BY id {order} LIMIT $2");
+        // PostgreSQL reads a null limit as none.
+        let found =
+            sqlx::query(&sql).bind(&filter.after).bind(filter.limit.map(i64::from)).fetch_all(&self.pool).await?;
         found.iter().map(rows::session).collect()
     }
 
@@ -125,9 +130,11 @@ impl Store for PgStore {
         let found = sqlx::query(&format!(
             "SELECT {} FROM runs
              WHERE ($1::text IS NULL OR session_id = $1) AND ($2::text IS NULL OR status = $2)
-               AND ($3::text IS NULL OR queue_seq > (SELECT queue_seq FROM runs WHERE id = $3))
-             ORDER BY queue_seq LIMIT $4",
-            rows::RUN_COLUMNS
+               AND ($3::text IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = $3))
+             ORDER BY queue_seq {} LIMIT $4",
+            rows::RUN_COLUMNS,
+            filter.order.past(),
+            filter.order.sql()
         ))
         .bind(&filter.session_id)
         .bind(filter.status.map(|s| s.as_str()))
@@ -178,8 +185,10 @@ impl Store for PgStore {
 
     async fn list_fleet_runs(&self, filter: &FleetRunFilter) -> StoreResult<Vec<FleetRun>> {
         let found = sqlx::query(&format!(
-            "{} WHERE ($1::text IS NULL OR f.fleet_id = $1) AND ($2::text IS NULL OR f.id > $2) ORDER BY f.id LIMIT $3",
-            fleet::SELECT
+            "{} WHERE ($1::text IS NULL OR f.fleet_id = $1) AND ($2::text IS NULL OR f.id {} $2) ORDER BY f.id {} LIMIT $3",
+            fleet::SELECT,
+            filter.order.past(),
+            filter.order.sql()
         ))
         .bind(&filter.fleet_id)
         .bind(&filter.after)
@@ -259,6 +268,17 @@ impl Store for PgStore {
     async fn deregister_worker(&self, id: &str) -> StoreResult<()> {
         let id = id.to_string();
         self.control(move |c| Box::pin(async move { workers::deregister(c, &id).await })).await
+    }
+
+    async fn list_workers(&self) -> StoreResult<Vec<WorkerInfo>> {
+        // Leases are judged by the database's clock, as every worker's are.
+        let sql = rows::WORKERS_SELECT.replace("NOW_MS", "wingman_ms()");
+        let found = sqlx::query(&sql).fetch_all(&self.pool).await?;
+        let mut workers = Vec::new();
+        for row in &found {
+            rows::push_worker(&mut workers, row)?;
+        }
+        Ok(workers)
     }
 
     fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {

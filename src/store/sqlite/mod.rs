@@ -14,8 +14,8 @@ use crate::event::RunEvent;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, RunStatus, Session};
 use crate::store::{
     Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
-    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, Run, RunContext, RunFilter, Store,
-    StoreError, StoreOptions, StoreResult,
+    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, Run, RunContext, RunFilter,
+    SessionFilter, Store, StoreError, StoreOptions, StoreResult, WorkerInfo,
 };
 
 mod credentials;
@@ -128,8 +128,9 @@ impl Store for SqliteStore {
         self.readers.read(move |c| reads::session(c, &id)).await
     }
 
-    async fn list_sessions(&self) -> StoreResult<Vec<Session>> {
-        self.readers.read(reads::sessions).await
+    async fn list_sessions(&self, filter: &SessionFilter) -> StoreResult<Vec<Session>> {
+        let filter = filter.clone();
+        self.readers.read(move |c| reads::sessions(c, &filter)).await
     }
 
     async fn update_session(&self, session: &Session) -> StoreResult<()> {
@@ -236,6 +237,10 @@ impl Store for SqliteStore {
     async fn deregister_worker(&self, id: &str) -> StoreResult<()> {
         let id = id.to_string();
         self.writer.write(move |c| workers::deregister(c, &id)).await
+    }
+
+    async fn list_workers(&self) -> StoreResult<Vec<WorkerInfo>> {
+        self.readers.read(reads::workers).await
     }
 
     fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {

@@ -11,7 +11,7 @@ use rusqlite::{params, Connection};
 use super::fleet;
 use super::rows::{self, ms};
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
-use crate::store::{EventCursor, FleetRunFilter, QueueStats, RunFilter, StoreResult};
+use crate::store::{EventCursor, FleetRunFilter, QueueStats, RunFilter, SessionFilter, StoreResult, WorkerInfo};
 
 /// An agent by ID.
 pub fn agent(conn: &Connection, id: &str) -> StoreResult<Option<Agent>> {
@@ -38,9 +38,16 @@ pub fn session(conn: &Connection, id: &str) -> StoreResult<Option<Session>> {
     rows::select_first(conn, "SELECT * FROM sessions WHERE id = ?1", [id], |row| rows::session(row))
 }
 
-/// Every session, by ID.
-pub fn sessions(conn: &Connection) -> StoreResult<Vec<Session>> {
-    rows::select_all(conn, "SELECT * FROM sessions ORDER BY id", [], |row| rows::session(row))
+/// Sessions by ID, paged as `filter` says.
+pub fn sessions(conn: &Connection, filter: &SessionFilter) -> StoreResult<Vec<Session>> {
+    let sql = format!(
+        "SELECT * FROM sessions WHERE (?1 IS NULL OR id {} ?1) ORDER BY id {} LIMIT ?2",
+        filter.order.past(),
+        filter.order.sql()
+    );
+    // SQLite reads a negative limit as none.
+    let limit = filter.limit.map_or(-1, i64::from);
+    rows::select_all(conn, &sql, params![filter.after, limit], |row| rows::session(row))
 }
 
 /// A session's messages, oldest first.
@@ -58,9 +65,11 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
     let sql = format!(
         "SELECT {} FROM runs
          WHERE (?1 IS NULL OR session_id = ?1) AND (?2 IS NULL OR status = ?2)
-           AND (?3 IS NULL OR queue_seq > (SELECT queue_seq FROM runs WHERE id = ?3))
-         ORDER BY queue_seq LIMIT ?4",
-        rows::RUN_COLUMNS
+           AND (?3 IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = ?3))
+         ORDER BY queue_seq {} LIMIT ?4",
+        rows::RUN_COLUMNS,
+        filter.order.past(),
+        filter.order.sql()
     );
     let status = filter.status.map(|s| s.as_str());
     let params = params![filter.session_id, status, filter.after, filter.limit as i64];
@@ -93,11 +102,25 @@ pub fn queue_stats(conn: &Connection) -> StoreResult<QueueStats> {
     Ok(stats)
 }
 
+/// Every worker the database remembers, with the runs it holds, its lease
+/// judged by this host's clock (the one SQLite's writers use).
+pub fn workers(conn: &Connection) -> StoreResult<Vec<WorkerInfo>> {
+    let mut select = conn.prepare_cached(&rows::WORKERS_SELECT.replace("NOW_MS", "?1"))?;
+    let mut found = select.query([ms(Utc::now())])?;
+    let mut workers = Vec::new();
+    while let Some(row) = found.next()? {
+        rows::push_worker(&mut workers, row)?;
+    }
+    Ok(workers)
+}
+
 /// Fleet runs by ID, filtered and paged as `filter` says.
 pub fn fleet_runs(conn: &Connection, filter: &FleetRunFilter) -> StoreResult<Vec<FleetRun>> {
     let sql = format!(
-        "{} WHERE (?1 IS NULL OR f.fleet_id = ?1) AND (?2 IS NULL OR f.id > ?2) ORDER BY f.id LIMIT ?3",
-        fleet::SELECT
+        "{} WHERE (?1 IS NULL OR f.fleet_id = ?1) AND (?2 IS NULL OR f.id {} ?2) ORDER BY f.id {} LIMIT ?3",
+        fleet::SELECT,
+        filter.order.past(),
+        filter.order.sql()
     );
     let params = params![filter.fleet_id, filter.after, filter.limit as i64];
     rows::select_all(conn, &sql, params, |row| rows::fleet_run(row))

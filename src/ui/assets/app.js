@@ -1,0 +1,555 @@
+// Wingman's dashboard. Each view is drawn from the public JSON API, and live
+// runs and fleet runs are followed through their SSE routes, as any client
+// would. Everything that comes from the server is set as text, never as
+// HTML, so nothing a run prints can run in this page.
+"use strict";
+
+const main = document.getElementById("main");
+const PAGE = 50;
+const TERMINAL = ["succeeded", "failed", "cancelled", "interrupted"];
+const STATUSES = ["queued", "running", "waiting", ...TERMINAL];
+const EVENT_TYPES = ["run_queued", "run_started", "run_handed_back", "run_resumed", "step_started", "text_delta",
+  "tool_call", "tool_result", "step_completed", "step_restarted", "approval_requested", "approval_decided",
+  "steered", "done", "fleet_queued", "result"];
+
+// ---------- Elements ----------
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child !== null && child !== undefined && child !== false) el.append(child);
+  }
+  return el;
+}
+
+const shortId = (id) => (id ? "…" + id.slice(-8) : "—");
+const idLink = (base, id) => (id ? h("a", {href: `/ui/${base}/${encodeURIComponent(id)}`, title: id}, h("code", {}, shortId(id))) : "—");
+const badge = (status) => h("span", {class: "status", "data-status": status}, status);
+const pretty = (value) => (typeof value === "string" ? value : JSON.stringify(value, null, 2));
+const section = (title, ...children) => h("section", {}, h("h2", {}, title), ...children);
+// Labelled values; a third element `true` gives a long one a line of its own.
+const fields = (pairs) => h("dl", {class: "fields"},
+  pairs.filter((p) => p).map(([k, v, full]) => h("div", {class: full ? "full" : null}, h("dt", {}, k), h("dd", {}, v ?? "—"))));
+
+function when(time) {
+  if (!time) return "—";
+  const seconds = Math.round((Date.now() - new Date(time).getTime()) / 1000);
+  const size = Math.abs(seconds);
+  const amount = size < 90 ? `${size} s` : size < 5400 ? `${Math.round(size / 60)} min` :
+    size < 172800 ? `${Math.round(size / 3600)} h` : `${Math.round(size / 86400)} days`;
+  return h("time", {datetime: time, title: new Date(time).toLocaleString()}, seconds >= 0 ? `${amount} ago` : `in ${amount}`);
+}
+
+// A table whose columns marked "~" are hidden on narrow screens.
+function table(columns, items, cells, rowAttrs) {
+  const wide = (i) => (columns[i].startsWith("~") ? "wide" : null);
+  const head = h("tr", {}, columns.map((c, i) => h("th", {class: wide(i)}, c.replace(/^~/, ""))));
+  const rows = items.map((item) => h("tr", rowAttrs ? rowAttrs(item) : {}, cells(item).map((c, i) => h("td", {class: wide(i)}, c))));
+  if (!rows.length) rows.push(h("tr", {}, h("td", {class: "empty", colspan: columns.length}, "Nothing here.")));
+  return h("div", {class: "scroll"}, h("table", {}, h("thead", {}, head), h("tbody", {}, rows)));
+}
+
+// ---------- Access: the token, kept for this browser session ----------
+
+const TOKEN = "wingman_token";
+
+function token() {
+  const match = document.cookie.match(/(?:^|;\s*)wingman_token=([^;]*)/);
+  return sessionStorage.getItem(TOKEN) || (match ? decodeURIComponent(match[1]) : null);
+}
+
+// The header carries the token of every fetch; the cookie carries it for
+// EventSource, which cannot send headers. The server takes the cookie for
+// reads only, so a page of another site cannot use it to change anything.
+function keepToken(value) {
+  sessionStorage.setItem(TOKEN, value);
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = `${TOKEN}=${encodeURIComponent(value)}; path=/; SameSite=Strict${secure}`;
+}
+
+function forgetToken() {
+  sessionStorage.removeItem(TOKEN);
+  document.cookie = `${TOKEN}=; path=/; max-age=0; SameSite=Strict`;
+}
+
+class NeedsToken extends Error {}
+
+async function api(path, {method = "GET", body} = {}) {
+  const headers = {Accept: "application/json"};
+  const held = token();
+  if (held) headers.Authorization = `Bearer ${held}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const answer = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  if (answer.status === 401) {
+    askToken(held ? "That token is not this server's." : null);
+    throw new NeedsToken();
+  }
+  const data = answer.status === 204 ? null : await answer.json().catch(() => null);
+  if (!answer.ok) throw new Error(data && data.error ? data.error : `${answer.status} ${answer.statusText}`);
+  return data;
+}
+
+function askToken(problem) {
+  stopAll();
+  if (document.getElementById("token-form")) return;
+  forgetToken();
+  drawAuth();
+  delete main.dataset.drawn;
+  const input = h("input", {id: "token", type: "password", autocomplete: "current-password", required: true});
+  const submit = (e) => {
+    e.preventDefault();
+    keepToken(input.value.trim());
+    start();
+  };
+  main.replaceChildren(h("form", {id: "token-form", class: "card", onsubmit: submit},
+    h("h1", {}, "Access token"),
+    h("p", {}, "This server asks for its access token (its --auth-token). It is kept for this browser session."),
+    problem && h("p", {class: "error"}, problem),
+    h("label", {for: "token"}, "Token"), input, h("button", {type: "submit"}, "Continue")));
+  input.focus();
+}
+
+function drawAuth() {
+  const slot = document.getElementById("auth");
+  const forget = () => { forgetToken(); location.reload(); };
+  slot.replaceChildren(token() ? h("button", {type: "button", onclick: forget}, "Forget token") : "");
+}
+
+// ---------- Live parts: timers paused while the tab is hidden, streams ----------
+
+let cleanups = [];
+
+function stopAll() {
+  for (const stop of cleanups) stop();
+  cleanups = [];
+}
+
+function report(error) {
+  if (error instanceof NeedsToken) return;
+  const banner = document.getElementById("problem");
+  if (banner) banner.textContent = error ? `The server said: ${error.message}` : "";
+}
+
+// Calls `draw` now and every `ms` while the tab is visible (and at once when
+// it becomes visible again), never two at a time.
+function every(ms, draw) {
+  let busy = false;
+  const tick = async () => {
+    if (document.hidden || busy) return;
+    busy = true;
+    try { await draw(); report(null); } catch (e) { report(e); } finally { busy = false; }
+  };
+  const timer = setInterval(tick, ms);
+  const onShow = () => { if (!document.hidden) tick(); };
+  document.addEventListener("visibilitychange", onShow);
+  cleanups.push(() => { clearInterval(timer); document.removeEventListener("visibilitychange", onShow); });
+  return tick();
+}
+
+// Follows a log's SSE route. The browser reconnects a broken stream by itself
+// and resumes after the last `id:` it saw (Last-Event-ID); if it gives up (the
+// server answered something else than a stream while restarting), the stream
+// is opened again after the last seq seen. An event is handled once: the log
+// is dense and in order, so anything at or below the last seq is a replay.
+function follow(path, probe, onEvent, indicator) {
+  let last = 0, source = null, timer = null, finished = false;
+  const state = (s, text) => { indicator.dataset.state = s; indicator.textContent = text; };
+  const open = () => {
+    source = new EventSource(last ? `${path}?after=${last}` : path);
+    source.onopen = () => { state("open", "● live"); report(null); };
+    source.onerror = () => {
+      if (finished) return;
+      state("closed", "○ reconnecting…");
+      if (source.readyState !== EventSource.CLOSED) return;
+      timer = setTimeout(() => api(probe).then(open, (e) => { report(e); if (!(e instanceof NeedsToken)) open(); }), 1500);
+    };
+    for (const type of EVENT_TYPES) {
+      source.addEventListener(type, (message) => {
+        const event = JSON.parse(message.data);
+        if (event.seq <= last) return;
+        last = event.seq;
+        if (type === "done") { finished = true; source.close(); state("done", "finished"); }
+        onEvent(event);
+      });
+    }
+  };
+  open();
+  cleanups.push(() => { finished = true; clearTimeout(timer); source.close(); });
+}
+
+// ---------- Pieces shared by views ----------
+
+function pager(params, next, label = "Older") {
+  const here = new URLSearchParams(params);
+  const page = Number(here.get("page") || 1);
+  const first = new URLSearchParams(here); first.delete("after"); first.delete("page");
+  const onward = new URLSearchParams(here); onward.set("after", next || ""); onward.set("page", page + 1);
+  return h("div", {class: "pager"},
+    page > 1 && h("a", {href: `?${first}`, id: "first-page"}, "« First page"),
+    h("span", {class: "muted", id: "page-number"}, `Page ${page}`),
+    next != null && h("a", {href: `?${onward}`, id: "next-page", rel: "next"}, `${label} »`));
+}
+
+function runsTable(runs) {
+  return table(["Run", "Status", "~Kind", "~Session", "~Steps", "Created"], runs,
+    (r) => [idLink("runs", r.id), badge(r.status), r.kind, idLink("sessions", r.session_id), r.steps, when(r.created_at)],
+    (r) => ({"data-run": r.id, "data-status": r.status}));
+}
+
+function toolBlock(name, input, attrs) {
+  const shown = input && typeof input.command === "string" ? `$ ${input.command}` : pretty(input);
+  return h("div", {class: "tool", ...attrs}, h("span", {class: "name"}, name), h("pre", {class: "input"}, shown));
+}
+
+// The buttons that decide the calls a run waits on: one click per call; the
+// decisions go when every call has one.
+function approvalBox(runId, calls) {
+  const chosen = new Map();
+  const note = h("input", {class: "note", placeholder: "A message for a rejection (optional)"});
+  const said = h("p", {class: "muted"});
+  let box = null;
+  const send = async () => {
+    box.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    const decisions = calls.map((c) => {
+      const decision = chosen.get(c.call_id);
+      return decision === "reject" && note.value ? {call_id: c.call_id, decision, message: note.value} : {call_id: c.call_id, decision};
+    });
+    try {
+      await api(`/runs/${encodeURIComponent(runId)}/approve`, {method: "POST", body: {decisions}});
+      box.classList.add("decided");
+      said.textContent = "Decided: the run is queued again.";
+    } catch (e) {
+      said.textContent = e.message;
+      box.querySelectorAll("button").forEach((b) => { b.disabled = false; });
+    }
+  };
+  const choice = (call, decision, label) => h("button", {type: "button", class: decision, "data-call": call.call_id,
+    onclick: (e) => {
+      chosen.set(call.call_id, decision);
+      e.target.parentNode.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", b === e.target));
+      if (chosen.size === calls.length) send();
+    }}, label);
+  box = h("div", {class: "approval", "data-run": runId},
+    h("h3", {}, calls.length > 1 ? "These calls wait for a decision" : "This call waits for a decision"),
+    calls.map((c) => h("div", {}, toolBlock(c.name, c.input),
+      h("div", {class: "actions"}, choice(c, "approve", "Approve"), choice(c, "reject", "Reject")))),
+    note, said);
+  return box;
+}
+
+function history(messages) {
+  if (!messages.length) return h("p", {class: "muted"}, "No messages yet.");
+  // Tool results travel in `user` messages, as the original API shows them.
+  const role = (m) => (m.content.length && m.content.every((b) => b.type === "tool_result") ? "tool results" : m.role);
+  return h("div", {}, messages.map((m) => h("div", {class: "message"}, h("div", {class: "role"}, role(m)),
+    m.content.map((block) => {
+      if (block.type === "text") return h("div", {class: "text"}, block.text);
+      if (block.type === "tool_use") return toolBlock(block.name, block.input);
+      if (block.type === "tool_result") {
+        const output = typeof block.content === "string" ? block.content : pretty(block.content);
+        return h("pre", {class: "output", "data-error": !!block.is_error}, output);
+      }
+      return h("pre", {}, pretty(block));
+    }))));
+}
+
+// ---------- Views ----------
+
+async function queueView() {
+  const cards = h("div", {class: "cards"});
+  const workers = h("div");
+  const recent = h("div");
+  main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Queue"), cards,
+    section("Workers and their leases", workers), section("Latest runs", recent));
+  const card = (n, label, href) => h(href ? "a" : "div", {class: "card", href, "data-count": label}, h("span", {class: "n"}, n), h("span", {class: "label"}, label));
+  await every(2000, async () => {
+    const [health, listed, waiting, latest] = await Promise.all([api("/health"), api("/workers"),
+      api("/runs?status=waiting&limit=100"), api("/runs?order=desc&limit=10")]);
+    const waits = waiting.runs.length + (waiting.next_after ? "+" : "");
+    cards.replaceChildren(card(health.queue.queued, "queued", "/ui/runs?status=queued"),
+      card(health.queue.running, "running", "/ui/runs?status=running"), card(waits, "waiting", "/ui/approvals"),
+      card(health.queue.workers, "live workers"));
+    workers.replaceChildren(table(["Worker", "Status", "Lease expires", "~Started", "Runs it holds"], listed.workers,
+      (w) => [h("span", {title: w.id}, w.name, " ", h("code", {class: "muted"}, shortId(w.id))), badge(w.status),
+        w.status === "stopped" ? "—" : when(w.lease_expires_at), when(w.started_at),
+        w.runs.length ? w.runs.map((id) => [idLink("runs", id), " "]) : h("span", {class: "muted"}, "none")],
+      (w) => ({"data-worker": w.id, "data-status": w.status})));
+    recent.replaceChildren(runsTable(latest.runs), h("p", {}, h("a", {href: "/ui/runs"}, "All runs »")));
+  });
+}
+
+async function runsView() {
+  const params = new URLSearchParams(location.search);
+  const status = h("select", {name: "status", id: "status-filter", onchange: (e) => e.target.form.submit()},
+    h("option", {value: ""}, "any status"), STATUSES.map((s) => h("option", {value: s, selected: params.get("status") === s}, s)));
+  const session = h("input", {name: "session_id", placeholder: "session ID", value: params.get("session_id") || ""});
+  const list = h("div");
+  main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Runs"),
+    h("form", {class: "filters", method: "get", action: "/ui/runs"}, status, session, h("button", {}, "Filter")), list);
+  const query = new URLSearchParams({order: "desc", limit: PAGE});
+  for (const key of ["status", "session_id", "after"]) if (params.get(key)) query.set(key, params.get(key));
+  await every(3000, async () => {
+    const page = await api(`/runs?${query}`);
+    list.replaceChildren(runsTable(page.runs), pager(params, page.next_after));
+  });
+}
+
+async function runView(id) {
+  const path = `/runs/${encodeURIComponent(id)}`;
+  const summary = h("div");
+  const actions = h("div", {class: "actions"});
+  const events = h("div", {class: "timeline", id: "events"});
+  const indicator = h("span", {class: "live", id: "live"});
+  main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Run ", h("code", {}, id)), summary,
+    actions, h("h2", {}, "Events ", indicator), events);
+  let controlled = false;
+  const refresh = async () => {
+    const run = await api(path);
+    summary.replaceChildren(fields([["Status", badge(run.status)], ["Kind", run.kind], ["Attempt", run.attempt],
+      ["Agent", h("code", {}, run.agent_id)], ["Session", idLink("sessions", run.session_id)],
+      run.fleet_run_id && ["Fleet run", [idLink("fleet-runs", run.fleet_run_id), ` task ${run.task_index}`]],
+      ["Message", h("div", {class: "text"}, run.input.message), true], ["Created", when(run.created_at)],
+      ["Started", when(run.started_at)], ["Finished", when(run.finished_at)], ["Steps", run.steps],
+      ["Tokens", `${run.usage.input_tokens} in, ${run.usage.output_tokens} out`],
+      run.error && ["Error", h("span", {class: "error"}, run.error), true],
+      run.response && ["Response", h("div", {class: "text"}, run.response), true]]));
+    summary.dataset.status = run.status;
+    // Drawn once, so a message being typed survives the refreshes.
+    if (TERMINAL.includes(run.status)) actions.replaceChildren();
+    else if (!controlled) actions.replaceChildren(...controls(path, refresh));
+    controlled = !TERMINAL.includes(run.status);
+  };
+  await refresh();
+  const lifecycle = ["run_started", "run_handed_back", "run_resumed", "approval_requested", "approval_decided", "done"];
+  const draw = timeline(events, id);
+  follow(`${path}/events`, path, (event) => {
+    draw(event);
+    if (lifecycle.includes(event.type)) refresh().catch(report);
+  }, indicator);
+}
+
+function controls(path, refresh) {
+  const message = h("input", {placeholder: "Steer: a message for its next step", required: true});
+  const steer = async (e) => {
+    e.preventDefault();
+    try { await api(`${path}/steer`, {method: "POST", body: {message: message.value}}); message.value = ""; } catch (err) { report(err); }
+  };
+  const cancel = async () => {
+    try { await api(`${path}/cancel`, {method: "POST"}); await refresh(); } catch (err) { report(err); }
+  };
+  return [h("form", {class: "filters", onsubmit: steer}, message, h("button", {}, "Steer")),
+    h("button", {type: "button", class: "danger", onclick: cancel}, "Cancel run")];
+}
+
+// Draws a run's events as they come: each step's text as it streams, tool
+// calls with their results, the rest as one line each. Every element carries
+// the seq of the event it shows.
+function timeline(container, runId) {
+  const steps = new Map(), calls = new Map();
+  let waiting = null;
+  const step = (n) => {
+    if (!steps.has(n)) {
+      const box = h("section", {class: "step", "data-step": n}, h("h3", {}, `Step ${n}`));
+      steps.set(n, {box, text: null});
+      container.append(box);
+    }
+    return steps.get(n);
+  };
+  const line = (event, ...detail) => h("div", {class: "event", "data-seq": event.seq, "data-type": event.type},
+    h("span", {class: "type"}, event.type.replace(/_/g, " ")), detail.length ? " · " : "", detail);
+  return (e) => {
+    const s = e.step !== undefined && e.type !== "approval_decided" ? step(e.step) : null;
+    switch (e.type) {
+      case "step_started": {
+        const head = s.box.firstChild;
+        if (head.dataset.seq) s.box.append(line(e)); else head.dataset.seq = e.seq;
+        break;
+      }
+      case "text_delta":
+        if (!s.text) { s.text = h("div", {class: "text"}); s.box.append(s.text); }
+        s.text.append(h("span", {"data-seq": e.seq}, e.text));
+        break;
+      case "step_restarted":
+        s.box.querySelectorAll(".text span").forEach((span) => span.classList.add("void"));
+        s.text = null;
+        s.box.append(line(e, `attempt ${e.attempt}: ${e.reason || "the step starts over"}; the text above is void`));
+        break;
+      case "tool_call": {
+        const output = h("pre", {class: "output muted"}, "running…");
+        calls.set(e.call_id, output);
+        s.box.append(toolBlock(e.name, e.input, {"data-seq": e.seq, "data-call": e.call_id}), output);
+        break;
+      }
+      case "tool_result": {
+        const output = h("pre", {class: "output", "data-seq": e.seq, "data-error": !!e.is_error}, e.output);
+        const placeholder = calls.get(e.call_id);
+        if (placeholder) placeholder.replaceWith(output); else s.box.append(output);
+        calls.set(e.call_id, output);
+        break;
+      }
+      case "step_completed":
+        s.box.append(line(e, `${e.stop_reason}, ${e.usage.input_tokens} in / ${e.usage.output_tokens} out`));
+        break;
+      case "approval_requested":
+        s.box.append(line(e, `${e.calls.length} call(s) wait for a person`));
+        waiting = approvalBox(runId, e.calls);
+        s.box.append(waiting);
+        break;
+      case "approval_decided":
+        if (waiting) { waiting.classList.add("decided"); waiting.querySelectorAll("button").forEach((b) => { b.disabled = true; }); }
+        container.append(line(e, e.decisions.map((d) => `${d.call_id}: ${d.decision}`).join(", ")));
+        break;
+      case "run_started": container.append(line(e, `attempt ${e.attempt}, worker ${e.worker_id}`)); break;
+      case "steered": container.append(line(e, e.message)); break;
+      case "done": container.append(line(e, badge(e.status), e.error ? ` ${e.error}` : "")); break;
+      default: container.append(line(e));
+    }
+  };
+}
+
+async function sessionsView() {
+  const params = new URLSearchParams(location.search);
+  const list = h("div");
+  main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Sessions"), list);
+  const query = new URLSearchParams({order: "desc", limit: PAGE});
+  if (params.get("after")) query.set("after", params.get("after"));
+  await every(5000, async () => {
+    const sessions = await api(`/sessions?${query}`);
+    const next = sessions.length === PAGE ? sessions[sessions.length - 1].id : null;
+    list.replaceChildren(table(["Session", "Title", "~Agent", "Messages", "Updated"], sessions,
+      (s) => [idLink("sessions", s.id), s.title || "—", h("code", {}, shortId(s.agent_id)), s.history.length, when(s.updated_at)],
+      (s) => ({"data-session": s.id})), pager(params, next));
+  });
+}
+
+async function sessionView(id) {
+  const path = `/sessions/${encodeURIComponent(id)}`;
+  const about = h("div"), talk = h("div", {id: "history"}), runs = h("div");
+  main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Session ", h("code", {}, id)), about,
+    section("History", talk), section("Runs, newest first", runs));
+  await every(4000, async () => {
+    const [session, page] = await Promise.all([api(path),
+      api(`/runs?session_id=${encodeURIComponent(id)}&order=desc&limit=20`)]);
+    about.replaceChildren(fields([["Title", session.title], ["Agent", h("code", {}, session.agent_id || "—")],
+      ["Created", when(session.created_at)], ["Work dir", h("code", {}, session.work_dir), true],
+      ["Metadata", h("code", {}, JSON.stringify(session.metadata)), true]]));
+    talk.replaceChildren(history(session.history));
+    runs.replaceChildren(runsTable(page.runs),
+      page.next_after ? h("a", {href: `/ui/runs?session_id=${encodeURIComponent(id)}`}, "Every run of this session »") : "");
+  });
+}
+
+function progressOf(p) {
+  const done = p.succeeded + p.failed + p.cancelled;
+  return h("span", {}, h("progress", {max: p.total || 1, value: done}), ` ${done}/${p.total}`);
+}
+
+async function fleetsView() {
+  const params = new URLSearchParams(location.search);
+  const fleets = h("div"), runs = h("div");
+  main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Fleets"), fleets,
+    section("Fleet runs, newest first", runs));
+  const query = new URLSearchParams({order: "desc", limit: PAGE});
+  if (params.get("after")) query.set("after", params.get("after"));
+  await every(3000, async () => {
+    const [defined, page] = await Promise.all([api("/fleets"), api(`/fleet-runs?${query}`)]);
+    const names = new Map(defined.map((f) => [f.id, f.name]));
+    fleets.replaceChildren(table(["Fleet", "Status", "~Agent", "At once"], defined,
+      (f) => [h("span", {title: f.id}, f.name), badge(f.status), h("code", {}, shortId(f.agent_id)), f.worker_count || "no cap"]));
+    runs.replaceChildren(table(["Fleet run", "Fleet", "Status", "Progress", "~Created"], page.fleet_runs,
+      (r) => [idLink("fleet-runs", r.id), names.get(r.fleet_id) || shortId(r.fleet_id), badge(r.status), progressOf(r.progress), when(r.created_at)],
+      (r) => ({"data-fleet-run": r.id})), pager(params, page.next_after));
+  });
+}
+
+async function fleetRunView(id) {
+  const path = `/fleet-runs/${encodeURIComponent(id)}`;
+  const params = new URLSearchParams(location.search);
+  const about = h("div"), bar = h("progress", {id: "progress", max: 1, value: 0}), count = h("span", {id: "progress-text"});
+  const tasks = h("div"), indicator = h("span", {class: "live", id: "live"});
+  main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Fleet run ", h("code", {}, id)), about,
+    h("h2", {}, "Progress ", indicator), bar, count, section("Tasks", tasks));
+  const query = new URLSearchParams({limit: 100});
+  if (params.get("after")) query.set("after", params.get("after"));
+  const refresh = async () => {
+    const run = await api(`${path}?${query}`);
+    about.replaceChildren(fields([["Status", badge(run.status)], ["Fleet", h("code", {}, run.fleet_id)],
+      ["At once", run.worker_count || "no cap"], ["Created", when(run.created_at)], ["Finished", when(run.finished_at)]]),
+      TERMINAL.includes(run.status) ? "" : h("button", {type: "button", class: "danger", onclick: () => api(`${path}/cancel`, {method: "POST"}).then(refresh, report)}, "Cancel fleet run"));
+    tasks.replaceChildren(table(["Task", "Status", "Run", "~Response"], run.tasks,
+      (t) => [t.task_index, badge(t.status), idLink("runs", t.run_id), h("span", {class: "muted"}, (t.error || t.response || "").slice(0, 120))],
+      (t) => ({"data-task": t.task_index})), pager(params, run.next_after, "Next tasks"));
+  };
+  await refresh();
+  // Progress comes from the log: `fleet_queued` says how many tasks, each
+  // `result` ends one.
+  const counts = {total: 0, succeeded: 0, failed: 0, cancelled: 0};
+  const show = () => {
+    const done = counts.succeeded + counts.failed + counts.cancelled;
+    bar.max = counts.total || 1; bar.value = done;
+    count.dataset.done = done; count.dataset.total = counts.total;
+    count.textContent = ` ${done}/${counts.total} done · ${counts.succeeded} succeeded, ${counts.failed} failed, ${counts.cancelled} cancelled`;
+  };
+  follow(`${path}/events`, path, (e) => {
+    if (e.type === "fleet_queued") counts.total = e.tasks;
+    if (e.type === "result" && e.status in counts) {
+      counts[e.status] += 1;
+      const row = tasks.querySelector(`tr[data-task="${e.task_index}"] td:nth-child(2)`);
+      if (row) row.replaceChildren(badge(e.status));
+    }
+    if (e.type === "done") { Object.assign(counts, {succeeded: e.succeeded, failed: e.failed, cancelled: e.cancelled}); refresh().catch(report); }
+    show();
+  }, indicator);
+}
+
+async function approvalsView() {
+  const list = h("div", {id: "approvals"}), more = h("p", {class: "muted"});
+  main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Runs waiting for a person"), list, more);
+  const cards = new Map();
+  await every(3000, async () => {
+    const page = await api("/runs?status=waiting&limit=50");
+    more.textContent = page.next_after ? "More runs wait: these are the 50 that have waited longest." : "";
+    const ids = new Set(page.runs.map((r) => r.id));
+    for (const [id, card] of cards) if (!ids.has(id) && !card.querySelector(".approval.decided")) { card.remove(); cards.delete(id); }
+    for (const run of page.runs) {
+      if (cards.has(run.id)) continue;
+      const events = await api(`/runs/${encodeURIComponent(run.id)}/events`);
+      const asked = events.filter((e) => e.type === "approval_requested").pop();
+      if (!asked) continue;
+      const card = h("div", {class: "card", "data-run": run.id},
+        h("p", {}, "Run ", idLink("runs", run.id), " of session ", idLink("sessions", run.session_id), " · waiting ", when(run.updated_at)),
+        h("div", {class: "text muted"}, run.input.message), approvalBox(run.id, asked.calls));
+      cards.set(run.id, card);
+      list.append(card);
+    }
+    if (!cards.size) list.replaceChildren(h("p", {class: "muted", id: "none-waiting"}, "No run waits for a person."));
+    else list.querySelector("#none-waiting")?.remove();
+  });
+}
+
+// ---------- Start ----------
+
+const VIEWS = {queue: queueView, runs: runsView, run: runView, sessions: sessionsView, session: sessionView,
+  fleets: fleetsView, "fleet-run": fleetRunView, approvals: approvalsView};
+
+async function start() {
+  stopAll();
+  drawAuth();
+  // /ui/runs/{id}: the ID is the path's fourth part.
+  const id = decodeURIComponent(location.pathname.split("/")[3] || "");
+  try {
+    await VIEWS[document.body.dataset.view](id);
+    // The view's first draw is done (a mark tests and scripts can wait for).
+    if (!document.getElementById("token-form")) main.dataset.drawn = "yes";
+  } catch (e) {
+    if (e instanceof NeedsToken) return;
+    main.prepend(h("p", {class: "problem"}, `The server said: ${e.message}`));
+  }
+}
+
+start();
