@@ -36,30 +36,45 @@ pub async fn enqueue(
         Some(session_id) => session_is_busy(c, session_id).await?,
         None => false,
     };
-    insert_runs(c, p, std::slice::from_ref(&new), &[blocked], None).await?;
+    let mut inserted = insert_runs(c, p, std::slice::from_ref(&new), &[blocked], None, Returning::Rows).await?;
     if let Some(key) = &key {
         remember_key(c, key, &new.id).await?;
     }
-    let run = get_run(c, &new.id).await?.ok_or(StoreError::NotFound("run"))?;
+    let run = inserted.pop().ok_or(StoreError::NotFound("run"))?;
     Ok(Enqueued { run, created: true })
 }
 
+/// Whether an insert answers with the rows it wrote: one submitted run's
+/// answer needs its row, a fleet run's thousands of tasks do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Returning {
+    Rows,
+    Nothing,
+}
+
 /// Writes queued runs (all of a fleet run's tasks at once, or one run) and
-/// their `run_queued` events; `fleet_run_id` places them in a fleet run, in order.
+/// their `run_queued` events; `fleet_run_id` places them in a fleet run, in
+/// order. With [`Returning::Rows`] the written runs come back in the same
+/// round trip.
 pub async fn insert_runs(
     c: &mut PgConnection,
     p: &mut Pending,
     runs: &[NewRun],
     blocked: &[bool],
     fleet_run_id: Option<&str>,
-) -> StoreResult<()> {
+    returning: Returning,
+) -> StoreResult<Vec<Run>> {
     let mut columns = RunColumns::default();
     for (index, new) in runs.iter().enumerate() {
         columns.push(new, blocked[index])?;
         let task = fleet_run_id.map(|id| (id, index as u32));
         p.push(&new.id, 1, &[new.queued_event(task)]);
     }
-    sqlx::query(
+    let returned = match returning {
+        Returning::Rows => format!(" RETURNING {}", rows::RUN_COLUMNS),
+        Returning::Nothing => String::new(),
+    };
+    let written = sqlx::query(&format!(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
                            event_seq, fleet_run_id, task_index, created_at, updated_at)
          SELECT id, kind, 'queued', blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
@@ -67,8 +82,8 @@ pub async fn insert_runs(
          FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                      $9::bigint[]) WITH ORDINALITY
               AS u(id, kind, blocked, session_id, agent_id, agent, input, work_dir, max_attempts, ord)
-         ORDER BY ord",
-    )
+         ORDER BY ord{returned}"
+    ))
     .bind(&columns.ids)
     .bind(&columns.kinds)
     .bind(&columns.blocked)
@@ -79,9 +94,9 @@ pub async fn insert_runs(
     .bind(&columns.work_dirs)
     .bind(&columns.max_attempts)
     .bind(fleet_run_id)
-    .execute(&mut *c)
+    .fetch_all(&mut *c)
     .await?;
-    Ok(())
+    written.iter().map(rows::run).collect()
 }
 
 /// New runs' columns as arrays, for one `INSERT … SELECT FROM UNNEST`.
@@ -159,19 +174,15 @@ pub async fn remembered(c: &mut PgConnection, key: &IdempotencyKey) -> StoreResu
 /// waits, blocked); a missing session is refused. Locks the session's row,
 /// as the end of its running run does, so the two see each other.
 async fn session_is_busy(c: &mut PgConnection, session_id: &str) -> StoreResult<bool> {
-    let present: Option<i32> = sqlx::query_scalar("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE")
-        .bind(session_id)
-        .fetch_optional(&mut *c)
-        .await?;
-    if present.is_none() {
-        return Err(StoreError::NotFound("session"));
-    }
-    let busy: bool =
-        sqlx::query_scalar(&format!("SELECT EXISTS(SELECT 1 FROM runs WHERE session_id = $1 AND status IN {ACTIVE})"))
-            .bind(session_id)
-            .fetch_one(&mut *c)
-            .await?;
-    Ok(busy)
+    // One round trip: the session's row locked, and whether a run of it is active.
+    let busy: Option<bool> = sqlx::query_scalar(&format!(
+        "SELECT EXISTS(SELECT 1 FROM runs WHERE session_id = $1 AND status IN {ACTIVE})
+         FROM sessions WHERE id = $1 FOR UPDATE"
+    ))
+    .bind(session_id)
+    .fetch_optional(&mut *c)
+    .await?;
+    busy.ok_or(StoreError::NotFound("session"))
 }
 
 /// Reads a run inside a transaction with its row locked, as a run is locked
@@ -197,15 +208,20 @@ pub async fn get_run(c: &mut PgConnection, id: &str) -> StoreResult<Option<Run>>
 /// resume), then queued runs at the head of their session, oldest first.
 /// Rows another claim holds are skipped, never waited for.
 pub async fn claim(c: &mut PgConnection, p: &mut Pending, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>> {
-    let live: Option<i32> =
-        sqlx::query_scalar("SELECT 1 FROM workers WHERE id = $1 AND lease_expires_at > wingman_ms()")
-            .bind(worker_id)
-            .fetch_optional(&mut *c)
-            .await?;
-    if live.is_none() {
+    // One round trip: whether this worker's lease holds, and whether any
+    // lapsed lease left runs to rescue (usually none, and then no scan).
+    let (live, orphans): (bool, bool) = sqlx::query_as(
+        "SELECT EXISTS(SELECT 1 FROM workers WHERE id = $1 AND lease_expires_at > wingman_ms()),
+                EXISTS(SELECT 1 FROM workers JOIN runs ON runs.worker_id = workers.id AND runs.status = 'running'
+                       WHERE workers.lease_expires_at <= wingman_ms())",
+    )
+    .bind(worker_id)
+    .fetch_one(&mut *c)
+    .await?;
+    if !live {
         return Err(StoreError::Fenced);
     }
-    let mut started = rescue_orphans(c, p, worker_id, limit).await?;
+    let mut started = if orphans { rescue_orphans(c, p, worker_id, limit).await? } else { Vec::new() };
     let room = limit.saturating_sub(started.len() as u32);
     if room > 0 {
         let found = sqlx::query(
