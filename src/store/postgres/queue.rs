@@ -174,15 +174,23 @@ pub async fn remembered(c: &mut PgConnection, key: &IdempotencyKey) -> StoreResu
 /// waits, blocked); a missing session is refused. Locks the session's row,
 /// as the end of its running run does, so the two see each other.
 async fn session_is_busy(c: &mut PgConnection, session_id: &str) -> StoreResult<bool> {
-    // One round trip: the session's row locked, and whether a run of it is active.
-    let busy: Option<bool> = sqlx::query_scalar(&format!(
-        "SELECT EXISTS(SELECT 1 FROM runs WHERE session_id = $1 AND status IN {ACTIVE})
-         FROM sessions WHERE id = $1 FOR UPDATE"
-    ))
-    .bind(session_id)
-    .fetch_optional(&mut *c)
-    .await?;
-    busy.ok_or(StoreError::NotFound("session"))
+    let present: Option<i32> = sqlx::query_scalar("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE")
+        .bind(session_id)
+        .fetch_optional(&mut *c)
+        .await?;
+    if present.is_none() {
+        return Err(StoreError::NotFound("session"));
+    }
+    // A statement of its own, after the lock: a statement's snapshot is taken
+    // when it starts, so a check in the locking statement would miss the run
+    // that ended (and passed the session's turn on) while we waited for the
+    // lock, and the new run would wait for a turn that never comes.
+    let busy: bool =
+        sqlx::query_scalar(&format!("SELECT EXISTS(SELECT 1 FROM runs WHERE session_id = $1 AND status IN {ACTIVE})"))
+            .bind(session_id)
+            .fetch_one(&mut *c)
+            .await?;
+    Ok(busy)
 }
 
 /// Reads a run inside a transaction with its row locked, as a run is locked
