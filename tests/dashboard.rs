@@ -184,6 +184,13 @@ async fn every_page_shows_its_part_approvals_are_answered_and_a_fleet_run_moves(
         .wait_for("return document.querySelector('#main .status')?.textContent === 'succeeded'", LIMIT, "ended")
         .await;
     browser.screenshot("fleet-run").await;
+    // Its tasks among the runs: the runs page filtered by the fleet run.
+    browser.click("#as-runs").await;
+    let filtered = format!(
+        "return location.search.includes('fleet_run_id={fleet_run_id}') \
+         && document.querySelectorAll('#main table tbody tr').length === 8"
+    );
+    browser.wait_for(&filtered, LIMIT, "the fleet run's eight tasks on the runs page").await;
 
     // Sessions with their history, fleets with their runs' progress.
     browser.goto(&format!("{ui}/sessions")).await;

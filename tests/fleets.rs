@@ -245,6 +245,17 @@ async fn tasks_carry_their_own_settings_and_a_failed_task_fails_only_itself(back
         fleet_run["progress"],
         json!({"total": 3, "queued": 0, "running": 0, "succeeded": 2, "failed": 1, "cancelled": 0})
     );
+    // The runs list filtered by the fleet run: its three tasks, none of any other run.
+    let other = api.create_session(&agent, None).await;
+    api.send(&other, "not a task").await;
+    let fleet_run_id = fleet_run["id"].as_str().unwrap();
+    let (status, page) = api.get(&format!("/runs?fleet_run_id={fleet_run_id}")).await;
+    assert_eq!(status, 200, "{page}");
+    let tasks: Vec<&Value> = page["runs"].as_array().unwrap().iter().collect();
+    assert_eq!(tasks.len(), 3, "{page}");
+    assert!(tasks.iter().all(|r| r["fleet_run_id"] == fleet_run["id"] && r["kind"] == "fleet_task"), "{page}");
+    let (status, page) = api.get("/runs?fleet_run_id=01JNOSUCHFLEETRUN000000000").await;
+    assert_eq!((status, page["runs"].as_array().map(Vec::len)), (200, Some(0)), "{page}");
 }
 }
 

@@ -62,6 +62,10 @@ on_both_backends! {
         assert_eq!(history(&api, &session).await, before, "the session keeps its conversation");
         let (status, _) = api.request(reqwest::Method::DELETE, &format!("/runs/{run}"), None).await;
         assert_eq!(status, 404);
+        // A cursor that names the deleted run has no place in the queue: a
+        // 400 that says so, never a silently empty page.
+        let (status, body) = api.get(&format!("/runs?after={run}")).await;
+        assert!(status == 400 && body["error"].as_str().unwrap().contains("first page"), "{status} {body}");
         // The session goes on.
         let next = api.send(&session, "again").await;
         assert_eq!(api.wait_terminal(&next, LIMIT).await["status"], "succeeded");

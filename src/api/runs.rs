@@ -93,6 +93,8 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
 struct ListQuery {
     /// Only this session's runs.
     session_id: Option<String>,
+    /// Only the tasks of this fleet run.
+    fleet_run_id: Option<String>,
     /// Only runs in this status.
     #[param(value_type = Option<RunStatus>)]
     status: Option<String>,
@@ -126,7 +128,7 @@ struct RunPage {
     params(ListQuery),
     responses(
         (status = 200, description = "A page of runs", body = RunPage),
-        (status = 400, description = "An unknown status, a limit out of range, an unknown parameter", body = ErrorBody),
+        (status = 400, description = "An unknown status, a limit out of range, an unknown parameter, an `after` that names no run", body = ErrorBody),
     )
 )]
 async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<RunPage>> {
@@ -138,7 +140,23 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
     if limit == 0 || limit > 500 {
         return Err(ApiError::BadRequest("limit must be between 1 and 500".into()));
     }
-    let filter = RunFilter { session_id: q.session_id, status, after: q.after, limit, order: q.order };
+    // A cursor is a run's place in the queue: one that names no run (a
+    // deleted one, say) has no place, and would silently give an empty page.
+    if let Some(after) = &q.after {
+        if state.store.get_run(after).await?.is_none() {
+            return Err(ApiError::BadRequest(format!(
+                "after names no run ({after}); it may have been deleted: list again from the first page"
+            )));
+        }
+    }
+    let filter = RunFilter {
+        session_id: q.session_id,
+        fleet_run_id: q.fleet_run_id,
+        status,
+        after: q.after,
+        limit,
+        order: q.order,
+    };
     let runs = state.store.list_runs(&filter).await?;
     let next_after = if runs.len() as u32 == limit { runs.last().map(|r| r.id.clone()) } else { None };
     Ok(Json(RunPage { runs, next_after }))

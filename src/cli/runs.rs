@@ -45,6 +45,9 @@ struct RunFilter {
     /// Only the runs of this session.
     #[arg(long)]
     session: Option<String>,
+    /// Only the tasks of this fleet run.
+    #[arg(long)]
+    fleet_run: Option<String>,
     /// Start after this run (the next page of an earlier listing).
     #[arg(long)]
     after: Option<String>,
@@ -72,6 +75,7 @@ async fn list(remote: &Remote, filter: &RunFilter) -> anyhow::Result<()> {
     let mut query = Vec::new();
     query.extend(filter.status.clone().map(|s| ("status", s)));
     query.extend(filter.session.clone().map(|s| ("session_id", s)));
+    query.extend(filter.fleet_run.clone().map(|f| ("fleet_run_id", f)));
     let (runs, next) = read(remote, &query, filter.after.clone(), filter.list.wanted()).await?;
     if filter.list.json {
         print_json(&json!({"runs": runs, "next_after": next}));
@@ -84,7 +88,8 @@ async fn list(remote: &Remote, filter: &RunFilter) -> anyhow::Result<()> {
     if let Some(next) = next {
         let status = filter.status.as_ref().map(|s| format!(" --status {s}")).unwrap_or_default();
         let session = filter.session.as_ref().map(|s| format!(" --session {s}")).unwrap_or_default();
-        hint(&format!("more: wingman runs{status}{session} --after {next}"));
+        let fleet_run = filter.fleet_run.as_ref().map(|f| format!(" --fleet-run {f}")).unwrap_or_default();
+        hint(&format!("more: wingman runs{status}{session}{fleet_run} --after {next}"));
     }
     Ok(())
 }

@@ -65,6 +65,7 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
     let sql = format!(
         "SELECT {} FROM runs
          WHERE (?1 IS NULL OR session_id = ?1) AND (?2 IS NULL OR status = ?2)
+           AND (?5 IS NULL OR fleet_run_id = ?5)
            AND (?3 IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = ?3))
          ORDER BY queue_seq {} LIMIT ?4",
         rows::RUN_COLUMNS,
@@ -72,7 +73,7 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
         filter.order.sql()
     );
     let status = filter.status.map(|s| s.as_str());
-    let params = params![filter.session_id, status, filter.after, filter.limit as i64];
+    let params = params![filter.session_id, status, filter.after, filter.limit as i64, filter.fleet_run_id];
     rows::select_all(conn, &sql, params, |row| rows::run(row))
 }
 

@@ -288,11 +288,12 @@ async function runsView() {
   const status = h("select", {name: "status", id: "status-filter", onchange: (e) => e.target.form.submit()},
     h("option", {value: ""}, "any status"), STATUSES.map((s) => h("option", {value: s, selected: params.get("status") === s}, s)));
   const session = h("input", {name: "session_id", placeholder: "session ID", value: params.get("session_id") || ""});
+  const fleetRun = h("input", {name: "fleet_run_id", placeholder: "fleet run ID", value: params.get("fleet_run_id") || ""});
   const list = h("div");
   main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Runs"),
-    h("form", {class: "filters", method: "get", action: "/ui/runs"}, status, session, h("button", {}, "Filter")), list);
+    h("form", {class: "filters", method: "get", action: "/ui/runs"}, status, session, fleetRun, h("button", {}, "Filter")), list);
   const query = new URLSearchParams({order: "desc", limit: PAGE});
-  for (const key of ["status", "session_id", "after"]) if (params.get(key)) query.set(key, params.get(key));
+  for (const key of ["status", "session_id", "fleet_run_id", "after"]) if (params.get(key)) query.set(key, params.get(key));
   await every(3000, async () => {
     const page = await api(`/runs?${query}`);
     list.replaceChildren(runsTable(page.runs), pager(params, page.next_after));
@@ -473,7 +474,8 @@ async function fleetRunView(id) {
   const about = h("div"), bar = h("progress", {id: "progress", max: 1, value: 0}), count = h("span", {id: "progress-text"});
   const tasks = h("div"), indicator = h("span", {class: "live", id: "live"});
   main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Fleet run ", h("code", {}, id)), about,
-    h("h2", {}, "Progress ", indicator), bar, count, section("Tasks", tasks));
+    h("h2", {}, "Progress ", indicator), bar, count, section("Tasks", tasks),
+    h("p", {}, h("a", {href: `/ui/runs?fleet_run_id=${encodeURIComponent(id)}`, id: "as-runs"}, "Its tasks among the runs »")));
   const query = new URLSearchParams({limit: 100});
   if (params.get("after")) query.set("after", params.get("after"));
   const refresh = async () => {
