@@ -14,7 +14,7 @@ use utoipa_axum::routes;
 
 use super::error::{naming, naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
-use super::runs::{accepted, idempotency_key, EventsQuery, WaitQuery, MAX_MESSAGE_BYTES};
+use super::runs::{accepted, check_limit, check_message, idempotency_key, EventsQuery, WaitQuery};
 use super::sse::{self, EventFrame, LoggedEvent};
 use super::work_dir;
 use super::AppState;
@@ -104,12 +104,7 @@ fn check_tasks(state: &AppState, tasks: &[TaskBody]) -> ApiResult<()> {
     }
     for (i, task) in tasks.iter().enumerate() {
         let bad = |m: &str| ApiError::BadRequest(format!("tasks[{i}]: {m}"));
-        if task.message.trim().is_empty() {
-            return Err(bad("message must not be empty"));
-        }
-        if task.message.len() > MAX_MESSAGE_BYTES {
-            return Err(bad(&format!("message is longer than {MAX_MESSAGE_BYTES} bytes")));
-        }
+        check_message(&task.message).map_err(|m| bad(&m))?;
         if let Some(dir) = &task.work_dir {
             work_dir::check(state, dir).map_err(|e| match e {
                 ApiError::Unprocessable(m) => ApiError::Unprocessable(format!("tasks[{i}]: {m}")),
@@ -281,14 +276,6 @@ struct ListQuery {
     #[serde(default)]
     #[param(value_type = Option<Order>)]
     order: Order,
-}
-
-fn check_limit(limit: Option<u32>, default: u32, max: u32) -> ApiResult<u32> {
-    let limit = limit.unwrap_or(default);
-    if limit == 0 || limit > max {
-        return Err(ApiError::BadRequest(format!("limit must be between 1 and {max}")));
-    }
-    Ok(limit)
 }
 
 /// Fleet runs, oldest first, a page at a time.

@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 
 use super::error::{naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
-use super::runs::{accepted, idempotency_key, read_run, WaitQuery, MAX_MESSAGE_BYTES};
+use super::runs::{accepted, check_message, idempotency_key, read_run, WaitQuery};
 use super::sse::{self, MessageStreamFrame};
 use super::AppState;
 use crate::approval::WaitingCall;
@@ -91,12 +91,7 @@ struct Approval {
 
 /// Writes the run (and nothing else happens here: a worker picks it up).
 async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: MessageBody) -> ApiResult<Enqueued> {
-    if body.message.trim().is_empty() {
-        return Err(ApiError::BadRequest("message must not be empty".into()));
-    }
-    if body.message.len() > MAX_MESSAGE_BYTES {
-        return Err(ApiError::BadRequest(format!("message is longer than {MAX_MESSAGE_BYTES} bytes")));
-    }
+    check_message(&body.message).map_err(ApiError::BadRequest)?;
     let session = state
         .store
         .get_session(session_id)

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
-use super::runs::MAX_MESSAGE_BYTES;
+use super::runs::check_message;
 use super::AppState;
 use crate::approval::{self, Decided, DecisionRequest};
 use crate::checkpoint::{next_action, Checkpoint, CheckpointBody, NextAction};
@@ -102,12 +102,7 @@ async fn steer(
     Path(id): Path<String>,
     JsonBody(body): JsonBody<SteerBody>,
 ) -> ApiResult<(StatusCode, Json<Run>)> {
-    if body.message.trim().is_empty() {
-        return Err(ApiError::BadRequest("message must not be empty".into()));
-    }
-    if body.message.len() > MAX_MESSAGE_BYTES {
-        return Err(ApiError::BadRequest(format!("message is longer than {MAX_MESSAGE_BYTES} bytes")));
-    }
+    check_message(&body.message).map_err(ApiError::BadRequest)?;
     let run = state.store.steer_run(&id, &body.message).await.map_err(naming(format!("run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))

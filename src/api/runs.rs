@@ -21,6 +21,27 @@ use crate::store::{IdempotencyKey, Order, RunFilter};
 /// The largest message accepted, in bytes.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
 
+/// Checks a message a client gives a run (a session's message, a fleet
+/// task's, a steer): not blank, at most [`MAX_MESSAGE_BYTES`].
+pub fn check_message(message: &str) -> Result<(), String> {
+    if message.trim().is_empty() {
+        return Err("message must not be empty".into());
+    }
+    if message.len() > MAX_MESSAGE_BYTES {
+        return Err(format!("message is longer than {MAX_MESSAGE_BYTES} bytes"));
+    }
+    Ok(())
+}
+
+/// A list's page size: `limit`, or `default` when absent, from 1 to `max`.
+pub fn check_limit(limit: Option<u32>, default: u32, max: u32) -> ApiResult<u32> {
+    let limit = limit.unwrap_or(default);
+    if limit == 0 || limit > max {
+        return Err(ApiError::BadRequest(format!("limit must be between 1 and {max}")));
+    }
+    Ok(limit)
+}
+
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::default()
@@ -136,10 +157,7 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
         None => None,
         Some(s) => Some(RunStatus::parse(s).ok_or_else(|| ApiError::BadRequest(format!("unknown status {s:?}")))?),
     };
-    let limit = q.limit.unwrap_or(50);
-    if limit == 0 || limit > 500 {
-        return Err(ApiError::BadRequest("limit must be between 1 and 500".into()));
-    }
+    let limit = check_limit(q.limit, 50, 500)?;
     // A cursor is a run's place in the queue: one that names no run (a
     // deleted one, say) has no place, and would silently give an empty page.
     if let Some(after) = &q.after {

@@ -12,6 +12,7 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
+use super::runs::check_limit;
 use super::{deleted, work_dir, AppState, Deleted};
 use crate::model::{new_id, Content, Message, Role, Session};
 use crate::store::{Order, SessionFilter};
@@ -160,10 +161,9 @@ async fn list(
     State(state): State<AppState>,
     QueryParams(q): QueryParams<ListQuery>,
 ) -> ApiResult<Json<Vec<SessionView>>> {
-    if q.limit.is_some_and(|l| l == 0 || l > 500) {
-        return Err(ApiError::BadRequest("limit must be between 1 and 500".into()));
-    }
-    let filter = SessionFilter { after: q.after, limit: q.limit, order: q.order };
+    // Every session when no limit is given, as the original API answered.
+    let limit = q.limit.map(|l| check_limit(Some(l), l, 500)).transpose()?;
+    let filter = SessionFilter { after: q.after, limit, order: q.order };
     let sessions = state.store.list_sessions(&filter).await?;
     let mut listed = Vec::with_capacity(sessions.len());
     for session in sessions {
