@@ -15,7 +15,7 @@ use tokio::sync::{broadcast, mpsc, Notify};
 use tokio_util::sync::CancellationToken;
 
 use crate::model::Event;
-use crate::store::{Store, StoreError};
+use crate::store::{EventCursor, Store, StoreError};
 
 /// The largest page read from the log at once.
 const PAGE: u32 = 500;
@@ -190,18 +190,7 @@ async fn pump(hub: Arc<Hub>, poll: Duration, shutdown: CancellationToken) {
             _ = crate::store::changed(&mut changes) => burst_until = tokio::time::Instant::now() + BURST,
             _ = tokio::time::sleep_until(next) => {}
         }
-        // Read the cursor before looking for subscribers: an event committed
-        // after this read is delivered next time; one committed before it is
-        // in the log that a new subscriber reads after subscribing.
-        let newest = match hub.store.event_cursor().await {
-            Ok(c) => c,
-            Err(e) => {
-                tracing::warn!(error = %e, "event pump could not read the cursor");
-                continue;
-            }
-        };
-        if !hub.has_subscribers() {
-            cursor = newest;
+        if !hub.has_subscribers() && skip_ahead(&hub, &mut cursor).await {
             continue;
         }
         loop {
@@ -225,4 +214,27 @@ async fn pump(hub: Arc<Hub>, poll: Duration, shutdown: CancellationToken) {
             }
         }
     }
+}
+
+/// With nobody subscribed, moves the cursor to the newest event instead of
+/// reading the events before it; returns false if a subscriber came
+/// meanwhile (the events are to be read after all). The cursor is read
+/// before subscribers are looked for again: an event committed after that
+/// read is delivered next time, and one committed before it is in the log
+/// that a new subscriber reads after subscribing. With subscribers the pump
+/// reads the events straight away, a round trip fewer on the way from a
+/// commit to its SSE frame.
+async fn skip_ahead(hub: &Hub, cursor: &mut EventCursor) -> bool {
+    let newest = match hub.store.event_cursor().await {
+        Ok(newest) => newest,
+        Err(e) => {
+            tracing::warn!(error = %e, "event pump could not read the cursor");
+            return true;
+        }
+    };
+    if hub.has_subscribers() {
+        return false;
+    }
+    *cursor = newest;
+    true
 }

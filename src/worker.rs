@@ -200,12 +200,14 @@ impl Worker {
             if room == 0 {
                 return;
             }
-            match self.store.has_claimable().await {
-                Ok(true) => {}
-                Ok(false) => return,
-                Err(e) => {
-                    tracing::warn!(error = %e, "could not look for work");
-                    return;
+            if self.store.look_before_claiming() {
+                match self.store.has_claimable().await {
+                    Ok(true) => {}
+                    Ok(false) => return,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not look for work");
+                        return;
+                    }
                 }
             }
             let claims = match counted(FencedWrite::Claim, self.store.claim_runs(&self.id(), room).await) {

@@ -309,3 +309,57 @@ async fn reading_after_the_largest_sequence_numbers_yields_nothing() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_claims_run_started_event_is_the_domains_and_a_rescues_too() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 5);
+        let run = enqueue(&store, &session(&store, dir.path()).await, &a, "x").await;
+        let lapsed = worker(&store).await;
+        let first = store.claim_runs(&lapsed, 1).await.unwrap().remove(0);
+        tokio::time::sleep(LEASE + Duration::from_millis(100)).await;
+        let rescuer = worker(&store).await;
+        let second = store.claim_runs(&rescuer, 1).await.unwrap().remove(0);
+        assert!(second.rescued && second.attempt == 2);
+        let events = store.read_events(&run, 0, 100).await.unwrap();
+        let started: Vec<_> = events.iter().filter(|e| e.kind == "run_started").collect();
+        assert_eq!(started.len(), 2);
+        for (event, claim) in started.iter().zip([&first, &second]) {
+            let expected = claim.started_event();
+            assert_eq!((event.kind.as_str(), &event.data), (expected.kind(), &expected.data()));
+        }
+        assert_eq!(seqs(&events), [1, 2, 3]);
+    }
+}
+
+#[tokio::test]
+async fn a_session_is_read_with_the_agent_that_answers_it() {
+    for (store, dir) in backends().await {
+        let own = agent(json!({}), 5);
+        let other = agent(json!({}), 7);
+        store.insert_agent(&own).await.unwrap();
+        store.insert_agent(&other).await.unwrap();
+        let bare = session(&store, dir.path()).await;
+        let mut with_agent = store.get_session(&bare).await.unwrap().unwrap();
+        with_agent.id = new_id();
+        with_agent.agent_id = Some(own.id.clone());
+        store.insert_session(&with_agent).await.unwrap();
+        let agent_of = |found: Option<(wingman::model::Session, Option<wingman::model::Agent>)>| {
+            found.map(|(session, agent)| (session.id, agent.map(|a| a.id)))
+        };
+        let read = |s: String, a: Option<String>| {
+            let store = store.clone();
+            async move { agent_of(store.session_and_agent(&s, a.as_deref()).await.unwrap()) }
+        };
+        assert_eq!(read(bare.clone(), None).await, Some((bare.clone(), None)), "no agent of its own");
+        assert_eq!(read(bare.clone(), Some(other.id.clone())).await, Some((bare.clone(), Some(other.id.clone()))));
+        assert_eq!(read(with_agent.id.clone(), None).await, Some((with_agent.id.clone(), Some(own.id.clone()))));
+        assert_eq!(
+            read(with_agent.id.clone(), Some(other.id.clone())).await,
+            Some((with_agent.id.clone(), Some(other.id.clone()))),
+            "the message's agent wins"
+        );
+        assert_eq!(read(with_agent.id.clone(), Some(new_id())).await, Some((with_agent.id.clone(), None)));
+        assert_eq!(read(new_id(), Some(own.id.clone())).await, None, "no such session");
+    }
+}

@@ -92,17 +92,16 @@ struct Approval {
 /// Writes the run (and nothing else happens here: a worker picks it up).
 async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: MessageBody) -> ApiResult<Enqueued> {
     check_message(&body.message).map_err(ApiError::BadRequest)?;
-    let session = state
+    let (session, agent) = state
         .store
-        .get_session(session_id)
+        .session_and_agent(session_id, body.agent_id.as_deref())
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("session {session_id}")))?;
     let agent_id =
         body.agent_id.clone().or(session.agent_id.clone()).ok_or_else(|| {
             ApiError::Unprocessable("agent_id is required: the session has no agent of its own".into())
         })?;
-    let agent =
-        state.store.get_agent(&agent_id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
+    let agent = agent.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
     let strategy = serde_json::to_string(&body.multitask_strategy).unwrap_or_default();
     let key = idempotency_key(headers, &format!("message:{session_id}"), &[&agent_id, &body.message, &strategy])?;
     let run = NewRun {

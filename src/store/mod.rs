@@ -535,6 +535,22 @@ pub trait Store: Send + Sync + 'static {
     /// Deletes a session and its history; its queued and running runs are cancelled.
     async fn delete_session(&self, id: &str) -> StoreResult<()>;
     async fn session_history(&self, id: &str) -> StoreResult<Vec<Message>>;
+    /// A session, and the agent that answers a message to it: `agent_id`
+    /// if given, else the session's own (`None` when there is none or it
+    /// does not exist). `None` when the session does not exist. A backend
+    /// whose reads are round trips answers in one.
+    async fn session_and_agent(
+        &self,
+        session_id: &str,
+        agent_id: Option<&str>,
+    ) -> StoreResult<Option<(Session, Option<Agent>)>> {
+        let Some(session) = self.get_session(session_id).await? else { return Ok(None) };
+        let agent = match agent_id.or(session.agent_id.as_deref()) {
+            Some(id) => self.get_agent(id).await?,
+            None => None,
+        };
+        Ok(Some((session, agent)))
+    }
 
     // Runs.
     /// Writes a queued run and its `run_queued` event, atomically. The run's
@@ -601,6 +617,14 @@ pub trait Store: Send + Sync + 'static {
     }
     /// A cheap read: is there a run a worker could claim now?
     async fn has_claimable(&self) -> StoreResult<bool>;
+    /// Whether a worker should ask [`Store::has_claimable`] before each
+    /// claim. Where a claim that finds nothing still costs a write (SQLite's
+    /// single writer) the look saves it; where such a claim writes nothing
+    /// and costs one round trip (PostgreSQL) the look only adds a round trip
+    /// on the way to every run.
+    fn look_before_claiming(&self) -> bool {
+        true
+    }
     /// Claims up to `limit` runs: queued ones at the head of their session, and
     /// running ones whose worker's lease expired. A rescued run that used up
     /// its attempts is failed instead of claimed. Each claim writes the run's

@@ -3,7 +3,7 @@
 
 use sqlx::PgConnection;
 
-use super::queue::{insert_runs, remember_key, remembered, Returning};
+use super::queue::{insert_runs, remember_key, remembered};
 use super::{progress, Pending};
 use crate::event::RunEvent;
 use crate::fleet;
@@ -64,7 +64,7 @@ pub async fn enqueue(
         })
         .collect();
     let blocked: Vec<bool> = (0..runs.len() as u32).map(|i| fleet::starts_blocked(i, new.worker_count)).collect();
-    insert_runs(c, p, &runs, &blocked, Some(&new.id), Returning::Nothing).await?;
+    insert_runs(c, p, &runs, &blocked, Some(&new.id)).await?;
     if let Some(key) = &key {
         remember_key(c, key, &new.id).await?;
     }

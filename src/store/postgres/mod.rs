@@ -120,14 +120,32 @@ impl PgStore {
     {
         let mut tx = begin(&self.pool).await?;
         let mut pending = Pending::default();
-        let value = write(&mut tx, &mut pending).await?;
-        let wrote_events = pending.flush(&mut tx).await?;
+        let written = async {
+            let value = write(&mut tx, &mut pending).await?;
+            Ok::<_, StoreError>((value, pending.flush(&mut tx).await?))
+        }
+        .await;
+        let (value, wrote_events) = match written {
+            Ok(written) => written,
+            Err(e) => return Err(roll_back(tx, e).await),
+        };
         tx.commit().await?;
         if wrote_events {
             self.hints.hint();
         }
         Ok(value)
     }
+}
+
+/// Rolls a failed transaction back before its error is answered. A dropped
+/// transaction is rolled back only when its connection is next used, and
+/// until then it keeps its row locks: a claim right after a refused write
+/// (a decision given twice, say) would skip the run it locked.
+pub async fn roll_back(tx: sqlx::Transaction<'static, sqlx::Postgres>, e: StoreError) -> StoreError {
+    if let Err(rollback) = tx.rollback().await {
+        tracing::debug!(error = %rollback, "a failed transaction's rollback failed; its connection is dropped");
+    }
+    e
 }
 
 /// How long a pooled connection may sit unused before it is tested with an

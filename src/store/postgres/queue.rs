@@ -1,6 +1,6 @@
 //! The queue's writes on PostgreSQL: enqueue, claim and hand-back.
 
-use sqlx::postgres::PgRow;
+use sqlx::postgres::{PgPool, PgRow};
 use sqlx::{PgConnection, Row};
 
 use super::commit::fence;
@@ -31,50 +31,70 @@ pub async fn enqueue(
     }
     if let Some(session_id) = &new.session_id {
         super::people::make_way(c, p, session_id, new.strategy).await?;
+        lock_session(c, session_id).await?;
     }
-    let blocked = match &new.session_id {
-        Some(session_id) => session_is_busy(c, session_id).await?,
-        None => false,
-    };
-    let mut inserted = insert_runs(c, p, std::slice::from_ref(&new), &[blocked], None, Returning::Rows).await?;
+    let run = insert_run(c, &new).await?;
+    p.hint();
     if let Some(key) = &key {
         remember_key(c, key, &new.id).await?;
     }
-    let run = inserted.pop().ok_or(StoreError::NotFound("run"))?;
     Ok(Enqueued { run, created: true })
 }
 
-/// Whether an insert answers with the rows it wrote: one submitted run's
-/// answer needs its row, a fleet run's thousands of tasks do not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Returning {
-    Rows,
-    Nothing,
+/// Writes one submitted run and its `run_queued` event in one statement,
+/// and answers with its row. It waits (blocked) if its session already has a
+/// run holding the turn; the check is this statement's, so its snapshot is
+/// taken after [`lock_session`] was granted and sees a run that ended (and
+/// passed the turn on) while the lock was awaited. A check in the locking
+/// statement itself would not, and the new run would wait for a turn that
+/// never comes.
+async fn insert_run(c: &mut PgConnection, new: &NewRun) -> StoreResult<Run> {
+    let queued = new.queued_event(None);
+    let row = sqlx::query(&format!(
+        "WITH inserted AS (
+             INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
+                               event_seq, created_at, updated_at)
+             VALUES ($1, $2, 'queued',
+                     CASE WHEN EXISTS(SELECT 1 FROM runs WHERE session_id = $3 AND status IN {ACTIVE}) THEN 1 ELSE 0 END,
+                     $3, $4, $5, $6, $7, $8, 1, wingman_ms(), wingman_ms())
+             RETURNING {}),
+         queued AS (
+             INSERT INTO run_events (run_id, seq, type, data, at) SELECT id, 1, $9, $10, wingman_ms() FROM inserted)
+         SELECT * FROM inserted",
+        rows::RUN_COLUMNS
+    ))
+    .bind(&new.id)
+    .bind(new.kind.as_str())
+    .bind(&new.session_id)
+    .bind(&new.agent.id)
+    .bind(serde_json::to_string(&new.agent)?)
+    .bind(serde_json::to_string(&new.input)?)
+    .bind(&new.work_dir)
+    .bind(new.max_attempts as i64)
+    .bind(queued.kind())
+    .bind(queued.data_json())
+    .fetch_one(&mut *c)
+    .await?;
+    rows::run(&row)
 }
 
 /// Writes queued runs (all of a fleet run's tasks at once, or one run) and
 /// their `run_queued` events; `fleet_run_id` places them in a fleet run, in
-/// order. With [`Returning::Rows`] the written runs come back in the same
-/// round trip.
+/// order.
 pub async fn insert_runs(
     c: &mut PgConnection,
     p: &mut Pending,
     runs: &[NewRun],
     blocked: &[bool],
     fleet_run_id: Option<&str>,
-    returning: Returning,
-) -> StoreResult<Vec<Run>> {
+) -> StoreResult<()> {
     let mut columns = RunColumns::default();
     for (index, new) in runs.iter().enumerate() {
         columns.push(new, blocked[index])?;
         let task = fleet_run_id.map(|id| (id, index as u32));
         p.push(&new.id, 1, &[new.queued_event(task)]);
     }
-    let returned = match returning {
-        Returning::Rows => format!(" RETURNING {}", rows::RUN_COLUMNS),
-        Returning::Nothing => String::new(),
-    };
-    let written = sqlx::query(&format!(
+    sqlx::query(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
                            event_seq, fleet_run_id, task_index, created_at, updated_at)
          SELECT id, kind, 'queued', blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
@@ -82,8 +102,8 @@ pub async fn insert_runs(
          FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                      $9::bigint[]) WITH ORDINALITY
               AS u(id, kind, blocked, session_id, agent_id, agent, input, work_dir, max_attempts, ord)
-         ORDER BY ord{returned}"
-    ))
+         ORDER BY ord",
+    )
     .bind(&columns.ids)
     .bind(&columns.kinds)
     .bind(&columns.blocked)
@@ -94,9 +114,9 @@ pub async fn insert_runs(
     .bind(&columns.work_dirs)
     .bind(&columns.max_attempts)
     .bind(fleet_run_id)
-    .fetch_all(&mut *c)
+    .execute(&mut *c)
     .await?;
-    written.iter().map(rows::run).collect()
+    Ok(())
 }
 
 /// New runs' columns as arrays, for one `INSERT … SELECT FROM UNNEST`.
@@ -170,27 +190,14 @@ pub async fn remembered(c: &mut PgConnection, key: &IdempotencyKey) -> StoreResu
     Ok(Some(id))
 }
 
-/// Whether the session already has a run holding its turn (the new one then
-/// waits, blocked); a missing session is refused. Locks the session's row,
-/// as the end of its running run does, so the two see each other.
-async fn session_is_busy(c: &mut PgConnection, session_id: &str) -> StoreResult<bool> {
+/// Locks the session's row, as the end of its running run does, so that
+/// the two see each other; a missing session is refused.
+async fn lock_session(c: &mut PgConnection, session_id: &str) -> StoreResult<()> {
     let present: Option<i32> = sqlx::query_scalar("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE")
         .bind(session_id)
         .fetch_optional(&mut *c)
         .await?;
-    if present.is_none() {
-        return Err(StoreError::NotFound("session"));
-    }
-    // A statement of its own, after the lock: a statement's snapshot is taken
-    // when it starts, so a check in the locking statement would miss the run
-    // that ended (and passed the session's turn on) while we waited for the
-    // lock, and the new run would wait for a turn that never comes.
-    let busy: bool =
-        sqlx::query_scalar(&format!("SELECT EXISTS(SELECT 1 FROM runs WHERE session_id = $1 AND status IN {ACTIVE})"))
-            .bind(session_id)
-            .fetch_one(&mut *c)
-            .await?;
-    Ok(busy)
+    present.map(|_| ()).ok_or(StoreError::NotFound("session"))
 }
 
 /// Reads a run inside a transaction with its row locked, as a run is locked
@@ -259,6 +266,72 @@ pub async fn claim(c: &mut PgConnection, p: &mut Pending, worker_id: &str, limit
         super::fleet::tasks_started(c, &fleet_runs).await?;
     }
     Ok(started.into_iter().map(|(claim, _, _)| claim).collect())
+}
+
+/// What a claim of queued runs in one statement found.
+pub enum QuickClaim {
+    /// The runs claimed (perhaps none), their `run_started` written.
+    Claimed(Vec<Claim>),
+    /// The worker's lease has lapsed: nothing was claimed.
+    Fenced,
+    /// Runs of lapsed leases wait for a rescue, which [`claim`] does first:
+    /// nothing was claimed.
+    Orphans,
+}
+
+/// The usual claim in one statement, so in one round trip and outside any
+/// explicit transaction: the lease checked, queued runs at the head of their
+/// sessions claimed, their `run_started` events written and their fleet runs
+/// started. It claims nothing when a lapsed lease left runs to rescue, which
+/// take precedence and need [`claim`]'s several statements. The event's data
+/// is built here as [`Claim::started_event`] builds it; the store
+/// conformance suite checks that the two agree.
+pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32) -> StoreResult<QuickClaim> {
+    let found = sqlx::query(
+        "WITH lease AS (
+             SELECT EXISTS(SELECT 1 FROM workers WHERE id = $1 AND lease_expires_at > wingman_ms()) AS live,
+                    EXISTS(SELECT 1 FROM workers JOIN runs ON runs.worker_id = workers.id AND runs.status = 'running'
+                           WHERE workers.lease_expires_at <= wingman_ms()) AS orphans),
+         picked AS (
+             SELECT queue_seq FROM runs WHERE status = 'queued' AND blocked = 0
+               AND (SELECT live AND NOT orphans FROM lease)
+             ORDER BY queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED),
+         claimed AS (
+             UPDATE runs SET status = 'running', worker_id = $1, lease_epoch = lease_epoch + 1,
+                    attempt = attempt + 1, progressed = 0, started_at = COALESCE(started_at, wingman_ms()),
+                    updated_at = wingman_ms(), event_seq = event_seq + 1
+             FROM picked WHERE runs.queue_seq = picked.queue_seq
+             RETURNING runs.id, runs.lease_epoch, runs.attempt, runs.charged, runs.event_seq, runs.fleet_run_id),
+         started AS (
+             INSERT INTO run_events (run_id, seq, type, data, at)
+             SELECT id, event_seq, 'run_started',
+                    json_build_object('attempt', attempt, 'worker_id', $1::text, 'charged_attempts', charged)::text,
+                    wingman_ms()
+             FROM claimed),
+         fleets AS (
+             UPDATE fleet_runs SET status = 'running', started_at = wingman_ms(), updated_at = wingman_ms()
+             WHERE status = 'queued' AND id IN (SELECT fleet_run_id FROM claimed))
+         SELECT lease.live, lease.orphans, claimed.* FROM lease LEFT JOIN claimed ON true",
+    )
+    .bind(worker_id)
+    .bind(limit as i64)
+    .fetch_all(pool)
+    .await?;
+    let (live, orphans): (bool, bool) = match found.first() {
+        Some(row) => (row.try_get("live")?, row.try_get("orphans")?),
+        None => return Err(StoreError::internal("a claim answered no row")),
+    };
+    if !live {
+        return Ok(QuickClaim::Fenced);
+    }
+    if orphans {
+        return Ok(QuickClaim::Orphans);
+    }
+    let mut claims = Vec::new();
+    for row in found.iter().filter(|row| row.try_get::<Option<String>, _>("id").ok().flatten().is_some()) {
+        claims.push(claimed(row, worker_id)?.0);
+    }
+    Ok(QuickClaim::Claimed(claims))
 }
 
 /// Takes over runs whose worker's lease expired; fails those out of

@@ -114,6 +114,25 @@ impl Store for PgStore {
         texts.iter().map(|t| Ok(serde_json::from_str(t)?)).collect()
     }
 
+    async fn session_and_agent(
+        &self,
+        session_id: &str,
+        agent_id: Option<&str>,
+    ) -> StoreResult<Option<(Session, Option<Agent>)>> {
+        let row = sqlx::query(
+            "SELECT s.*, a.body AS agent FROM sessions s LEFT JOIN agents a ON a.id = COALESCE($2, s.agent_id)
+             WHERE s.id = $1",
+        )
+        .bind(session_id)
+        .bind(agent_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let agent: Option<String> = row.try_get("agent")?;
+        let agent = agent.map(|body| serde_json::from_str(&body)).transpose()?;
+        Ok(Some((rows::session(&row)?, agent)))
+    }
+
     async fn enqueue_run(&self, run: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued> {
         self.write(move |c, p| Box::pin(queue::enqueue(c, p, run, key))).await
     }
@@ -298,9 +317,24 @@ impl Store for PgStore {
         Ok(yes)
     }
 
+    fn look_before_claiming(&self) -> bool {
+        false
+    }
+
     async fn claim_runs(&self, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>> {
-        let worker_id = worker_id.to_string();
-        self.write(move |c, p| Box::pin(async move { queue::claim(c, p, &worker_id, limit).await })).await
+        match queue::claim_queued(&self.pool, worker_id, limit).await? {
+            queue::QuickClaim::Claimed(claims) => {
+                if !claims.is_empty() {
+                    self.hints.hint();
+                }
+                Ok(claims)
+            }
+            queue::QuickClaim::Fenced => Err(StoreError::Fenced),
+            queue::QuickClaim::Orphans => {
+                let worker_id = worker_id.to_string();
+                self.write(move |c, p| Box::pin(async move { queue::claim(c, p, &worker_id, limit).await })).await
+            }
+        }
     }
 
     async fn load_run(&self, run_id: &str) -> StoreResult<RunContext> {
