@@ -1,5 +1,7 @@
 //! Reading what a worker needs to execute runs, from one snapshot.
 
+use std::collections::HashMap;
+
 use sqlx::postgres::PgPool;
 use sqlx::PgConnection;
 
@@ -9,57 +11,97 @@ use crate::store::rows::{self, Columns};
 use crate::store::{RunContext, StoreError, StoreResult};
 
 /// Loads the contexts of `run_ids`, in order, in one repeatable-read
-/// transaction, so that every part comes from the same snapshot.
+/// transaction, so that every part comes from the same snapshot. A statement
+/// per kind of row for the whole batch (the runs, their sessions'
+/// histories, their checkpoints, their inboxes), not per run: a worker
+/// loads a claimed batch of up to its free slots at once.
 pub async fn run_contexts(pool: &PgPool, run_ids: &[String]) -> StoreResult<Vec<RunContext>> {
     let mut tx = super::begin(pool).await?;
     sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
     let mut contexts = Vec::with_capacity(run_ids.len());
+    let rows = runs(&mut tx, run_ids).await?;
     for run_id in run_ids {
-        contexts.push(run_context(&mut tx, run_id).await?);
+        contexts.push(rows.get(run_id).cloned().ok_or(StoreError::NotFound("run"))?);
     }
+    let sessions: Vec<String> = contexts.iter().filter_map(|c| c.run.session_id.clone()).collect();
+    let mut histories = histories(&mut tx, &sessions).await?;
+    let checkpoints = all_checkpoints(&mut tx, run_ids).await?;
     // Inboxes are nearly always empty: one statement for the whole batch.
-    let mut inboxes = super::people::read_inboxes(&mut tx, run_ids).await?;
-    for context in &mut contexts {
-        context.inbox = inboxes.remove(&context.run.id).unwrap_or_default();
-    }
+    let inboxes = super::people::read_inboxes(&mut tx, run_ids).await?;
     tx.commit().await?;
+    for context in &mut contexts {
+        let id = context.run.id.clone();
+        if let Some(history) = context.run.session_id.as_ref().and_then(|s| histories.get_mut(s)) {
+            // Every message written by runs that ended earlier: not this run's own.
+            context.history =
+                history.iter().filter(|(by, _)| by.as_deref() != Some(&id)).map(|(_, m)| m.clone()).collect();
+        }
+        context.checkpoints = checkpoints.get(&id).cloned().unwrap_or_default();
+        context.inbox = inboxes.get(&id).cloned().unwrap_or_default();
+    }
     Ok(contexts)
 }
 
-async fn run_context(c: &mut PgConnection, run_id: &str) -> StoreResult<RunContext> {
-    let row = sqlx::query(&format!(
-        "SELECT {}, agent, work_dir, open_step, handed_back FROM runs WHERE id = $1",
+/// The runs' rows, each as a context still without its history,
+/// checkpoints and inbox.
+async fn runs(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<String, RunContext>> {
+    let found = sqlx::query(&format!(
+        "SELECT {}, agent, work_dir, open_step, handed_back FROM runs WHERE id = ANY($1)",
         rows::RUN_COLUMNS
     ))
-    .bind(run_id)
-    .fetch_optional(&mut *c)
-    .await?
-    .ok_or(StoreError::NotFound("run"))?;
-    let run = rows::run(&row)?;
-    let agent: Agent = serde_json::from_str(&row.text("agent")?)?;
-    let work_dir = row.text("work_dir")?;
-    let open_step = row.opt_int("open_step")?.map(|s| s as u32);
-    let handed_back = row.int("handed_back")? != 0;
-    let history = match &run.session_id {
-        Some(session_id) => history_before(c, session_id, run_id).await?,
-        None => Vec::new(),
-    };
-    let checkpoints = checkpoints(c, run_id).await?;
-    let resumed = run.attempt > 1;
-    let inbox = Vec::new();
-    Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back, inbox })
-}
-
-/// The history before this run: every message written by runs that ended earlier.
-async fn history_before(c: &mut PgConnection, session_id: &str, run_id: &str) -> StoreResult<Vec<Message>> {
-    let texts: Vec<String> = sqlx::query_scalar(
-        "SELECT message FROM session_messages WHERE session_id = $1 AND (run_id IS NULL OR run_id <> $2) ORDER BY idx",
-    )
-    .bind(session_id)
-    .bind(run_id)
+    .bind(run_ids)
     .fetch_all(&mut *c)
     .await?;
-    texts.iter().map(|t| Ok(serde_json::from_str(t)?)).collect()
+    let mut contexts = HashMap::with_capacity(found.len());
+    for row in &found {
+        let run = rows::run(row)?;
+        let agent: Agent = serde_json::from_str(&row.text("agent")?)?;
+        let context = RunContext {
+            agent,
+            work_dir: row.text("work_dir")?,
+            open_step: row.opt_int("open_step")?.map(|s| s as u32),
+            handed_back: row.int("handed_back")? != 0,
+            resumed: run.attempt > 1,
+            history: Vec::new(),
+            checkpoints: Vec::new(),
+            inbox: Vec::new(),
+            run,
+        };
+        contexts.insert(context.run.id.clone(), context);
+    }
+    Ok(contexts)
+}
+
+/// Each session's history in order, every message with the run that wrote it.
+type Histories = HashMap<String, Vec<(Option<String>, Message)>>;
+
+async fn histories(c: &mut PgConnection, sessions: &[String]) -> StoreResult<Histories> {
+    let found: Vec<(String, Option<String>, String)> = sqlx::query_as(
+        "SELECT session_id, run_id, message FROM session_messages WHERE session_id = ANY($1) ORDER BY session_id, idx",
+    )
+    .bind(sessions)
+    .fetch_all(&mut *c)
+    .await?;
+    let mut histories: Histories = HashMap::new();
+    for (session_id, run_id, message) in found {
+        histories.entry(session_id).or_default().push((run_id, serde_json::from_str(&message)?));
+    }
+    Ok(histories)
+}
+
+/// The runs' stored checkpoints, each run's in the order they were made.
+async fn all_checkpoints(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<String, Vec<Checkpoint>>> {
+    let found = sqlx::query(
+        "SELECT run_id, step, body FROM checkpoints WHERE run_id = ANY($1) ORDER BY run_id, step, created_at, call_id",
+    )
+    .bind(run_ids)
+    .fetch_all(&mut *c)
+    .await?;
+    let mut all: HashMap<String, Vec<Checkpoint>> = HashMap::new();
+    for row in &found {
+        all.entry(row.text("run_id")?).or_default().push(rows::checkpoint(row)?);
+    }
+    Ok(all)
 }
 
 /// A run's stored checkpoints, in the order they were made.
