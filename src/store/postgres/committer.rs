@@ -123,17 +123,6 @@ async fn write(pool: &PgPool, batch: Vec<Queued>) {
 async fn in_transaction(pool: &PgPool, writes: &[(&Lease, &Commit)]) -> StoreResult<Vec<StoreResult<Committed>>> {
     let mut tx = super::begin(pool).await?;
     let mut pending = Pending::default();
-    let written = async {
-        let outcomes = commit::commit_many(&mut tx, &mut pending, writes).await?;
-        pending.flush(&mut tx).await?;
-        Ok::<_, StoreError>(outcomes)
-    }
-    .await;
-    match written {
-        Ok(outcomes) => {
-            tx.commit().await?;
-            Ok(outcomes)
-        }
-        Err(e) => Err(super::roll_back(tx, e).await),
-    }
+    let written = commit::commit_many(&mut tx, &mut pending, writes).await;
+    Ok(super::settle(tx, pending, written).await?.0)
 }

@@ -106,9 +106,6 @@ async fn all_checkpoints(c: &mut PgConnection, run_ids: &[String]) -> StoreResul
 
 /// A run's stored checkpoints, in the order they were made.
 pub async fn checkpoints(c: &mut PgConnection, run_id: &str) -> StoreResult<Vec<Checkpoint>> {
-    let found = sqlx::query("SELECT step, body FROM checkpoints WHERE run_id = $1 ORDER BY step, created_at, call_id")
-        .bind(run_id)
-        .fetch_all(&mut *c)
-        .await?;
-    found.iter().map(rows::checkpoint).collect()
+    let mut all = all_checkpoints(c, &[run_id.to_string()]).await?;
+    Ok(all.remove(run_id).unwrap_or_default())
 }

@@ -120,16 +120,8 @@ impl PgStore {
     {
         let mut tx = begin(&self.pool).await?;
         let mut pending = Pending::default();
-        let written = async {
-            let value = write(&mut tx, &mut pending).await?;
-            Ok::<_, StoreError>((value, pending.flush(&mut tx).await?))
-        }
-        .await;
-        let (value, wrote_events) = match written {
-            Ok(written) => written,
-            Err(e) => return Err(roll_back(tx, e).await),
-        };
-        tx.commit().await?;
+        let written = write(&mut tx, &mut pending).await;
+        let (value, wrote_events) = settle(tx, pending, written).await?;
         if wrote_events {
             self.hints.hint();
         }
@@ -137,15 +129,34 @@ impl PgStore {
     }
 }
 
-/// Rolls a failed transaction back before its error is answered. A dropped
-/// transaction is rolled back only when its connection is next used, and
-/// until then it keeps its row locks: a claim right after a refused write
-/// (a decision given twice, say) would skip the run it locked.
-pub async fn roll_back(tx: sqlx::Transaction<'static, sqlx::Postgres>, e: StoreError) -> StoreError {
-    if let Err(rollback) = tx.rollback().await {
-        tracing::debug!(error = %rollback, "a failed transaction's rollback failed; its connection is dropped");
+/// Ends a transaction after its writes: with the events they left in
+/// `pending` written last and a commit, answering whether there were
+/// events (then listeners want a hint); or, if anything failed, rolled back
+/// before the error is answered. A dropped transaction is rolled back only
+/// when its connection is next used, and until then it keeps its row locks:
+/// a claim right after a refused write (a decision given twice, say) would
+/// skip the run it locked.
+pub async fn settle<T>(
+    mut tx: sqlx::Transaction<'static, sqlx::Postgres>,
+    pending: Pending,
+    written: StoreResult<T>,
+) -> StoreResult<(T, bool)> {
+    let flushed = match written {
+        Ok(value) => pending.flush(&mut tx).await.map(|wrote_events| (value, wrote_events)),
+        Err(e) => Err(e),
+    };
+    match flushed {
+        Ok(settled) => {
+            tx.commit().await?;
+            Ok(settled)
+        }
+        Err(e) => {
+            if let Err(rollback) = tx.rollback().await {
+                tracing::debug!(error = %rollback, "a failed transaction's rollback failed; its connection is dropped");
+            }
+            Err(e)
+        }
     }
-    e
 }
 
 /// How long a pooled connection may sit unused before it is tested with an

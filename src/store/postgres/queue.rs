@@ -219,36 +219,41 @@ pub async fn get_run(c: &mut PgConnection, id: &str) -> StoreResult<Option<Run>>
     row.as_ref().map(rows::run).transpose()
 }
 
+/// Whether worker `$1`'s lease holds.
+const LEASE_LIVE: &str = "EXISTS(SELECT 1 FROM workers WHERE id = $1 AND lease_expires_at > wingman_ms())";
+
+/// Whether any lapsed lease left runs to rescue (usually none, and then no scan).
+pub const ORPHANS_EXIST: &str = "EXISTS(SELECT 1 FROM workers JOIN runs ON runs.worker_id = workers.id
+     AND runs.status = 'running' WHERE workers.lease_expires_at <= wingman_ms())";
+
+/// Claims the runs a `picked` CTE names (by `queue_seq`) for worker `$1`,
+/// answering what [`claimed`] reads.
+const CLAIM_PICKED: &str = "UPDATE runs SET status = 'running', worker_id = $1, lease_epoch = lease_epoch + 1,
+         attempt = attempt + 1, progressed = 0, started_at = COALESCE(started_at, wingman_ms()),
+         updated_at = wingman_ms(), event_seq = event_seq + 1
+     FROM picked WHERE runs.queue_seq = picked.queue_seq
+     RETURNING runs.id, runs.lease_epoch, runs.attempt, runs.charged, runs.event_seq, runs.fleet_run_id";
+
 /// Claims runs for a worker: first those whose worker's lease expired (they
 /// resume), then queued runs at the head of their session, oldest first.
 /// Rows another claim holds are skipped, never waited for.
 pub async fn claim(c: &mut PgConnection, p: &mut Pending, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>> {
     // One round trip: whether this worker's lease holds, and whether any
-    // lapsed lease left runs to rescue (usually none, and then no scan).
-    let (live, orphans): (bool, bool) = sqlx::query_as(
-        "SELECT EXISTS(SELECT 1 FROM workers WHERE id = $1 AND lease_expires_at > wingman_ms()),
-                EXISTS(SELECT 1 FROM workers JOIN runs ON runs.worker_id = workers.id AND runs.status = 'running'
-                       WHERE workers.lease_expires_at <= wingman_ms())",
-    )
-    .bind(worker_id)
-    .fetch_one(&mut *c)
-    .await?;
+    // lapsed lease left runs to rescue.
+    let (live, orphans): (bool, bool) =
+        sqlx::query_as(&format!("SELECT {LEASE_LIVE}, {ORPHANS_EXIST}")).bind(worker_id).fetch_one(&mut *c).await?;
     if !live {
         return Err(StoreError::Fenced);
     }
     let mut started = if orphans { rescue_orphans(c, p, worker_id, limit).await? } else { Vec::new() };
     let room = limit.saturating_sub(started.len() as u32);
     if room > 0 {
-        let found = sqlx::query(
+        let found = sqlx::query(&format!(
             "WITH picked AS (
                  SELECT queue_seq FROM runs WHERE status = 'queued' AND blocked = 0
                  ORDER BY queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED)
-             UPDATE runs SET status = 'running', worker_id = $1, lease_epoch = lease_epoch + 1,
-                    attempt = attempt + 1, progressed = 0, started_at = COALESCE(started_at, wingman_ms()),
-                    updated_at = wingman_ms(), event_seq = event_seq + 1
-             FROM picked WHERE runs.queue_seq = picked.queue_seq
-             RETURNING runs.id, runs.lease_epoch, runs.attempt, runs.charged, runs.event_seq, runs.fleet_run_id",
-        )
+             {CLAIM_PICKED}"
+        ))
         .bind(worker_id)
         .bind(room as i64)
         .fetch_all(&mut *c)
@@ -287,21 +292,14 @@ pub enum QuickClaim {
 /// is built here as [`Claim::started_event`] builds it; the store
 /// conformance suite checks that the two agree.
 pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32) -> StoreResult<QuickClaim> {
-    let found = sqlx::query(
-        "WITH lease AS (
-             SELECT EXISTS(SELECT 1 FROM workers WHERE id = $1 AND lease_expires_at > wingman_ms()) AS live,
-                    EXISTS(SELECT 1 FROM workers JOIN runs ON runs.worker_id = workers.id AND runs.status = 'running'
-                           WHERE workers.lease_expires_at <= wingman_ms()) AS orphans),
+    let found = sqlx::query(&format!(
+        "WITH lease AS (SELECT {LEASE_LIVE} AS live, {ORPHANS_EXIST} AS orphans),
          picked AS (
              SELECT queue_seq FROM runs WHERE status = 'queued' AND blocked = 0
                AND (SELECT live AND NOT orphans FROM lease)
              ORDER BY queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED),
          claimed AS (
-             UPDATE runs SET status = 'running', worker_id = $1, lease_epoch = lease_epoch + 1,
-                    attempt = attempt + 1, progressed = 0, started_at = COALESCE(started_at, wingman_ms()),
-                    updated_at = wingman_ms(), event_seq = event_seq + 1
-             FROM picked WHERE runs.queue_seq = picked.queue_seq
-             RETURNING runs.id, runs.lease_epoch, runs.attempt, runs.charged, runs.event_seq, runs.fleet_run_id),
+             {CLAIM_PICKED}),
          started AS (
              INSERT INTO run_events (run_id, seq, type, data, at)
              SELECT id, event_seq, 'run_started',
@@ -311,8 +309,8 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32) -> StoreRe
          fleets AS (
              UPDATE fleet_runs SET status = 'running', started_at = wingman_ms(), updated_at = wingman_ms()
              WHERE status = 'queued' AND id IN (SELECT fleet_run_id FROM claimed))
-         SELECT lease.live, lease.orphans, claimed.* FROM lease LEFT JOIN claimed ON true",
-    )
+         SELECT lease.live, lease.orphans, claimed.* FROM lease LEFT JOIN claimed ON true"
+    ))
     .bind(worker_id)
     .bind(limit as i64)
     .fetch_all(pool)

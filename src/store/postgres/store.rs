@@ -307,11 +307,10 @@ impl Store for PgStore {
     }
 
     async fn has_claimable(&self) -> StoreResult<bool> {
-        let yes: bool = sqlx::query_scalar(
-            "SELECT EXISTS(SELECT 1 FROM runs WHERE status = 'queued' AND blocked = 0)
-                 OR EXISTS(SELECT 1 FROM workers JOIN runs ON runs.worker_id = workers.id AND runs.status = 'running'
-                           WHERE workers.lease_expires_at <= wingman_ms())",
-        )
+        let yes: bool = sqlx::query_scalar(&format!(
+            "SELECT EXISTS(SELECT 1 FROM runs WHERE status = 'queued' AND blocked = 0) OR {}",
+            queue::ORPHANS_EXIST
+        ))
         .fetch_one(&self.pool)
         .await?;
         Ok(yes)
