@@ -43,7 +43,8 @@ pub enum RunEvent {
         attempt: u32,
         from_step: u32,
     },
-    /// A worker shutting down gave the run back to the queue, uncharged.
+    /// A worker gave the run back to the queue, uncharged: it shut down, or
+    /// never received its claim.
     RunHandedBack {
         interrupted: bool,
         reason: String,
@@ -198,16 +199,6 @@ impl RunEvent {
             failed: progress.failed,
             cancelled: progress.cancelled,
         }
-    }
-
-    /// `run_handed_back`, for a hand-back between steps or mid-step.
-    pub fn handed_back(interrupted: bool) -> RunEvent {
-        let reason = if interrupted {
-            "the worker shut down and its grace period ran out mid-step"
-        } else {
-            "the worker shut down between steps"
-        };
-        RunEvent::RunHandedBack { interrupted, reason: reason.into() }
     }
 }
 

@@ -77,6 +77,9 @@ struct Worker {
     /// (the database kept failing): this worker's live lease would keep them
     /// from a rescue, so they are handed back as soon as the database answers.
     abandoned: Vec<Lease>,
+    /// Runs the last heartbeat said this worker held while it was not
+    /// executing them: handed back if the next one says so again.
+    unknown_held: Vec<Lease>,
 }
 
 /// Runs a worker until `shutdown` fires, then drains it: in-flight steps get
@@ -185,7 +188,15 @@ impl Worker {
         store.register_worker(&id, &config.name, config.lease).await?;
         tracing::info!(worker_id = %id, name = %config.name, concurrency = config.concurrency, "worker started");
         let (id, _) = watch::channel(id);
-        Ok(Worker { store, config, id, in_flight: HashMap::new(), tasks: JoinSet::new(), abandoned: Vec::new() })
+        Ok(Worker {
+            store,
+            config,
+            id,
+            in_flight: HashMap::new(),
+            tasks: JoinSet::new(),
+            abandoned: Vec::new(),
+            unknown_held: Vec::new(),
+        })
     }
 
     /// The worker's current ID.
@@ -302,14 +313,43 @@ impl Worker {
         match outcome {
             Ok(Heartbeat::Renewed { held_runs }) => {
                 for (run_id, flight) in &self.in_flight {
-                    if flight.since < began && !held_runs.contains(run_id) {
+                    if flight.since < began && !held_runs.iter().any(|held| &held.run_id == run_id) {
                         tracing::info!(run_id, "run no longer held (cancelled or taken over); stopping it");
                         flight.signals.abort.cancel();
                     }
                 }
+                self.hand_back_unstarted(held_runs).await;
             }
             Ok(Heartbeat::Lost) => self.lease_lost().await,
             Err(e) => tracing::warn!(error = %e, "heartbeat failed"),
+        }
+    }
+
+    /// Hands back the runs the database says this worker holds but it is not
+    /// executing: a claim that committed and whose answer was lost. Otherwise
+    /// they would wait, under a lease this worker keeps renewing, until it
+    /// stops. A run is handed back only when two heartbeats in a row list it
+    /// so: one that ended after the first read its list is simply not listed
+    /// again, so a run that merely finished meanwhile costs no write.
+    async fn hand_back_unstarted(&mut self, held_runs: Vec<Lease>) {
+        let unknown: Vec<Lease> = held_runs
+            .into_iter()
+            .filter(|lease| {
+                let executing = self.in_flight.get(&lease.run_id).is_some_and(|f| &f.lease == lease);
+                !executing && !self.abandoned.contains(lease)
+            })
+            .collect();
+        let previously = std::mem::replace(&mut self.unknown_held, unknown.clone());
+        for lease in unknown.into_iter().filter(|lease| previously.contains(lease)) {
+            // Fenced: a run that moved on meanwhile is left alone. Any other
+            // failure is retried at the next heartbeat, which lists it again.
+            match counted(FencedWrite::HandBack, self.store.release_run(&lease, HandBack::Unstarted).await) {
+                Ok(()) => {
+                    tracing::warn!(run_id = %lease.run_id, "handed back a run whose claim never reached this worker")
+                }
+                Err(StoreError::Fenced) => {}
+                Err(e) => tracing::warn!(run_id = %lease.run_id, error = %e, "could not hand back an unstarted run"),
+            }
         }
     }
 

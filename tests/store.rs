@@ -179,6 +179,43 @@ async fn a_hand_back_is_not_charged_and_cancel_wins() {
 }
 
 #[tokio::test]
+async fn a_claim_never_received_is_handed_back_with_the_resume_facts_it_found() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let run = enqueue(&store, &s, &a, "x").await;
+        let w = worker(&store).await;
+        for (before, clean) in [(HandBack::AtStepBoundary, true), (HandBack::Interrupted, false)] {
+            let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+            store.release_run(&claim.lease, before).await.unwrap();
+            // The claim's answer is lost: the heartbeat names the run with the
+            // lease that claim took, so the worker can hand back exactly it.
+            let lost = store.claim_runs(&w, 1).await.unwrap().remove(0);
+            match store.heartbeat(&w, LEASE).await.unwrap() {
+                Heartbeat::Renewed { held_runs } => assert_eq!(held_runs, std::slice::from_ref(&lost.lease)),
+                Heartbeat::Lost => panic!("the lease is still valid"),
+            }
+            store.release_run(&lost.lease, HandBack::Unstarted).await.unwrap();
+            let next = store.claim_runs(&w, 1).await.unwrap().remove(0);
+            assert_eq!(next.charged_attempts, 0, "a claim that ran nothing is not charged");
+            let context = store.load_run(&run).await.unwrap();
+            assert_eq!(
+                context.handed_back, clean,
+                "after {before:?}, the next attempt knows what the lost one would have"
+            );
+            store.release_run(&next.lease, HandBack::AtStepBoundary).await.unwrap();
+        }
+        let events = store.read_events(&run, 0, 100).await.unwrap();
+        let unstarted: Vec<_> = events
+            .iter()
+            .filter(|e| e.data.get("reason").is_some_and(|r| r.to_string().contains("never received")))
+            .collect();
+        assert_eq!(unstarted.len(), 2, "{events:?}");
+        assert!(unstarted.iter().all(|e| e.kind == "run_handed_back" && e.data["interrupted"] == false));
+    }
+}
+
+#[tokio::test]
 async fn idempotency_keys_return_the_first_run() {
     for (store, dir) in backends().await {
         let a = agent(json!({}), 5);

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use common::{Api, Backend, TestEnv};
 use serde_json::Value;
+use wingman::store::StoreOptions;
 
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -69,5 +70,40 @@ on_both_backends! {
         let workers = wait_workers(&api, "the rescuer stopped", stopped).await;
         let gone = workers.iter().find(|w| w["id"] == rescuer).unwrap();
         assert_eq!((gone["lease_expires_at"].clone(), gone["runs"].clone()), (Value::Null, serde_json::json!([])));
+    }
+
+    async fn a_claim_whose_answer_never_arrived_is_handed_back_and_runs(backend: Backend) {
+        let mut env = TestEnv::on(backend);
+        // A lease the frozen worker keeps: the run must come back by the
+        // worker's own hand-back, not by a rescue after its lease lapsed.
+        env.set("WINGMAN_LEASE_MS", "6000");
+        let server = env.server(0);
+        let api = server.api();
+        let worker = env.worker();
+        let live = wait_workers(&api, "the worker registered", |w| w.len() == 1 && w[0]["status"] == "live").await;
+        let worker_id = live[0]["id"].as_str().unwrap().to_string();
+        let agent = api.create_agent(common::step_agent(1)).await;
+        let session = api.create_session(&agent, Some(&env.path().join("work"))).await;
+
+        // The claim commits in the worker's name while the worker cannot
+        // receive its answer: what a connection dropped after the commit does.
+        env.freeze(&worker).await;
+        let run = api.send(&session, "go").await;
+        let store = wingman::store::open(&env.database_url(), &StoreOptions::default()).await.unwrap();
+        let claims = store.claim_runs(&worker_id, 1).await.unwrap();
+        assert_eq!(claims.iter().map(|c| c.lease.run_id.as_str()).collect::<Vec<_>>(), [run.as_str()]);
+        drop(store);
+        worker.resume();
+
+        assert_eq!(api.wait_terminal(&run, LIMIT).await["status"], "succeeded");
+        let events = api.events(&run).await;
+        common::assert_dense(&events);
+        let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds[..4], ["run_queued", "run_started", "run_handed_back", "run_started"], "{events:?}");
+        assert!(events[2]["reason"].as_str().unwrap().contains("never received"), "{:?}", events[2]);
+        let second = &events[3];
+        assert_eq!((second["attempt"].clone(), second["charged_attempts"].clone()), (2.into(), 0.into()), "{second}");
+        assert_eq!(second["worker_id"], worker_id.as_str(), "the same live worker runs it: no lease lapsed");
+        assert!(worker.log_text().contains("never reached this worker"), "{}", worker.log_text());
     }
 }

@@ -451,7 +451,7 @@ impl Effect {
     }
 }
 
-/// How a worker hands a run back at shutdown.
+/// Why a worker hands a run back, uncharged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HandBack {
     /// Between steps: nothing was in flight, so the next attempt repeats nothing.
@@ -459,6 +459,33 @@ pub enum HandBack {
     /// The grace period ran out and the step in flight was stopped: the next
     /// attempt redoes it and says so.
     Interrupted,
+    /// The claim committed but its answer never reached the worker (the
+    /// connection dropped): this attempt ran nothing, so the next one resumes
+    /// from what the claim found, a step left open before it included.
+    Unstarted,
+}
+
+impl HandBack {
+    /// The `run_handed_back` event that says so in the run's log.
+    pub fn event(self) -> RunEvent {
+        let (interrupted, reason) = match self {
+            HandBack::AtStepBoundary => (false, "the worker shut down between steps"),
+            HandBack::Interrupted => (true, "the worker shut down and its grace period ran out mid-step"),
+            HandBack::Unstarted => (false, "the worker never received its claim (the answer was lost); nothing ran"),
+        };
+        RunEvent::RunHandedBack { interrupted, reason: reason.into() }
+    }
+
+    /// The run's `handed_back` resume fact after this hand-back: whether the
+    /// next attempt may trust that no step was in flight. `None` keeps the
+    /// value the claim found.
+    pub fn clean_boundary(self) -> Option<bool> {
+        match self {
+            HandBack::AtStepBoundary => Some(true),
+            HandBack::Interrupted => Some(false),
+            HandBack::Unstarted => None,
+        }
+    }
 }
 
 /// The queue at a glance, as `GET /health` reports it.
@@ -504,8 +531,9 @@ pub struct WorkerInfo {
 /// What the heartbeat learned.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Heartbeat {
-    /// The lease was renewed; these are the runs the worker still holds.
-    Renewed { held_runs: Vec<String> },
+    /// The lease was renewed; these are the runs the worker still holds,
+    /// each with the lease of the claim that took it.
+    Renewed { held_runs: Vec<Lease> },
     /// The worker's lease had lapsed: everything it held is void.
     Lost,
 }
@@ -646,8 +674,9 @@ pub trait Store: Send + Sync + 'static {
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<Committed>;
     /// The items waiting in a run's inbox, oldest first.
     async fn read_inbox(&self, run_id: &str) -> StoreResult<Vec<InboxItem>>;
-    /// Hands a run back to the queue without charging the attempt (graceful shutdown).
-    /// Writes `run_handed_back`, saying whether a step was interrupted.
+    /// Hands a run back to the queue without charging the attempt (a graceful
+    /// shutdown, or a claim whose answer was lost). Writes `run_handed_back`
+    /// ([`HandBack::event`]) and the `handed_back` fact ([`HandBack::clean_boundary`]).
     async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()>;
 
     // Provider credentials.

@@ -173,6 +173,23 @@ impl TestEnv {
         self.dir.path()
     }
 
+    /// The URL every process of this test opens its database with.
+    pub fn database_url(&self) -> String {
+        let url = self.env.iter().find(|(key, _)| key == "WINGMAN_DATABASE_URL");
+        url.expect("a database URL").1.clone()
+    }
+
+    /// Freezes `process` (SIGSTOP) at a moment it holds no write lock that
+    /// would stall the others (SQLite's one writer lock; a PostgreSQL
+    /// process's row locks are its transactions', which never wait on a
+    /// frozen peer).
+    pub async fn freeze(&self, process: &Process) {
+        match self.backend {
+            Backend::Sqlite => process.stop_outside_transaction(&self.db()).await,
+            Backend::Postgres => process.stop(),
+        }
+    }
+
     /// The database file.
     pub fn db(&self) -> PathBuf {
         self.dir.path().join("wingman.db")

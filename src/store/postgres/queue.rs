@@ -7,7 +7,6 @@ use super::commit::fence;
 use super::progress::finish;
 use super::Pending;
 use crate::attempt;
-use crate::event::RunEvent;
 use crate::model::{Run, RunStatus};
 use crate::store::rows::{self, Columns};
 use crate::store::{Claim, Effect, Enqueued, HandBack, IdempotencyKey, Lease, NewRun, StoreError, StoreResult};
@@ -401,12 +400,14 @@ fn claimed(row: &PgRow, worker_id: &str) -> StoreResult<(Claim, u64, Option<Stri
 /// Puts a run back in the queue, uncharged, if the lease is still held.
 pub async fn release(c: &mut PgConnection, p: &mut Pending, lease: &Lease, how: HandBack) -> StoreResult<()> {
     let seq = fence(c, lease, Effect::events(1)).await?;
-    p.push(&lease.run_id, seq, &[RunEvent::handed_back(how == HandBack::Interrupted)]);
+    p.push(&lease.run_id, seq, &[how.event()]);
     sqlx::query(
-        "UPDATE runs SET status = 'queued', worker_id = NULL, handed_back = $2, updated_at = wingman_ms() WHERE id = $1",
+        "UPDATE runs SET status = 'queued', worker_id = NULL, handed_back = COALESCE($2, handed_back),
+                updated_at = wingman_ms()
+         WHERE id = $1",
     )
     .bind(&lease.run_id)
-    .bind((how == HandBack::AtStepBoundary) as i64)
+    .bind(how.clean_boundary().map(i64::from))
     .execute(&mut *c)
     .await?;
     Ok(())

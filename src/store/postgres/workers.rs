@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use sqlx::PgConnection;
 
-use crate::store::{Heartbeat, StoreResult};
+use crate::store::{Heartbeat, Lease, StoreResult};
 
 /// How long a worker that is gone and holds nothing stays listed.
 const FORGET_AFTER_MS: i64 = 3_600_000;
@@ -30,7 +30,8 @@ pub async fn register(c: &mut PgConnection, id: &str, name: &str, lease: Duratio
     Ok(())
 }
 
-/// Renews a lease that has not lapsed, and lists the runs the worker still holds.
+/// Renews a lease that has not lapsed, and lists the runs the worker still
+/// holds with their claims' leases.
 pub async fn heartbeat(c: &mut PgConnection, id: &str, lease: Duration) -> StoreResult<Heartbeat> {
     let renewed = sqlx::query(
         "UPDATE workers SET lease_expires_at = wingman_ms() + $2 WHERE id = $1 AND lease_expires_at > wingman_ms()",
@@ -43,11 +44,13 @@ pub async fn heartbeat(c: &mut PgConnection, id: &str, lease: Duration) -> Store
     if renewed == 0 {
         return Ok(Heartbeat::Lost);
     }
-    let held_runs = sqlx::query_scalar("SELECT id FROM runs WHERE worker_id = $1 AND status = 'running'")
-        .bind(id)
-        .fetch_all(&mut *c)
-        .await?;
-    Ok(Heartbeat::Renewed { held_runs })
+    let held: Vec<(String, i64)> =
+        sqlx::query_as("SELECT id, lease_epoch FROM runs WHERE worker_id = $1 AND status = 'running'")
+            .bind(id)
+            .fetch_all(&mut *c)
+            .await?;
+    let held_runs = held.into_iter().map(|(run_id, epoch)| Lease { run_id, worker_id: id.into(), epoch: epoch as u64 });
+    Ok(Heartbeat::Renewed { held_runs: held_runs.collect() })
 }
 
 /// Ends a worker's lease at once (a clean shutdown).

@@ -7,7 +7,6 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::progress::{fence, finish, insert_events};
 use super::rows::{self, ms};
 use crate::attempt;
-use crate::event::RunEvent;
 use crate::model::{Run, RunStatus};
 use crate::store::{Claim, Effect, Enqueued, HandBack, IdempotencyKey, Lease, NewRun, StoreError, StoreResult};
 
@@ -225,11 +224,12 @@ fn write_started(conn: &Connection, started: &[(Claim, u64)], now: DateTime<Utc>
 /// step was in flight.
 pub fn release(conn: &Connection, lease: &Lease, how: HandBack, now: DateTime<Utc>) -> StoreResult<()> {
     let seq = fence(conn, lease, Effect::events(1), now)?;
-    let event = RunEvent::handed_back(how == HandBack::Interrupted);
-    insert_events(conn, &lease.run_id, seq, &[event], now)?;
+    insert_events(conn, &lease.run_id, seq, &[how.event()], now)?;
     conn.prepare_cached(
-        "UPDATE runs SET status = 'queued', worker_id = NULL, handed_back = ?3, updated_at = ?1 WHERE id = ?2",
+        "UPDATE runs SET status = 'queued', worker_id = NULL, handed_back = COALESCE(?3, handed_back),
+                updated_at = ?1
+         WHERE id = ?2",
     )?
-    .execute(params![ms(now), lease.run_id, how == HandBack::AtStepBoundary])?;
+    .execute(params![ms(now), lease.run_id, how.clean_boundary()])?;
     Ok(())
 }

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection};
 
 use super::rows::ms;
-use crate::store::{Heartbeat, StoreResult};
+use crate::store::{Heartbeat, Lease, StoreResult};
 
 /// How long a worker that is gone and holds nothing stays listed.
 const FORGET_AFTER_MS: i64 = 3_600_000;
@@ -34,8 +34,10 @@ pub fn heartbeat(conn: &Connection, id: &str, lease: Duration, now: DateTime<Utc
         return Ok(Heartbeat::Lost);
     }
     let held_runs = conn
-        .prepare_cached("SELECT id FROM runs INDEXED BY runs_running WHERE worker_id = ?1 AND status = 'running'")?
-        .query_map([id], |r| r.get(0))?
+        .prepare_cached(
+            "SELECT id, lease_epoch FROM runs INDEXED BY runs_running WHERE worker_id = ?1 AND status = 'running'",
+        )?
+        .query_map([id], |r| Ok(Lease { run_id: r.get(0)?, worker_id: id.into(), epoch: r.get(1)? }))?
         .collect::<Result<_, _>>()?;
     Ok(Heartbeat::Renewed { held_runs })
 }
