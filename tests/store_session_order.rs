@@ -169,3 +169,39 @@ async fn deleting_a_session_ends_all_its_runs_and_starts_none() {
         drain_in_order(&store, &other, &other_runs[1..], &["m0", "other answer"]).await;
     }
 }
+
+/// A run submitted while the session's running run ends is never stranded
+/// behind it: the submission's busy check sees the end even when the end
+/// committed while the submission waited for the session's lock (a check
+/// that read the session's runs as they were before the wait would block the
+/// new run for a turn that was already passed on).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_submitted_as_the_running_one_ends_is_never_stranded() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let w = worker(&store).await;
+        enqueue(&store, &s, &a, "m0").await;
+        for round in 1..=200 {
+            store.heartbeat(&w, LEASE).await.unwrap();
+            let running = store.claim_runs(&w, 1).await.unwrap().remove(0);
+            // The submission starts up to 1.5 ms after the end, so that across
+            // the rounds it meets the end at each of its statements.
+            let delay = Duration::from_micros(150 * (round % 11));
+            let (store2, s2, a2) = (store.clone(), s.clone(), a.clone());
+            let submit = tokio::spawn(async move {
+                let start = std::time::Instant::now();
+                while start.elapsed() < delay {
+                    tokio::task::yield_now().await;
+                }
+                enqueue(&store2, &s2, &a2, &format!("m{round}")).await
+            });
+            store.commit(&running.lease, text_commit(1, "done", true)).await.unwrap();
+            let submitted = submit.await.unwrap();
+            let next = store.claim_runs(&w, 1).await.unwrap();
+            let claimed: Vec<&str> = next.iter().map(|c| c.lease.run_id.as_str()).collect();
+            assert_eq!(claimed, [submitted.as_str()], "round {round}: the new run waits for a turn passed on already");
+            store.release_run(&next[0].lease, HandBack::AtStepBoundary).await.unwrap();
+        }
+    }
+}

@@ -12,6 +12,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (3, "session_turns", include_str!("../../../migrations/postgres/0003_session_turns.sql")),
     (4, "inbox", include_str!("../../../migrations/postgres/0004_inbox.sql")),
     (5, "retention", include_str!("../../../migrations/postgres/0005_retention.sql")),
+    (6, "enqueue_in_one_call", include_str!("../../../migrations/postgres/0006_enqueue_in_one_call.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

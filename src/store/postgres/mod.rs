@@ -19,6 +19,7 @@
 //!
 //! Times are the database's clock (`wingman_ms()`), one clock for every host.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -45,7 +46,8 @@ pub mod scratch;
 mod store;
 mod workers;
 
-/// The channel every event-writing transaction notifies.
+/// The channel of change hints: sent after event-writing commits, or by a
+/// lone submission's own commit (`wingman_enqueue_run`).
 const CHANNEL: &str = "wingman";
 
 /// Settings of every connection, for a client that vanishes mid-transaction
@@ -82,6 +84,28 @@ pub struct PgStore {
     commits: committer::Committer,
     /// Change hints, sent after commits.
     hints: Arc<listen::Notifier>,
+    /// Plain submissions under way in this process (see `enqueue_run`).
+    submitting: AtomicUsize,
+}
+
+/// A plain submission under way, counted while it lasts, and whether it was
+/// the only one when it began.
+struct Submitting<'a> {
+    count: &'a AtomicUsize,
+    alone: bool,
+}
+
+impl<'a> Submitting<'a> {
+    fn start(count: &'a AtomicUsize) -> Submitting<'a> {
+        let alone = count.fetch_add(1, Ordering::Relaxed) == 0;
+        Submitting { count, alone }
+    }
+}
+
+impl Drop for Submitting<'_> {
+    fn drop(&mut self) {
+        self.count.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl PgStore {
@@ -98,7 +122,7 @@ impl PgStore {
         let changes = Some(listen::spawn(pool.clone()));
         let hints = Arc::new(listen::Notifier::spawn(options));
         let commits = committer::Committer::spawn(pool.clone(), hints.clone());
-        Ok(PgStore { pool, control, changes, commits, hints })
+        Ok(PgStore { pool, control, changes, commits, hints, submitting: AtomicUsize::new(0) })
     }
 
     /// Runs a write on the control pool: heartbeats and registrations.

@@ -7,12 +7,9 @@ use super::commit::fence;
 use super::progress::finish;
 use super::Pending;
 use crate::attempt;
-use crate::model::{Run, RunStatus};
+use crate::model::{MultitaskStrategy, Run, RunStatus};
 use crate::store::rows::{self, Columns};
 use crate::store::{Claim, Effect, Enqueued, HandBack, IdempotencyKey, Lease, NewRun, StoreError, StoreResult};
-
-/// Statuses of a run that still holds its session's turn.
-const ACTIVE: &str = "('queued','running','waiting')";
 
 /// Writes a new run and its `run_queued` event; with an idempotency key
 /// already used, returns the first run instead (or refuses another body).
@@ -30,9 +27,8 @@ pub async fn enqueue(
     }
     if let Some(session_id) = &new.session_id {
         super::people::make_way(c, p, session_id, new.strategy).await?;
-        lock_session(c, session_id).await?;
     }
-    let run = insert_run(c, &new).await?;
+    let run = insert_run(&mut *c, &new, false).await?;
     p.hint();
     if let Some(key) = &key {
         remember_key(c, key, &new.id).await?;
@@ -40,26 +36,25 @@ pub async fn enqueue(
     Ok(Enqueued { run, created: true })
 }
 
-/// Writes one submitted run and its `run_queued` event in one statement,
-/// and answers with its row. It waits (blocked) if its session already has a
-/// run holding the turn; the check is this statement's, so its snapshot is
-/// taken after [`lock_session`] was granted and sees a run that ended (and
-/// passed the turn on) while the lock was awaited. A check in the locking
-/// statement itself would not, and the new run would wait for a turn that
-/// never comes.
-async fn insert_run(c: &mut PgConnection, new: &NewRun) -> StoreResult<Run> {
+/// Whether a submission needs nothing but its insert: no idempotency key to
+/// look up and remember, no multitask strategy to apply to the session's
+/// unfinished runs first. Such a one is written by [`insert_run`] alone,
+/// outside any explicit transaction.
+pub fn is_plain(new: &NewRun, key: &Option<IdempotencyKey>) -> bool {
+    key.is_none() && new.strategy == MultitaskStrategy::Enqueue
+}
+
+/// Writes one submitted run and its `run_queued` event in one call of
+/// `wingman_enqueue_run` (migration 6), and answers with its row: it locks
+/// the session, then inserts the run, blocked if the session already has a
+/// run holding the turn. The check is a statement of its own, taken after the
+/// lock was granted, so it sees a run that ended (and passed the turn on)
+/// while the lock was awaited; the migration says why that matters. With
+/// `notify`, the change hint goes out with its commit instead of after it.
+pub async fn insert_run<'c>(c: impl sqlx::PgExecutor<'c>, new: &NewRun, notify: bool) -> StoreResult<Run> {
     let queued = new.queued_event(None);
     let row = sqlx::query(&format!(
-        "WITH inserted AS (
-             INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
-                               event_seq, created_at, updated_at)
-             VALUES ($1, $2, 'queued',
-                     CASE WHEN EXISTS(SELECT 1 FROM runs WHERE session_id = $3 AND status IN {ACTIVE}) THEN 1 ELSE 0 END,
-                     $3, $4, $5, $6, $7, $8, 1, wingman_ms(), wingman_ms())
-             RETURNING {}),
-         queued AS (
-             INSERT INTO run_events (run_id, seq, type, data, at) SELECT id, 1, $9, $10, wingman_ms() FROM inserted)
-         SELECT * FROM inserted",
+        "SELECT {} FROM wingman_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         rows::RUN_COLUMNS
     ))
     .bind(&new.id)
@@ -72,9 +67,10 @@ async fn insert_run(c: &mut PgConnection, new: &NewRun) -> StoreResult<Run> {
     .bind(new.max_attempts as i64)
     .bind(queued.kind())
     .bind(queued.data_json())
-    .fetch_one(&mut *c)
+    .bind(notify.then_some(super::CHANNEL))
+    .fetch_optional(c)
     .await?;
-    rows::run(&row)
+    rows::run(&row.ok_or(StoreError::NotFound("session"))?)
 }
 
 /// Writes queued runs (all of a fleet run's tasks at once, or one run) and
@@ -187,16 +183,6 @@ pub async fn remembered(c: &mut PgConnection, key: &IdempotencyKey) -> StoreResu
         return Err(StoreError::Conflict("this Idempotency-Key was already used with a different request".into()));
     }
     Ok(Some(id))
-}
-
-/// Locks the session's row, as the end of its running run does, so that
-/// the two see each other; a missing session is refused.
-async fn lock_session(c: &mut PgConnection, session_id: &str) -> StoreResult<()> {
-    let present: Option<i32> = sqlx::query_scalar("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE")
-        .bind(session_id)
-        .fetch_optional(&mut *c)
-        .await?;
-    present.map(|_| ()).ok_or(StoreError::NotFound("session"))
 }
 
 /// Reads a run inside a transaction with its row locked, as a run is locked
