@@ -29,7 +29,7 @@ use sqlx::{ConnectOptions, Row};
 
 use crate::event::RunEvent;
 use crate::store::rows::Columns;
-use crate::store::{StoreError, StoreResult};
+use crate::store::{Enqueued, NewRun, StoreError, StoreResult};
 
 mod commit;
 mod committer;
@@ -133,6 +133,34 @@ impl PgStore {
     {
         let mut conn = self.control.acquire().await?;
         write(&mut conn).await
+    }
+
+    /// Writes a plain submission ([`queue::is_plain`]) in one round trip,
+    /// outside any explicit transaction. Alone, its hint goes out with its
+    /// commit; among concurrent ones, after it, since PostgreSQL serialises
+    /// notifying commits. When the database could not answer, the run may
+    /// still have been written (the answer was lost after its commit): it is
+    /// looked for by its ID, and `None` says it is absent, to be written in a
+    /// transaction of its own.
+    async fn enqueue_plain(&self, run: &NewRun) -> StoreResult<Option<Enqueued>> {
+        let submitting = Submitting::start(&self.submitting);
+        let written = match queue::insert_run(&self.pool, run, submitting.alone).await {
+            Ok(written) => {
+                if !submitting.alone {
+                    self.hints.hint();
+                }
+                return Ok(Some(Enqueued { run: written, created: true }));
+            }
+            Err(e) if e.is_retryable() => {
+                tracing::debug!(error = %e, "a submission's insert went unanswered; looking for its run");
+                crate::store::Store::get_run(self, &run.id).await?
+            }
+            Err(e) => return Err(e),
+        };
+        if written.is_some() {
+            self.hints.hint();
+        }
+        Ok(written.map(|run| Enqueued { run, created: true }))
     }
 
     /// Runs `write` in one transaction and commits it, with the events it

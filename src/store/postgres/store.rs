@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
-use super::{fleet, load, people, progress, queue, retention, workers, PgStore, Submitting};
+use super::{fleet, load, people, progress, queue, retention, workers, PgStore};
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
@@ -135,30 +135,8 @@ impl Store for PgStore {
 
     async fn enqueue_run(&self, run: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued> {
         if queue::is_plain(&run, &key) {
-            // One round trip, outside any explicit transaction. Alone, the
-            // submission's hint goes out with its commit; among concurrent
-            // ones, after it, since PostgreSQL serialises notifying commits.
-            // When the database could not answer, the run may still have
-            // been written (the answer was lost after its commit): it is
-            // looked for by its ID, and written in a transaction of its own
-            // only if absent.
-            let submitting = Submitting::start(&self.submitting);
-            let written = queue::insert_run(&self.pool, &run, submitting.alone).await;
-            match written {
-                Ok(written) => {
-                    if !submitting.alone {
-                        self.hints.hint();
-                    }
-                    return Ok(Enqueued { run: written, created: true });
-                }
-                Err(e) if e.is_retryable() => {
-                    tracing::debug!(error = %e, "a submission's insert went unanswered; looking for its run");
-                    if let Some(written) = self.get_run(&run.id).await? {
-                        self.hints.hint();
-                        return Ok(Enqueued { run: written, created: true });
-                    }
-                }
-                Err(e) => return Err(e),
+            if let Some(enqueued) = self.enqueue_plain(&run).await? {
+                return Ok(enqueued);
             }
         }
         self.write(move |c, p| Box::pin(queue::enqueue(c, p, run, key))).await
