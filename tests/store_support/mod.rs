@@ -21,12 +21,18 @@ mod pg_support;
 /// runs' work dirs), and for PostgreSQL a database of its own, dropped with it.
 pub struct Guard {
     dir: tempfile::TempDir,
+    url: String,
     _database: Option<pg_support::PgDatabase>,
 }
 
 impl Guard {
     pub fn path(&self) -> &std::path::Path {
         self.dir.path()
+    }
+
+    /// The database's URL, to open it a second time as another process would.
+    pub fn url(&self) -> &str {
+        &self.url
     }
 }
 
@@ -36,11 +42,12 @@ pub async fn backends() -> Vec<(Arc<dyn Store>, Guard)> {
     let dir = tempfile::tempdir().unwrap();
     let url = dir.path().join("t.db").to_string_lossy().into_owned();
     let store = store::open(&url, &store::StoreOptions::default()).await.unwrap();
-    let mut all = vec![(store, Guard { dir, _database: None })];
+    let mut all = vec![(store, Guard { dir, url, _database: None })];
     if pg_support::postgres_url().is_some() {
         let database = pg_support::PgDatabase::create();
         let store = store::open(&database.url, &store::StoreOptions::default()).await.unwrap();
-        all.push((store, Guard { dir: tempfile::tempdir().unwrap(), _database: Some(database) }));
+        let url = database.url.clone();
+        all.push((store, Guard { dir: tempfile::tempdir().unwrap(), url, _database: Some(database) }));
     } else {
         eprintln!("PostgreSQL skipped: WINGMAN_TEST_POSTGRES_URL is not set");
     }

@@ -79,9 +79,12 @@ async fn serve(pool: PgPool, hints: Arc<Notifier>, mut queued: mpsc::UnboundedRe
         }
         let (pool, hints) = (pool.clone(), hints.clone());
         tokio::spawn(async move {
+            // Counted, so that a claim or a submission meanwhile does not
+            // take itself for the only write under way.
+            let writing = hints.writing();
             write(&pool, batch).await;
             hints.hint();
-            drop(slot);
+            drop((writing, slot));
         });
     }
 }

@@ -5,6 +5,7 @@
 //! the server, a network fault) is reopened, with a hint given at once
 //! because notifications may have been missed meanwhile.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgListener, PgPool};
@@ -56,9 +57,30 @@ async fn listen(pool: &PgPool, tx: &watch::Sender<u64>) -> Result<(), sqlx::Erro
 /// database wait for the one before it. Here a hint is a transaction of its
 /// own with `synchronous_commit` off (a hint lost in a crash costs a poll),
 /// and hints asked for while one is on its way go as one.
+///
+/// A write that is the only one under way in its process may send its hint
+/// inside its own commit instead ([`Notifier::writing`]): PostgreSQL then
+/// delivers it as the commit lands, a round trip sooner, and with nothing
+/// else under way there is no other commit of ours for it to hold up.
 pub struct Notifier {
     /// One slot: a hint asked for while one is already waiting adds nothing.
     wanted: mpsc::Sender<()>,
+    /// Event-writing statements and transactions under way in this process.
+    writing: AtomicUsize,
+}
+
+/// A write under way, counted while it lasts, and whether it was the only
+/// one when it began.
+pub struct Writing<'a> {
+    count: &'a AtomicUsize,
+    /// Nothing else was being written: the write may hint in its own commit.
+    pub alone: bool,
+}
+
+impl Drop for Writing<'_> {
+    fn drop(&mut self) {
+        self.count.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl Notifier {
@@ -68,7 +90,13 @@ impl Notifier {
         let (wanted, asked) = mpsc::channel(1);
         let options = options.options([("synchronous_commit", "off")]);
         tokio::spawn(send_hints(options, asked));
-        Notifier { wanted }
+        Notifier { wanted, writing: AtomicUsize::new(0) }
+    }
+
+    /// Counts a write that hints, until the guard is dropped.
+    pub fn writing(&self) -> Writing<'_> {
+        let alone = self.writing.fetch_add(1, Ordering::Relaxed) == 0;
+        Writing { count: &self.writing, alone }
     }
 
     /// Asks for a hint; call it after a commit that wrote events.

@@ -23,7 +23,9 @@ pub async fn run_contexts(pool: &PgPool, run_ids: &[String]) -> StoreResult<Vec<
     for run_id in run_ids {
         contexts.push(rows.get(run_id).cloned().ok_or(StoreError::NotFound("run"))?);
     }
-    let sessions: Vec<String> = contexts.iter().filter_map(|c| c.run.session_id.clone()).collect();
+    let mut sessions: Vec<String> = contexts.iter().filter_map(|c| c.run.session_id.clone()).collect();
+    sessions.sort_unstable();
+    sessions.dedup();
     let mut histories = histories(&mut tx, &sessions).await?;
     let checkpoints = all_checkpoints(&mut tx, run_ids).await?;
     // Inboxes are nearly always empty: one statement for the whole batch.
@@ -75,9 +77,17 @@ async fn runs(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<S
 /// Each session's history in order, every message with the run that wrote it.
 type Histories = HashMap<String, Vec<(Option<String>, Message)>>;
 
+/// The lookups by a batch of keys probe the index once per key: a lateral
+/// subquery per key, kept from being flattened into a join by `OFFSET 0`.
+/// `key = ANY($1)`, or a plain join with the keys, lets the planner scan the
+/// whole table instead, which it costs as cheap while the table's statistics
+/// lag behind its growth (a young database); then every load read every
+/// row, and these loads were the costliest statements of a burn-down.
 async fn histories(c: &mut PgConnection, sessions: &[String]) -> StoreResult<Histories> {
     let found: Vec<(String, Option<String>, String)> = sqlx::query_as(
-        "SELECT session_id, run_id, message FROM session_messages WHERE session_id = ANY($1) ORDER BY session_id, idx",
+        "SELECT u.id, m.run_id, m.message FROM UNNEST($1::text[]) AS u(id)
+         CROSS JOIN LATERAL (SELECT run_id, message, idx FROM session_messages WHERE session_id = u.id OFFSET 0) m
+         ORDER BY u.id, m.idx",
     )
     .bind(sessions)
     .fetch_all(&mut *c)
@@ -91,8 +101,11 @@ async fn histories(c: &mut PgConnection, sessions: &[String]) -> StoreResult<His
 
 /// The runs' stored checkpoints, each run's in the order they were made.
 async fn all_checkpoints(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<String, Vec<Checkpoint>>> {
+    // A lateral join for the reason given at `histories`.
     let found = sqlx::query(
-        "SELECT run_id, step, body FROM checkpoints WHERE run_id = ANY($1) ORDER BY run_id, step, created_at, call_id",
+        "SELECT c.run_id, c.step, c.body FROM UNNEST($1::text[]) AS u(id)
+         CROSS JOIN LATERAL (SELECT run_id, step, body, created_at, call_id FROM checkpoints WHERE run_id = u.id OFFSET 0) c
+         ORDER BY c.run_id, c.step, c.created_at, c.call_id",
     )
     .bind(run_ids)
     .fetch_all(&mut *c)

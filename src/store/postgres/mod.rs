@@ -19,7 +19,6 @@
 //!
 //! Times are the database's clock (`wingman_ms()`), one clock for every host.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -82,30 +81,8 @@ pub struct PgStore {
     changes: Option<tokio::sync::watch::Receiver<u64>>,
     /// Workers' commits, written in batches.
     commits: committer::Committer,
-    /// Change hints, sent after commits.
+    /// Change hints, sent after commits or, by a write alone, inside them.
     hints: Arc<listen::Notifier>,
-    /// Plain submissions under way in this process (see `enqueue_run`).
-    submitting: AtomicUsize,
-}
-
-/// A plain submission under way, counted while it lasts, and whether it was
-/// the only one when it began.
-struct Submitting<'a> {
-    count: &'a AtomicUsize,
-    alone: bool,
-}
-
-impl<'a> Submitting<'a> {
-    fn start(count: &'a AtomicUsize) -> Submitting<'a> {
-        let alone = count.fetch_add(1, Ordering::Relaxed) == 0;
-        Submitting { count, alone }
-    }
-}
-
-impl Drop for Submitting<'_> {
-    fn drop(&mut self) {
-        self.count.fetch_sub(1, Ordering::Relaxed);
-    }
 }
 
 impl PgStore {
@@ -122,7 +99,7 @@ impl PgStore {
         let changes = Some(listen::spawn(pool.clone()));
         let hints = Arc::new(listen::Notifier::spawn(options));
         let commits = committer::Committer::spawn(pool.clone(), hints.clone());
-        Ok(PgStore { pool, control, changes, commits, hints, submitting: AtomicUsize::new(0) })
+        Ok(PgStore { pool, control, changes, commits, hints })
     }
 
     /// Runs a write on the control pool: heartbeats and registrations.
@@ -137,16 +114,16 @@ impl PgStore {
 
     /// Writes a plain submission ([`queue::is_plain`]) in one round trip,
     /// outside any explicit transaction. Alone, its hint goes out with its
-    /// commit; among concurrent ones, after it, since PostgreSQL serialises
-    /// notifying commits. When the database could not answer, the run may
+    /// commit; among concurrent writes, after it, since PostgreSQL serialises
+    /// notifying commits ([`listen::Notifier`]). When the database could not answer, the run may
     /// still have been written (the answer was lost after its commit): it is
     /// looked for by its ID, and `None` says it is absent, to be written in a
     /// transaction of its own.
     async fn enqueue_plain(&self, run: &NewRun) -> StoreResult<Option<Enqueued>> {
-        let submitting = Submitting::start(&self.submitting);
-        let written = match queue::insert_run(&self.pool, run, submitting.alone).await {
+        let writing = self.hints.writing();
+        let written = match queue::insert_run(&self.pool, run, writing.alone).await {
             Ok(written) => {
-                if !submitting.alone {
+                if !writing.alone {
                     self.hints.hint();
                 }
                 return Ok(Some(Enqueued { run: written, created: true }));

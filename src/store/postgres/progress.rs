@@ -102,7 +102,7 @@ pub async fn end_runs(c: &mut PgConnection, p: &mut Pending, endings: &[Ending<'
     // Fleet runs' rows are locked in ID order too.
     ended.sort_by(|a, b| a.fleet_run_id.cmp(&b.fleet_run_id));
     let mut sessions: Vec<&str> = Vec::new();
-    let mut turns: Vec<&str> = Vec::new();
+    let mut turns: Vec<(&str, i64)> = Vec::new();
     for (row, ending) in ended.iter().filter_map(|row| Some((row, endings.iter().find(|e| e.run_id == row.id)?))) {
         if let (Some(fleet_run_id), Some(task_index)) = (&row.fleet_run_id, row.task_index) {
             let task = EndedTask {
@@ -123,7 +123,7 @@ pub async fn end_runs(c: &mut PgConnection, p: &mut Pending, endings: &[Ending<'
             // A task is the first run of its own session, so it always holds
             // the session's turn: its `blocked` is about its fleet's slots.
             if row.blocked == 0 || row.fleet_run_id.is_some() {
-                turns.push(session_id);
+                turns.push((session_id, row.queue_seq));
             }
         }
     }
@@ -143,6 +143,7 @@ pub async fn end_runs(c: &mut PgConnection, p: &mut Pending, endings: &[Ending<'
 /// What ending a run's row tells about where it belongs.
 struct EndedRow {
     id: String,
+    queue_seq: i64,
     session_id: Option<String>,
     blocked: i64,
     fleet_run_id: Option<String>,
@@ -159,7 +160,7 @@ async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult
     let steps: Vec<i64> = endings.iter().map(|e| e.summary.steps as i64).collect();
     let calls = endings.iter().map(|e| serde_json::to_string(&e.summary.tool_calls)).collect::<Result<Vec<_>, _>>()?;
     let errors: Vec<Option<&str>> = endings.iter().map(|e| e.error.as_deref()).collect();
-    type Row = (String, Option<String>, i64, Option<String>, Option<i64>, String);
+    type Row = (String, i64, Option<String>, i64, Option<String>, Option<i64>, String);
     let rows: Vec<Row> = sqlx::query_as(
         "UPDATE runs SET status = u.status, response = u.response, usage = u.usage, steps = u.steps,
                 tool_calls = u.calls, error = u.error, finished_at = wingman_ms(), updated_at = wingman_ms(),
@@ -167,7 +168,8 @@ async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult
          FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[])
               AS u(id, status, response, usage, steps, calls, error)
          WHERE runs.id = u.id
-         RETURNING runs.id, runs.session_id, runs.blocked, runs.fleet_run_id, runs.task_index, runs.input",
+         RETURNING runs.id, runs.queue_seq, runs.session_id, runs.blocked, runs.fleet_run_id, runs.task_index,
+                   runs.input",
     )
     .bind(&ids)
     .bind(&statuses)
@@ -178,13 +180,8 @@ async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult
     .bind(&errors)
     .fetch_all(&mut *c)
     .await?;
-    let ended = rows.into_iter().map(|(id, session_id, blocked, fleet_run_id, task_index, input)| EndedRow {
-        id,
-        session_id,
-        blocked,
-        fleet_run_id,
-        task_index,
-        input,
+    let ended = rows.into_iter().map(|(id, queue_seq, session_id, blocked, fleet_run_id, task_index, input)| {
+        EndedRow { id, queue_seq, session_id, blocked, fleet_run_id, task_index, input }
     });
     Ok(ended.collect())
 }
@@ -225,18 +222,26 @@ async fn append_histories(c: &mut PgConnection, ended: &[EndedRow], endings: &[E
     Ok(())
 }
 
-/// Unblocks the next queued run of each session whose turn was released.
-async fn pass_turns(c: &mut PgConnection, sessions: &[&str]) -> StoreResult<()> {
-    if sessions.is_empty() {
+/// Unblocks the next queued run of each session whose turn was released,
+/// given with the queue position of the run that held it. A session's runs
+/// take its turn in queue order, so every run still waiting for it was
+/// queued after the one that held it: the search starts there, and skips
+/// the index entries of the session's earlier runs, which every change of
+/// their rows left behind until a vacuum and which each search read.
+async fn pass_turns(c: &mut PgConnection, turns: &[(&str, i64)]) -> StoreResult<()> {
+    if turns.is_empty() {
         return Ok(());
     }
+    let (sessions, after): (Vec<&str>, Vec<i64>) = turns.iter().copied().unzip();
     sqlx::query(
         "UPDATE runs SET blocked = 0 WHERE queue_seq IN
-           (SELECT (SELECT queue_seq FROM runs WHERE session_id = s.id AND status = 'queued' AND blocked = 1
+           (SELECT (SELECT queue_seq FROM runs
+                    WHERE session_id = s.id AND queue_seq > s.after AND status = 'queued' AND blocked = 1
                     ORDER BY queue_seq LIMIT 1)
-            FROM UNNEST($1::text[]) AS s(id))",
+            FROM UNNEST($1::text[], $2::bigint[]) AS s(id, after))",
     )
-    .bind(sessions)
+    .bind(&sessions)
+    .bind(&after)
     .execute(&mut *c)
     .await?;
     Ok(())

@@ -273,10 +273,12 @@ pub enum QuickClaim {
 /// explicit transaction: the lease checked, queued runs at the head of their
 /// sessions claimed, their `run_started` events written and their fleet runs
 /// started. It claims nothing when a lapsed lease left runs to rescue, which
-/// take precedence and need [`claim`]'s several statements. The event's data
+/// take precedence and need [`claim`]'s several statements. With `notify`,
+/// a claim that claims something sends its change hint inside its commit
+/// (see [`super::listen::Notifier`]). The event's data
 /// is built here as [`Claim::started_event`] builds it; the store
 /// conformance suite checks that the two agree.
-pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32) -> StoreResult<QuickClaim> {
+pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bool) -> StoreResult<QuickClaim> {
     let found = sqlx::query(&format!(
         "WITH lease AS (SELECT {LEASE_LIVE} AS live, {ORPHANS_EXIST} AS orphans),
          picked AS (
@@ -293,11 +295,15 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32) -> StoreRe
              FROM claimed),
          fleets AS (
              UPDATE fleet_runs SET status = 'running', started_at = wingman_ms(), updated_at = wingman_ms()
-             WHERE status = 'queued' AND id IN (SELECT fleet_run_id FROM claimed))
-         SELECT lease.live, lease.orphans, claimed.* FROM lease LEFT JOIN claimed ON true"
+             WHERE status = 'queued' AND id IN (SELECT fleet_run_id FROM claimed)),
+         hinted AS (
+             SELECT pg_notify($3, '') FROM (SELECT 1 FROM claimed LIMIT 1) AS any_claimed WHERE $3 IS NOT NULL)
+         SELECT lease.live, lease.orphans, (SELECT COUNT(*) FROM hinted) AS hints, claimed.*
+         FROM lease LEFT JOIN claimed ON true"
     ))
     .bind(worker_id)
     .bind(limit as i64)
+    .bind(notify.then_some(super::CHANNEL))
     .fetch_all(pool)
     .await?;
     let (live, orphans): (bool, bool) = match found.first() {

@@ -326,9 +326,10 @@ impl Store for PgStore {
     }
 
     async fn claim_runs(&self, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>> {
-        match queue::claim_queued(&self.pool, worker_id, limit).await? {
+        let writing = self.hints.writing();
+        match queue::claim_queued(&self.pool, worker_id, limit, writing.alone).await? {
             queue::QuickClaim::Claimed(claims) => {
-                if !claims.is_empty() {
+                if !claims.is_empty() && !writing.alone {
                     self.hints.hint();
                 }
                 Ok(claims)
