@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use sqlx::PgConnection;
+use sqlx::{PgConnection, Row};
 
-use super::progress::{end_runs, summary_from_store, Ending};
+use super::progress::{pass_on, summary_from_store, EndColumns, EndedRow, Ending};
 use super::{people, Pending};
 use crate::checkpoint::{Checkpoint, RunSummary};
 use crate::event::RunEvent;
@@ -20,20 +20,25 @@ pub struct Fenced<'a> {
     pub effect: Effect,
     /// The inbox items the write takes in.
     pub delivered: &'a [u64],
+    /// The run's end, when the write ends it: the fence's update writes it
+    /// too, so that a run's last commit makes one new version of its row.
+    pub ending: Option<Ending<'a>>,
 }
 
 /// What the fence tells of a run whose lease held.
-#[derive(Debug, Clone, Copy)]
 pub struct Passed {
     /// The first event number reserved.
     pub first: u64,
     /// The newest inbox item the write does not take in.
     pub inbox_newest: Option<u64>,
+    /// The run's row as its end left it, when the write ended it.
+    pub ended: Option<EndedRow>,
 }
 
 /// Reserves event numbers for each run whose lease is still held, and
-/// records the resume facts its write changes; returns, for each run that
-/// passed, what [`Passed`] says (a run missing from the map is fenced).
+/// records the resume facts its write changes and the terminal state of a
+/// run it ends; returns, for each run that passed, what [`Passed`] says (a
+/// run missing from the map is fenced).
 /// Each run may appear once. Several runs' rows must be locked already, in
 /// queue order ([`lock_runs`]).
 pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreResult<HashMap<String, Passed>> {
@@ -45,19 +50,33 @@ pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreRes
     let progressed: Vec<bool> = writes.iter().map(|w| w.effect.progressed).collect();
     let moves: Vec<bool> = writes.iter().map(|w| w.effect.open_step.is_some()).collect();
     let open: Vec<Option<i64>> = writes.iter().map(|w| w.effect.open_step.flatten().map(i64::from)).collect();
-    let reserved: Vec<(String, i64, Option<i64>)> = sqlx::query_as(
+    let mut ends = EndColumns::default();
+    for write in writes {
+        ends.push(write.ending.as_ref())?;
+    }
+    let reserved = sqlx::query(&format!(
         "UPDATE runs SET event_seq = runs.event_seq + u.n, updated_at = wingman_ms(),
                 progressed = CASE WHEN u.progressed THEN 1 ELSE runs.progressed END,
-                open_step = CASE WHEN u.moves THEN u.open_step ELSE runs.open_step END
+                open_step = CASE WHEN u.moves THEN u.open_step ELSE runs.open_step END,
+                status = COALESCE(u.status, runs.status),
+                response = CASE WHEN u.status IS NULL THEN runs.response ELSE u.response END,
+                usage = CASE WHEN u.status IS NULL THEN runs.usage ELSE u.usage END,
+                steps = CASE WHEN u.status IS NULL THEN runs.steps ELSE u.steps END,
+                tool_calls = CASE WHEN u.status IS NULL THEN runs.tool_calls ELSE u.calls END,
+                error = CASE WHEN u.status IS NULL THEN runs.error ELSE u.error END,
+                finished_at = CASE WHEN u.status IS NULL THEN runs.finished_at ELSE wingman_ms() END,
+                worker_id = CASE WHEN u.status IS NULL THEN runs.worker_id END
          FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bool[], $6::bool[], $7::bigint[],
-                     $8::text[])
-              AS u(id, epoch, worker, n, progressed, moves, open_step, delivered)
+                     $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::text[], $14::text[])
+              AS u(id, epoch, worker, n, progressed, moves, open_step, delivered,
+                   status, response, usage, steps, calls, error)
          WHERE runs.id = u.id AND runs.status = 'running' AND runs.lease_epoch = u.epoch AND runs.worker_id = u.worker
            AND EXISTS (SELECT 1 FROM workers w WHERE w.id = u.worker AND w.lease_expires_at > wingman_ms())
-         RETURNING runs.id, runs.event_seq,
+         RETURNING {}, runs.event_seq, u.status IS NOT NULL AS ended,
            (SELECT MAX(i.seq) FROM run_inbox i
-            WHERE i.run_id = runs.id AND NOT (i.seq = ANY(u.delivered::bigint[])))",
-    )
+            WHERE i.run_id = runs.id AND NOT (i.seq = ANY(u.delivered::bigint[]))) AS inbox_newest",
+        EndedRow::RETURNING
+    ))
     .bind(&ids)
     .bind(&epochs)
     .bind(&workers)
@@ -66,21 +85,30 @@ pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreRes
     .bind(&moves)
     .bind(&open)
     .bind(&delivered)
+    .bind(&ends.statuses)
+    .bind(&ends.responses)
+    .bind(&ends.usages)
+    .bind(&ends.steps)
+    .bind(&ends.calls)
+    .bind(&ends.errors)
     .fetch_all(&mut *c)
     .await?;
     let counts: HashMap<&str, u64> = writes.iter().map(|w| (w.lease.run_id.as_str(), w.effect.events)).collect();
-    Ok(reserved
-        .into_iter()
-        .map(|(id, last, newest)| {
-            let first = last as u64 + 1 - counts[id.as_str()];
-            (id, Passed { first, inbox_newest: newest.map(|n| n as u64) })
-        })
-        .collect())
+    let mut passed = HashMap::with_capacity(reserved.len());
+    for row in &reserved {
+        let id: String = row.try_get("id")?;
+        let last: i64 = row.try_get("event_seq")?;
+        let newest: Option<i64> = row.try_get("inbox_newest")?;
+        let ended = if row.try_get("ended")? { Some(EndedRow::read(row)?) } else { None };
+        let first = last as u64 + 1 - counts[id.as_str()];
+        passed.insert(id, Passed { first, inbox_newest: newest.map(|n| n as u64), ended });
+    }
+    Ok(passed)
 }
 
 /// The first statement of a single fenced write (see [`fence_many`]).
 pub async fn fence(c: &mut PgConnection, lease: &Lease, effect: Effect) -> StoreResult<u64> {
-    let passed = fence_many(c, &[Fenced { lease, effect, delivered: &[] }]).await?;
+    let passed = fence_many(c, &[Fenced { lease, effect, delivered: &[], ending: None }]).await?;
     passed.get(&lease.run_id).map(|p| p.first).ok_or(StoreError::Fenced)
 }
 
@@ -127,21 +155,26 @@ pub async fn commit_many(
             lease: w.lease,
             effect: Effect::of(&w.commit.checkpoints, &w.events),
             delivered: &w.commit.delivered,
+            ending: w.end.as_ref().map(|(status, error, summary)| Ending {
+                run_id: &w.lease.run_id,
+                status: *status,
+                error,
+                summary,
+            }),
         })
         .collect();
-    let firsts = fence_many(c, &fenced).await?;
+    let mut firsts = fence_many(c, &fenced).await?;
     let passed: Vec<&Prepared> = prepared.iter().filter(|w| firsts.contains_key(&w.lease.run_id)).collect();
     let checkpoints: Vec<(&str, &Checkpoint)> =
         passed.iter().flat_map(|w| w.commit.checkpoints.iter().map(|cp| (w.lease.run_id.as_str(), cp))).collect();
     insert_checkpoints(c, checkpoints).await?;
-    let mut endings = Vec::new();
     for w in &passed {
         p.push(&w.lease.run_id, firsts[&w.lease.run_id].first, &w.events);
-        if let Some((status, error, summary)) = &w.end {
-            endings.push(Ending { run_id: &w.lease.run_id, status: *status, error, summary });
-        }
     }
-    end_runs(c, p, &endings).await?;
+    // The runs the fence ended: their fleet tasks, histories and turns.
+    let ended: Vec<EndedRow> = firsts.values_mut().filter_map(|passed| passed.ended.take()).collect();
+    let endings: Vec<Ending> = fenced.into_iter().filter_map(|f| f.ending).collect();
+    pass_on(c, p, ended, &endings).await?;
     let waiting: Vec<&str> = passed.iter().filter(|w| w.commit.wait).map(|w| w.lease.run_id.as_str()).collect();
     people::wait(c, &waiting).await?;
     let delivered = passed.iter().map(|w| (w.lease.run_id.as_str(), w.commit.delivered.as_slice()));

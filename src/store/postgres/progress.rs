@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use sqlx::PgConnection;
+use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, Row};
 
 use super::queue::{get_run, get_run_locked};
 use super::{fleet, load, Pending};
@@ -98,7 +99,19 @@ pub async fn end_runs(c: &mut PgConnection, p: &mut Pending, endings: &[Ending<'
     if endings.is_empty() {
         return Ok(());
     }
-    let mut ended = mark_ended(c, endings).await?;
+    let ended = mark_ended(c, endings).await?;
+    pass_on(c, p, ended, endings).await
+}
+
+/// What follows the terminal state of runs already written (as
+/// [`mark_ended`] or a worker's fenced update writes it): their fleet tasks'
+/// ends, histories and sessions' turns, as [`end_runs`] says.
+pub async fn pass_on(
+    c: &mut PgConnection,
+    p: &mut Pending,
+    mut ended: Vec<EndedRow>,
+    endings: &[Ending<'_>],
+) -> StoreResult<()> {
     // Fleet runs' rows are locked in ID order too.
     ended.sort_by(|a, b| a.fleet_run_id.cmp(&b.fleet_run_id));
     let mut sessions: Vec<&str> = Vec::new();
@@ -141,7 +154,7 @@ pub async fn end_runs(c: &mut PgConnection, p: &mut Pending, endings: &[Ending<'
 }
 
 /// What ending a run's row tells about where it belongs.
-struct EndedRow {
+pub struct EndedRow {
     id: String,
     queue_seq: i64,
     session_id: Option<String>,
@@ -151,39 +164,78 @@ struct EndedRow {
     input: String,
 }
 
+impl EndedRow {
+    /// What an update that ends runs returns for each: [`EndedRow::read`] reads it.
+    pub const RETURNING: &'static str =
+        "runs.id, runs.queue_seq, runs.session_id, runs.blocked, runs.fleet_run_id, runs.task_index, runs.input";
+
+    /// Reads the columns of [`EndedRow::RETURNING`].
+    pub fn read(row: &PgRow) -> StoreResult<EndedRow> {
+        Ok(EndedRow {
+            id: row.try_get("id")?,
+            queue_seq: row.try_get("queue_seq")?,
+            session_id: row.try_get("session_id")?,
+            blocked: row.try_get("blocked")?,
+            fleet_run_id: row.try_get("fleet_run_id")?,
+            task_index: row.try_get("task_index")?,
+            input: row.try_get("input")?,
+        })
+    }
+}
+
+/// The columns an end writes, one array per column with an entry per run
+/// (`None` where a run of the batch does not end), to bind in that order.
+#[derive(Default)]
+pub struct EndColumns<'a> {
+    pub statuses: Vec<Option<&'a str>>,
+    pub responses: Vec<Option<&'a str>>,
+    pub usages: Vec<Option<String>>,
+    pub steps: Vec<Option<i64>>,
+    pub calls: Vec<Option<String>>,
+    pub errors: Vec<Option<&'a str>>,
+}
+
+impl<'a> EndColumns<'a> {
+    /// Adds a run's entry: its end, or none.
+    pub fn push(&mut self, ending: Option<&Ending<'a>>) -> StoreResult<()> {
+        let summary = ending.map(|e| e.summary);
+        self.statuses.push(ending.map(|e| e.status.as_str()));
+        self.responses.push(summary.and_then(|s| s.response.as_deref()));
+        self.usages.push(summary.map(|s| serde_json::to_string(&s.usage)).transpose()?);
+        self.steps.push(summary.map(|s| s.steps as i64));
+        self.calls.push(summary.map(|s| serde_json::to_string(&s.tool_calls)).transpose()?);
+        self.errors.push(ending.and_then(|e| e.error.as_deref()));
+        Ok(())
+    }
+}
+
 /// Sets the runs' terminal state and summary, in one statement.
 async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult<Vec<EndedRow>> {
     let ids: Vec<&str> = endings.iter().map(|e| e.run_id).collect();
-    let statuses: Vec<&str> = endings.iter().map(|e| e.status.as_str()).collect();
-    let responses: Vec<Option<&str>> = endings.iter().map(|e| e.summary.response.as_deref()).collect();
-    let usages = endings.iter().map(|e| serde_json::to_string(&e.summary.usage)).collect::<Result<Vec<_>, _>>()?;
-    let steps: Vec<i64> = endings.iter().map(|e| e.summary.steps as i64).collect();
-    let calls = endings.iter().map(|e| serde_json::to_string(&e.summary.tool_calls)).collect::<Result<Vec<_>, _>>()?;
-    let errors: Vec<Option<&str>> = endings.iter().map(|e| e.error.as_deref()).collect();
-    type Row = (String, i64, Option<String>, i64, Option<String>, Option<i64>, String);
-    let rows: Vec<Row> = sqlx::query_as(
+    let mut columns = EndColumns::default();
+    for ending in endings {
+        columns.push(Some(ending))?;
+    }
+    let rows = sqlx::query(&format!(
         "UPDATE runs SET status = u.status, response = u.response, usage = u.usage, steps = u.steps,
                 tool_calls = u.calls, error = u.error, finished_at = wingman_ms(), updated_at = wingman_ms(),
                 worker_id = NULL
          FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[])
               AS u(id, status, response, usage, steps, calls, error)
          WHERE runs.id = u.id
-         RETURNING runs.id, runs.queue_seq, runs.session_id, runs.blocked, runs.fleet_run_id, runs.task_index,
-                   runs.input",
-    )
+         RETURNING {}",
+        EndedRow::RETURNING
+    ))
     .bind(&ids)
-    .bind(&statuses)
-    .bind(&responses)
-    .bind(&usages)
-    .bind(&steps)
-    .bind(&calls)
-    .bind(&errors)
+    .bind(&columns.statuses)
+    .bind(&columns.responses)
+    .bind(&columns.usages)
+    .bind(&columns.steps)
+    .bind(&columns.calls)
+    .bind(&columns.errors)
     .fetch_all(&mut *c)
     .await?;
-    let ended = rows.into_iter().map(|(id, queue_seq, session_id, blocked, fleet_run_id, task_index, input)| {
-        EndedRow { id, queue_seq, session_id, blocked, fleet_run_id, task_index, input }
-    });
-    Ok(ended.collect())
+    rows.iter().map(EndedRow::read).collect()
 }
 
 /// Appends the ended runs' messages to their sessions' histories, numbered
