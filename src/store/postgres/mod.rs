@@ -115,10 +115,10 @@ impl PgStore {
     /// Writes a plain submission ([`queue::is_plain`]) in one round trip,
     /// outside any explicit transaction. Alone, its hint goes out with its
     /// commit; among concurrent writes, after it, since PostgreSQL serialises
-    /// notifying commits ([`listen::Notifier`]). When the database could not answer, the run may
-    /// still have been written (the answer was lost after its commit): it is
-    /// looked for by its ID, and `None` says it is absent, to be written in a
-    /// transaction of its own.
+    /// notifying commits ([`listen::Notifier`]). When the database could not
+    /// answer, the run may still have been written (the answer was lost
+    /// after its commit): it is looked for by its ID, and `None` says it is
+    /// absent, to be written in a transaction of its own.
     async fn enqueue_plain(&self, run: &NewRun) -> StoreResult<Option<Enqueued>> {
         let writing = self.hints.writing();
         let written = match queue::insert_run(&self.pool, run, writing.alone).await {
