@@ -2,7 +2,8 @@
 //! after a workload that succeeds and fails runs, runs tools, is charged at a
 //! price, has a run rescued from a killed worker and a stalled worker's write
 //! refused, both scrapes parse as the Prometheus text format and every family
-//! holds the counts the workload produced.
+//! holds the counts the workload produced. A worker started with a token
+//! asks a scrape for it.
 
 mod common;
 
@@ -63,6 +64,32 @@ async fn the_server_and_a_worker_count_a_workload(backend: Backend) {
     let other = reqwest::get(worker_url.replace("/metrics", "/runs")).await.unwrap();
     assert_eq!(other.status().as_u16(), 404);
 }
+}
+
+#[tokio::test]
+async fn a_workers_metrics_ask_for_the_token_it_was_started_with() {
+    const TOKEN: &str = "wm-metrics-token-51d0";
+    let mut env = TestEnv::new();
+    env.set("WINGMAN_AUTH_TOKEN", TOKEN);
+    let worker = metrics_worker(&mut env);
+    let url = metrics_url(&worker).await;
+    let client = reqwest::Client::new();
+    for presented in [None, Some("Bearer not-the-token"), Some("Basic d206dG9rZW4=")] {
+        let mut request = client.get(&url);
+        if let Some(value) = presented {
+            request = request.header("authorization", value);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status().as_u16(), 401, "{presented:?}");
+        assert!(response.headers().contains_key("www-authenticate"));
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert!(body["error"].as_str().is_some_and(|e| !e.contains(TOKEN)), "{body}");
+    }
+    let response = client.get(&url).bearer_auth(TOKEN).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let scraped = Scrape::parse(&response.text().await.unwrap());
+    assert!(WORKER_FAMILIES.iter().all(|f| scraped.typed.contains_key(*f)), "{}", scraped.text);
+    assert!(!worker.log_text().contains(TOKEN), "the token is never logged");
 }
 
 /// A run of three tool steps, followed live over SSE (the event pump

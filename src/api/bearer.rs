@@ -76,8 +76,10 @@ pub async fn require(State(token): State<Option<Arc<AuthToken>>>, request: Reque
     }
     match presented(&request) {
         Some(presented) if token.matches(&presented) => next.run(request).await,
-        Some(_) => unauthorized("the bearer token is not this server's"),
-        None => unauthorized("this server needs Authorization: Bearer <token> (the server's --auth-token)"),
+        Some(_) => unauthorized("the bearer token is not this process's"),
+        None => {
+            unauthorized("this needs Authorization: Bearer <token> (the --auth-token this process was started with)")
+        }
     }
 }
 

@@ -112,6 +112,12 @@ impl AppState {
     }
 }
 
+/// Puts `routes` behind `token` as the API's are (a worker's metrics
+/// listener): every request but to `/health` must present it.
+pub fn behind_token(routes: Router, token: AuthToken) -> Router {
+    routes.layer(middleware::from_fn_with_state(Some(Arc::new(token)), bearer::require))
+}
+
 /// Builds the router.
 pub fn router(state: AppState) -> Router {
     let max_body = state.config.max_body_bytes;

@@ -160,6 +160,11 @@ pub struct WorkerProcessArgs {
     /// Serve Prometheus metrics on this address (`GET /metrics`); off unless given.
     #[arg(long, env = "WINGMAN_METRICS_ADDR")]
     metrics_addr: Option<SocketAddr>,
+    /// The token a scrape of --metrics-addr must present
+    /// (`Authorization: Bearer <token>`); the server's variable, so that one
+    /// setting guards both.
+    #[arg(long = "auth-token", env = "WINGMAN_AUTH_TOKEN", hide_env_values = true)]
+    auth_token: Option<String>,
     #[command(flatten)]
     log: LogArgs,
 }
@@ -235,7 +240,12 @@ pub async fn run_worker(args: WorkerProcessArgs) -> anyhow::Result<()> {
     let wake = std::sync::Arc::new(tokio::sync::Notify::new());
     let shutdown = shutdown_signal();
     if let Some(addr) = args.metrics_addr {
-        crate::metrics::serve(addr, shutdown.clone()).await?;
+        let routes = crate::metrics::worker_routes();
+        let routes = match args.auth_token.as_deref().filter(|t| !t.is_empty()) {
+            Some(token) => crate::api::behind_token(routes, AuthToken::new(token).map_err(anyhow::Error::msg)?),
+            None => routes,
+        };
+        crate::metrics::serve(addr, routes, shutdown.clone()).await?;
     }
     crate::worker::run(store, config, wake, shutdown).await
 }

@@ -240,15 +240,19 @@ pub fn render_worker() -> String {
     out.into_text()
 }
 
-/// Serves a worker process's `GET /metrics` on `addr` until `shutdown`
-/// fires. Returns the address bound (port 0 picks a free one).
-pub async fn serve(addr: SocketAddr, shutdown: CancellationToken) -> anyhow::Result<SocketAddr> {
+/// A worker process's metrics listener: `GET /metrics`, and nothing else.
+pub fn worker_routes() -> Router {
+    Router::new()
+        .route("/metrics", get(|| async { response(render_worker()) }))
+        .fallback(|| async { (axum::http::StatusCode::NOT_FOUND, "only /metrics is served here\n") })
+}
+
+/// Serves `router` ([`worker_routes`], behind a token or not) on `addr`
+/// until `shutdown` fires. Returns the address bound (port 0 picks a free one).
+pub async fn serve(addr: SocketAddr, router: Router, shutdown: CancellationToken) -> anyhow::Result<SocketAddr> {
     let listener =
         TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen for metrics on {addr}: {e}"))?;
     let bound = listener.local_addr()?;
-    let router = Router::new()
-        .route("/metrics", get(|| async { response(render_worker()) }))
-        .fallback(|| async { (axum::http::StatusCode::NOT_FOUND, "only /metrics is served here\n") });
     tokio::spawn(async move {
         let serving = axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned());
         if let Err(e) = serving.await {
