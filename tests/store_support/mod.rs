@@ -15,7 +15,7 @@ use wingman::store::{self, Commit, Finish, NewRun, Store};
 pub const LEASE: Duration = Duration::from_millis(300);
 
 #[path = "../pg_support/mod.rs"]
-mod pg_support;
+pub mod pg_support;
 
 /// What a store under test lives in: a directory (the SQLite file, and the
 /// runs' work dirs), and for PostgreSQL a database of its own, dropped with it.
