@@ -275,9 +275,10 @@ pub enum QuickClaim {
 /// started. It claims nothing when a lapsed lease left runs to rescue, which
 /// take precedence and need [`claim`]'s several statements. With `notify`,
 /// a claim that claims something sends its change hint inside its commit
-/// (see [`super::listen::Notifier`]). The event's data
-/// is built here as [`Claim::started_event`] builds it; the store
-/// conformance suite checks that the two agree.
+/// (see [`super::listen::Notifier`]); the answer's `hints` column is there
+/// only because PostgreSQL runs a reading CTE only when the query refers to
+/// it. The event's data is built here as [`Claim::started_event`] builds
+/// it; the store conformance suite checks that the two agree.
 pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bool) -> StoreResult<QuickClaim> {
     let found = sqlx::query(&format!(
         "WITH lease AS (SELECT {LEASE_LIVE} AS live, {ORPHANS_EXIST} AS orphans),
