@@ -231,7 +231,15 @@ async fn a_tail_of_a_run_deleted_while_it_reads_ends_without_waiting_for_a_done(
         })
         .await;
         assert!(ended.is_ok(), "the tail still waits for a done after {} events", seen.len());
-        assert!(seen.len() < 1500 && seen.iter().all(|e| !e.is_terminal()), "{} events", seen.len());
+        let dense = seen.iter().enumerate().all(|(i, e)| e.seq == i as u64 + 1);
+        assert!(dense, "the tail delivered the log in order, without gaps");
+        // The hub's pump may have read the whole log before the deletion: on
+        // PostgreSQL its cursor starts behind the commits while any
+        // transaction on the server (another test's) is open, and what it
+        // read reaches the tail from memory. Then the tail ends at `done`;
+        // otherwise it ends short of it, the deletion cutting it off.
+        let whole = seen.last().is_some_and(|e| e.is_terminal());
+        assert!(whole || seen.len() < 1500, "{} events, none terminal", seen.len());
         shutdown.cancel();
     }
 }
