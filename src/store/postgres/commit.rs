@@ -41,6 +41,12 @@ pub struct Passed {
 /// run missing from the map is fenced).
 /// Each run may appear once. Several runs' rows must be locked already, in
 /// queue order ([`lock_runs`]).
+///
+/// The worker is compared with `IS NOT DISTINCT FROM` (`worker_id` is never
+/// null on a running run) so that the planner reaches each row by its ID: an
+/// equality would let it go from the workers' table into `runs_running`, and
+/// with statistics that lag a young table's growth it did, reading all of a
+/// worker's running runs for each run in the batch.
 pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreResult<HashMap<String, Passed>> {
     let ids: Vec<&str> = writes.iter().map(|w| w.lease.run_id.as_str()).collect();
     let delivered: Vec<String> = writes.iter().map(|w| array_literal(w.delivered)).collect();
@@ -70,7 +76,8 @@ pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreRes
                      $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::text[], $14::text[])
               AS u(id, epoch, worker, n, progressed, moves, open_step, delivered,
                    status, response, usage, steps, calls, error)
-         WHERE runs.id = u.id AND runs.status = 'running' AND runs.lease_epoch = u.epoch AND runs.worker_id = u.worker
+         WHERE runs.id = u.id AND runs.status = 'running' AND runs.lease_epoch = u.epoch
+           AND runs.worker_id IS NOT DISTINCT FROM u.worker
            AND EXISTS (SELECT 1 FROM workers w WHERE w.id = u.worker AND w.lease_expires_at > wingman_ms())
          RETURNING {}, runs.event_seq, u.status IS NOT NULL AS ended,
            (SELECT MAX(i.seq) FROM run_inbox i

@@ -4,6 +4,12 @@
 //! statement and one WAL flush serve every run in the batch. A commit that
 //! finds nothing queued goes at once, alone; under load, batches grow.
 //!
+//! One batch is written at a time, and the next fills meanwhile. Two at once
+//! made each half as large for the same work, and a busy database spends
+//! its time per statement more than per row: a burn-down with four worker
+//! processes ran 15–20 % slower (docs/benchmarks.md, change 11). With the
+//! database 50 ms away the second batch gained nothing either.
+//!
 //! A batch that fails as a whole (a lost connection, a deadlock, a row that
 //! does not encode) is written again one commit per transaction, so each
 //! commit gets its own answer and one bad write never fails another.
@@ -11,18 +17,15 @@
 use std::sync::Arc;
 
 use sqlx::postgres::PgPool;
-use tokio::sync::{mpsc, oneshot, Semaphore};
+use tokio::sync::{mpsc, oneshot};
 
 use super::listen::Notifier;
 use super::{commit, Pending};
 use crate::store::{Commit, Committed, Lease, StoreError, StoreResult};
 
-/// The most commits in one transaction.
-const MAX_BATCH: usize = 64;
-
-/// Batches in flight at once, each on a connection of its own: while one
-/// waits on the database, the next fills.
-pub const BATCHES_IN_FLIGHT: usize = 2;
+/// The most commits in one transaction: enough that a worker running
+/// hundreds of runs at once writes their commits in a few transactions.
+const MAX_BATCH: usize = 256;
 
 /// A commit waiting for its batch, and where its answer goes.
 struct Queued {
@@ -57,10 +60,8 @@ impl Committer {
 /// Takes batches off the queue while commits come, each run at most once
 /// per batch (a second commit for a run waits for the next batch).
 async fn serve(pool: PgPool, hints: Arc<Notifier>, mut queued: mpsc::UnboundedReceiver<Queued>) {
-    let slots = Arc::new(Semaphore::new(BATCHES_IN_FLIGHT));
     let mut held_over: Vec<Queued> = Vec::new();
     loop {
-        let Ok(slot) = slots.clone().acquire_owned().await else { return };
         if held_over.is_empty() {
             match queued.recv().await {
                 Some(first) => held_over.push(first),
@@ -77,15 +78,12 @@ async fn serve(pool: PgPool, hints: Arc<Notifier>, mut queued: mpsc::UnboundedRe
                 Err(_) => break,
             }
         }
-        let (pool, hints) = (pool.clone(), hints.clone());
-        tokio::spawn(async move {
-            // Counted, so that a claim or a submission meanwhile does not
-            // take itself for the only write under way.
-            let writing = hints.writing();
-            write(&pool, batch).await;
-            hints.hint();
-            drop((writing, slot));
-        });
+        // Counted, so that a claim or a submission meanwhile does not take
+        // itself for the only write under way.
+        let writing = hints.writing();
+        write(&pool, batch).await;
+        hints.hint();
+        drop(writing);
     }
 }
 

@@ -63,8 +63,8 @@ const SESSION_SETTINGS: &[(&str, &str)] = &[
 ];
 
 /// Connections per process. A worker holds one per claim or load in flight,
-/// and its commits share at most [`committer::BATCHES_IN_FLIGHT`] (they go in
-/// batches); the server one per API request in flight plus its event pump's
+/// and its commits share one (they go in batches, one batch at a time); the
+/// server one per API request in flight plus its event pump's
 /// reads. Kept small: a process also holds the control pool, a listener and
 /// a notifier connection, and PostgreSQL's default `max_connections` is 100.
 pub const POOL_SIZE: u32 = 8;

@@ -207,9 +207,12 @@ pub async fn get_run(c: &mut PgConnection, id: &str) -> StoreResult<Option<Run>>
 /// Whether worker `$1`'s lease holds.
 const LEASE_LIVE: &str = "EXISTS(SELECT 1 FROM workers WHERE id = $1 AND lease_expires_at > wingman_ms())";
 
-/// Whether any lapsed lease left runs to rescue (usually none, and then no scan).
-pub const ORPHANS_EXIST: &str = "EXISTS(SELECT 1 FROM workers JOIN runs ON runs.worker_id = workers.id
-     AND runs.status = 'running' WHERE workers.lease_expires_at <= wingman_ms())";
+/// Whether any lapsed lease left runs to rescue: usually no lease has
+/// lapsed, and then no run is looked at. `OFFSET 0` keeps the inner query a
+/// probe per lapsed worker; as a join, stale statistics made the planner walk
+/// every running run on each claim.
+pub const ORPHANS_EXIST: &str = "EXISTS(SELECT 1 FROM workers WHERE workers.lease_expires_at <= wingman_ms()
+     AND EXISTS(SELECT 1 FROM runs WHERE runs.worker_id = workers.id AND runs.status = 'running' OFFSET 0))";
 
 /// Claims the runs a `picked` CTE names (by `queue_seq`) for worker `$1`,
 /// answering what [`claimed`] reads.
