@@ -355,7 +355,7 @@ async fn show(
         ("Last-Event-ID" = Option<u64>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
     ),
     responses(
-        (status = 200, description = "The events (`fleet_queued`, `result`, `done`): a JSON array, or with `Accept: text/event-stream` an SSE stream",
+        (status = 200, description = "The events (`fleet_queued`, `result`, `done`): a JSON array, or with `Accept: text/event-stream` an SSE stream. While the database cannot be reached, an SSE client gets a stream of a `retry:` hint alone, which ends: an EventSource reconnects with its `Last-Event-ID` instead of giving up on a 503",
             content(
                 (Vec<LoggedEvent> = "application/json"),
                 (EventFrame = "text/event-stream"),
@@ -371,8 +371,11 @@ async fn events(
     headers: HeaderMap,
     QueryParams(q): QueryParams<EventsQuery>,
 ) -> ApiResult<Response> {
-    let run = find(&state, &id).await?;
-    sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Fleet).await
+    let answer = async {
+        let run = find(&state, &id).await?;
+        sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Fleet).await
+    };
+    sse::reconnect_when_unavailable(answer.await, &headers)
 }
 
 /// Cancels every task that has not ended, in one transaction.

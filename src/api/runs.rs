@@ -205,7 +205,7 @@ pub struct EventsQuery {
         ("Last-Event-ID" = Option<u64>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
     ),
     responses(
-        (status = 200, description = "The events: a JSON array, or with `Accept: text/event-stream` an SSE stream of frames `id: <seq>`, `event: <type>`, `data: <event JSON>`",
+        (status = 200, description = "The events: a JSON array, or with `Accept: text/event-stream` an SSE stream of frames `id: <seq>`, `event: <type>`, `data: <event JSON>`. While the database cannot be reached, an SSE client gets a stream of a `retry:` hint alone, which ends: an EventSource reconnects with its `Last-Event-ID` instead of giving up on a 503",
             content(
                 (Vec<LoggedEvent> = "application/json"),
                 (EventFrame = "text/event-stream"),
@@ -221,8 +221,11 @@ async fn events(
     headers: HeaderMap,
     QueryParams(q): QueryParams<EventsQuery>,
 ) -> ApiResult<Response> {
-    let run = read_run(&state, &id).await?;
-    sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Wingman).await
+    let answer = async {
+        let run = read_run(&state, &id).await?;
+        sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Wingman).await
+    };
+    sse::reconnect_when_unavailable(answer.await, &headers)
 }
 
 /// Cancels a queued, waiting or running run (a running one's tool is killed

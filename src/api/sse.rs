@@ -174,9 +174,7 @@ pub async fn events_answer(
         ),
     };
     let after = last_event_id.or(after).unwrap_or(0);
-    let wants_sse =
-        headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("text/event-stream"));
-    if wants_sse {
+    if wants_sse(headers) {
         // A finished log the client has to the end: nothing will ever
         // follow, and 204 is what tells an EventSource to stop reconnecting.
         if finished && state.store.read_events(log_id, after, 1).await?.is_empty() {
@@ -196,6 +194,35 @@ pub async fn events_answer(
         }
     }
     Ok(Json(Value::Array(all)).into_response())
+}
+
+/// Whether a request asks for an SSE stream.
+pub fn wants_sse(headers: &HeaderMap) -> bool {
+    headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("text/event-stream"))
+}
+
+/// A log route's answer, with the database's unavailability told to an SSE
+/// client as a stream that only says when to reconnect and then ends. A
+/// browser's EventSource gives up for good on an error status such as 503,
+/// but reconnects, with its `Last-Event-ID`, after a stream that ends, so it
+/// rides out a database restart as it rides out a server restart. Other
+/// clients see a stream that ended before its log did, and reconnect as
+/// after a lost connection.
+pub fn reconnect_when_unavailable(answer: ApiResult<Response>, headers: &HeaderMap) -> ApiResult<Response> {
+    match answer {
+        Err(ApiError::Unavailable(detail)) if wants_sse(headers) => {
+            tracing::warn!(error = %detail, "database unavailable; an event stream was told to reconnect");
+            let frames = [
+                SseEvent::default().comment("the database is unavailable; reconnect"),
+                SseEvent::default().retry(RECONNECT_AFTER),
+            ];
+            let body = stream::iter(frames.map(Ok::<_, Infallible>));
+            let mut response = Sse::new(body).into_response();
+            response.headers_mut().insert("cache-control", "no-cache".parse().expect("static header"));
+            Ok(response)
+        }
+        other => other,
+    }
 }
 
 /// Follows a log until its `done` (a run's or a fleet run's), for the
