@@ -60,7 +60,7 @@ pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreRes
     for write in writes {
         ends.push(write.ending.as_ref())?;
     }
-    let reserved = sqlx::query(&format!(
+    let statement = format!(
         "UPDATE runs SET event_seq = runs.event_seq + u.n, updated_at = wingman_ms(),
                 progressed = CASE WHEN u.progressed THEN 1 ELSE runs.progressed END,
                 open_step = CASE WHEN u.moves THEN u.open_step ELSE runs.open_step END,
@@ -83,23 +83,17 @@ pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreRes
            (SELECT MAX(i.seq) FROM run_inbox i
             WHERE i.run_id = runs.id AND NOT (i.seq = ANY(u.delivered::bigint[]))) AS inbox_newest",
         EndedRow::RETURNING
-    ))
-    .bind(&ids)
-    .bind(&epochs)
-    .bind(&workers)
-    .bind(&counts)
-    .bind(&progressed)
-    .bind(&moves)
-    .bind(&open)
-    .bind(&delivered)
-    .bind(&ends.statuses)
-    .bind(&ends.responses)
-    .bind(&ends.usages)
-    .bind(&ends.steps)
-    .bind(&ends.calls)
-    .bind(&ends.errors)
-    .fetch_all(&mut *c)
-    .await?;
+    );
+    let reserved = sqlx::query(&statement)
+        .bind(&ids)
+        .bind(&epochs)
+        .bind(&workers)
+        .bind(&counts)
+        .bind(&progressed)
+        .bind(&moves)
+        .bind(&open)
+        .bind(&delivered);
+    let reserved = ends.bind(reserved).fetch_all(&mut *c).await?;
     let counts: HashMap<&str, u64> = writes.iter().map(|w| (w.lease.run_id.as_str(), w.effect.events)).collect();
     let mut passed = HashMap::with_capacity(reserved.len());
     for row in &reserved {

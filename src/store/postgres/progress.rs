@@ -184,7 +184,7 @@ impl EndedRow {
 }
 
 /// The columns an end writes, one array per column with an entry per run
-/// (`None` where a run of the batch does not end), to bind in that order.
+/// (`None` where a run of the batch does not end), bound by [`EndColumns::bind`].
 #[derive(Default)]
 pub struct EndColumns<'a> {
     pub statuses: Vec<Option<&'a str>>,
@@ -207,7 +207,21 @@ impl<'a> EndColumns<'a> {
         self.errors.push(ending.and_then(|e| e.error.as_deref()));
         Ok(())
     }
+
+    /// Binds the six arrays, in their order, as a statement's next parameters.
+    pub fn bind<'q>(&'q self, query: PgQuery<'q>) -> PgQuery<'q> {
+        query
+            .bind(&self.statuses)
+            .bind(&self.responses)
+            .bind(&self.usages)
+            .bind(&self.steps)
+            .bind(&self.calls)
+            .bind(&self.errors)
+    }
 }
+
+/// A statement being given its parameters.
+type PgQuery<'q> = sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>;
 
 /// Sets the runs' terminal state and summary, in one statement.
 async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult<Vec<EndedRow>> {
@@ -216,7 +230,7 @@ async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult
     for ending in endings {
         columns.push(Some(ending))?;
     }
-    let rows = sqlx::query(&format!(
+    let statement = format!(
         "UPDATE runs SET status = u.status, response = u.response, usage = u.usage, steps = u.steps,
                 tool_calls = u.calls, error = u.error, finished_at = wingman_ms(), updated_at = wingman_ms(),
                 worker_id = NULL
@@ -225,16 +239,8 @@ async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult
          WHERE runs.id = u.id
          RETURNING {}",
         EndedRow::RETURNING
-    ))
-    .bind(&ids)
-    .bind(&columns.statuses)
-    .bind(&columns.responses)
-    .bind(&columns.usages)
-    .bind(&columns.steps)
-    .bind(&columns.calls)
-    .bind(&columns.errors)
-    .fetch_all(&mut *c)
-    .await?;
+    );
+    let rows = columns.bind(sqlx::query(&statement).bind(&ids)).fetch_all(&mut *c).await?;
     rows.iter().map(EndedRow::read).collect()
 }
 
