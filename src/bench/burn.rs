@@ -6,7 +6,7 @@ use chrono::Utc;
 use clap::Args;
 use serde_json::json;
 
-use super::Setup;
+use super::{cpu, Setup};
 use crate::model::{new_id, Agent, RunInput, RunKind, RunStatus, Session};
 use crate::store::NewRun;
 
@@ -88,6 +88,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     let concurrency = args.concurrency.to_string();
+    let database_before = setup.on_postgres().then(|| cpu::named_time("postgres"));
     let started = Instant::now();
     let mut workers = Vec::new();
     for _ in 0..args.workers {
@@ -108,6 +109,11 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let elapsed = started.elapsed();
+    let database = database_before.map(|before| cpu::named_time("postgres").saturating_sub(before));
+    let mut worker_time = Duration::ZERO;
+    for worker in &workers {
+        worker_time += cpu::process_time(worker.id())?;
+    }
     super::stop_all(&mut workers);
     let succeeded = store.count_runs(RunStatus::Succeeded).await?;
     anyhow::ensure!(succeeded == args.runs as u64, "only {succeeded} of {} runs succeeded", args.runs);
@@ -119,5 +125,21 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         elapsed.as_secs_f64(),
         args.runs as f64 / elapsed.as_secs_f64()
     );
+    print_cpu_per_run(args.runs, worker_time, database);
     Ok(())
+}
+
+/// The CPU a run cost the worker processes (their whole lives) and, on
+/// PostgreSQL, this machine's `postgres` processes over the burn-down (a
+/// remote server's does not show; with SQLite the database is the workers').
+fn print_cpu_per_run(runs: u32, workers: Duration, database: Option<Duration>) {
+    let per_run = |time: Duration| time.as_secs_f64() * 1e6 / runs.max(1) as f64;
+    match database {
+        Some(database) if !database.is_zero() => println!(
+            "CPU per run: worker processes {:.0} µs, postgres processes on this machine {:.0} µs",
+            per_run(workers),
+            per_run(database)
+        ),
+        _ => println!("CPU per run: worker processes {:.0} µs", per_run(workers)),
+    }
 }

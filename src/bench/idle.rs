@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use super::cpu::process_time as cpu_time;
 use super::Setup;
 
 #[derive(Debug, Args)]
@@ -33,15 +34,4 @@ pub async fn run(setup: &Setup, args: IdleArgs) -> anyhow::Result<()> {
         wall
     );
     Ok(())
-}
-
-/// The CPU time (user and system) a process has used, from `/proc`.
-fn cpu_time(pid: u32) -> anyhow::Result<Duration> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
-    // The fields after the command name, which is in parentheses.
-    let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or_default().split_whitespace().collect();
-    let ticks: u64 = fields.get(11).unwrap_or(&"0").parse::<u64>()? + fields.get(12).unwrap_or(&"0").parse::<u64>()?;
-    // SAFETY: sysconf has no memory-safety requirements.
-    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    Ok(Duration::from_millis(ticks * 1000 / per_second))
 }

@@ -14,6 +14,7 @@
 //! does not encode) is written again one commit per transaction, so each
 //! commit gets its own answer and one bad write never fails another.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use sqlx::postgres::PgPool;
@@ -68,32 +69,42 @@ async fn serve(pool: PgPool, hints: Arc<Notifier>, mut queued: mpsc::UnboundedRe
                 None => return,
             }
         }
-        let mut batch: Vec<Queued> = Vec::new();
+        let mut batch = Batch::default();
         for next in std::mem::take(&mut held_over) {
-            place(next, &mut batch, &mut held_over);
+            batch.place(next, &mut held_over);
         }
-        while batch.len() < MAX_BATCH {
+        while batch.commits.len() < MAX_BATCH {
             match queued.try_recv() {
-                Ok(next) => place(next, &mut batch, &mut held_over),
+                Ok(next) => batch.place(next, &mut held_over),
                 Err(_) => break,
             }
         }
         // Counted, so that a claim or a submission meanwhile does not take
         // itself for the only write under way.
         let writing = hints.writing();
-        write(&pool, batch).await;
+        write(&pool, batch.commits).await;
         hints.hint();
         drop(writing);
     }
 }
 
-/// Puts a commit in the batch, or holds it over for the next one if the
-/// batch is full or already has a commit of its run.
-fn place(next: Queued, batch: &mut Vec<Queued>, held_over: &mut Vec<Queued>) {
-    if batch.len() == MAX_BATCH || batch.iter().any(|q| q.lease.run_id == next.lease.run_id) {
-        held_over.push(next);
-    } else {
-        batch.push(next);
+/// The commits of the next transaction, at most one per run.
+#[derive(Default)]
+struct Batch {
+    commits: Vec<Queued>,
+    runs: HashSet<String>,
+}
+
+impl Batch {
+    /// Puts a commit in the batch, or holds it over for the next one if the
+    /// batch is full or already has a commit of its run.
+    fn place(&mut self, next: Queued, held_over: &mut Vec<Queued>) {
+        if self.commits.len() == MAX_BATCH || self.runs.contains(&next.lease.run_id) {
+            held_over.push(next);
+        } else {
+            self.runs.insert(next.lease.run_id.clone());
+            self.commits.push(next);
+        }
     }
 }
 

@@ -19,9 +19,9 @@ pub async fn run_contexts(pool: &PgPool, run_ids: &[String]) -> StoreResult<Vec<
     let mut tx = super::begin(pool).await?;
     sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
     let mut contexts = Vec::with_capacity(run_ids.len());
-    let rows = runs(&mut tx, run_ids).await?;
+    let mut rows = runs(&mut tx, run_ids).await?;
     for run_id in run_ids {
-        contexts.push(rows.get(run_id).cloned().ok_or(StoreError::NotFound("run"))?);
+        contexts.push(rows.remove(run_id).ok_or(StoreError::NotFound("run"))?);
     }
     let mut sessions: Vec<String> = contexts.iter().filter_map(|c| c.run.session_id.clone()).collect();
     sessions.sort_unstable();

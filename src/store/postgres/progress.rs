@@ -116,7 +116,9 @@ pub async fn pass_on(
     ended.sort_by(|a, b| a.fleet_run_id.cmp(&b.fleet_run_id));
     let mut sessions: Vec<&str> = Vec::new();
     let mut turns: Vec<(&str, i64)> = Vec::new();
-    for (row, ending) in ended.iter().filter_map(|row| Some((row, endings.iter().find(|e| e.run_id == row.id)?))) {
+    // By ID, not by a search per row: a batch ends hundreds of runs.
+    let by_id: HashMap<&str, &Ending> = endings.iter().map(|e| (e.run_id, e)).collect();
+    for (row, ending) in ended.iter().filter_map(|row| Some((row, *by_id.get(row.id.as_str())?))) {
         if let (Some(fleet_run_id), Some(task_index)) = (&row.fleet_run_id, row.task_index) {
             let task = EndedTask {
                 run_id: &row.id,
@@ -249,11 +251,10 @@ async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult
 async fn append_histories(c: &mut PgConnection, ended: &[EndedRow], endings: &[Ending<'_>]) -> StoreResult<()> {
     let (mut sessions, mut runs, mut texts, mut ords) = (vec![], vec![], vec![], vec![]);
     let mut next: HashMap<&str, i64> = HashMap::new();
+    let session_of: HashMap<&str, &str> =
+        ended.iter().filter_map(|r| Some((r.id.as_str(), r.session_id.as_deref()?))).collect();
     for ending in endings {
-        let Some(session_id) = ended.iter().find(|r| r.id == ending.run_id).and_then(|r| r.session_id.as_deref())
-        else {
-            continue;
-        };
+        let Some(&session_id) = session_of.get(ending.run_id) else { continue };
         for message in &ending.summary.history {
             let ord = next.entry(session_id).or_insert(0);
             *ord += 1;
@@ -285,18 +286,20 @@ async fn append_histories(c: &mut PgConnection, ended: &[EndedRow], endings: &[E
 /// take its turn in queue order, so every run still waiting for it was
 /// queued after the one that held it: the search starts there, and skips
 /// the index entries of the session's earlier runs, which every change of
-/// their rows left behind until a vacuum and which each search read.
+/// their rows left behind until a vacuum and which each search read. The
+/// positions found are gathered into an array first: as `IN (subquery)`,
+/// the plan ran each session's search twice.
 async fn pass_turns(c: &mut PgConnection, turns: &[(&str, i64)]) -> StoreResult<()> {
     if turns.is_empty() {
         return Ok(());
     }
     let (sessions, after): (Vec<&str>, Vec<i64>) = turns.iter().copied().unzip();
     sqlx::query(
-        "UPDATE runs SET blocked = 0 WHERE queue_seq IN
-           (SELECT (SELECT queue_seq FROM runs
-                    WHERE session_id = s.id AND queue_seq > s.after AND status = 'queued' AND blocked = 1
-                    ORDER BY queue_seq LIMIT 1)
-            FROM UNNEST($1::text[], $2::bigint[]) AS s(id, after))",
+        "UPDATE runs SET blocked = 0 WHERE queue_seq = ANY(ARRAY(
+           SELECT (SELECT queue_seq FROM runs
+                   WHERE session_id = s.id AND queue_seq > s.after AND status = 'queued' AND blocked = 1
+                   ORDER BY queue_seq LIMIT 1)
+           FROM UNNEST($1::text[], $2::bigint[]) AS s(id, after)))",
     )
     .bind(&sessions)
     .bind(&after)

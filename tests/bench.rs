@@ -1,0 +1,49 @@
+//! `wingman bench burndown` end to end at a small size: it drains what it
+//! enqueued and prints its figures, the rate and the CPU a run cost (the
+//! database's too when PostgreSQL runs on this machine). No figure is
+//! judged here; docs/benchmarks.md records them.
+
+mod pg_support;
+
+use std::process::Command;
+
+/// Runs a burn-down of `runs` runs over a tenth as many sessions with two
+/// worker processes, and answers what it printed.
+fn burndown(runs: u32, extra: &[&str]) -> String {
+    let (runs, sessions) = (runs.to_string(), (runs / 10).to_string());
+    let out = Command::new(env!("CARGO_BIN_EXE_wingman"))
+        .args(["bench", "burndown", "--runs", &runs, "--sessions", &sessions, "--workers", "2"])
+        .args(extra)
+        .env("WINGMAN_LOG", "warn")
+        .output()
+        .expect("run the benchmark");
+    assert!(out.status.success(), "the benchmark failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// The line that tells the CPU a run cost.
+fn cpu_line(out: &str) -> &str {
+    out.lines().find(|line| line.starts_with("CPU per run: worker processes ")).unwrap_or_else(|| panic!("{out}"))
+}
+
+#[test]
+fn a_burndown_on_sqlite_prints_its_rate_and_the_workers_cpu_per_run() {
+    let out = burndown(60, &[]);
+    assert!(out.contains("burn-down: 60 one-step runs, 2 worker process(es)"), "{out}");
+    assert!(!cpu_line(&out).contains("postgres"), "the database is the workers' own: {out}");
+}
+
+#[test]
+fn a_burndown_on_postgres_prints_the_databases_cpu_per_run_too() {
+    let Some(server) = pg_support::postgres_url() else {
+        eprintln!("skipped: WINGMAN_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let out = burndown(400, &["--postgres", &server]);
+    assert!(out.contains("burn-down: 400 one-step runs, 2 worker process(es)"), "{out}");
+    // Only a server on this machine shows its processes' time.
+    let local = ["@127.0.0.1", "@localhost", "@[::1]"].iter().any(|host| server.contains(host));
+    if local {
+        assert!(cpu_line(&out).contains(" µs, postgres processes on this machine "), "{out}");
+    }
+}
