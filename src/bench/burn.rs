@@ -88,7 +88,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     let concurrency = args.concurrency.to_string();
-    let database_before = setup.on_postgres().then(|| cpu::named_time("postgres"));
+    let database_before = crate::store::is_postgres(&setup.db).then(|| cpu::named_time("postgres"));
     let started = Instant::now();
     let mut workers = Vec::new();
     for _ in 0..args.workers {

@@ -101,11 +101,6 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// Whether the benchmark's database is PostgreSQL's (else a SQLite file).
-    pub fn on_postgres(&self) -> bool {
-        self.db.starts_with("postgres")
-    }
-
     /// Opens the store in this process.
     pub async fn store(&self) -> anyhow::Result<std::sync::Arc<dyn crate::store::Store>> {
         let options = crate::store::StoreOptions { synchronous_full: self.synchronous == "full" };
