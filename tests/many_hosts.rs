@@ -178,8 +178,8 @@ async fn wait_taken_over(db: &PgPool, run_id: &str, worker_id: &str) {
     let start = Instant::now();
     loop {
         let others: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM run_events WHERE run_id = $1 AND type IN ('run_started', 'done') \
-             AND COALESCE((data::jsonb)->>'worker_id', '') <> $2",
+            "SELECT COUNT(*) FROM run_events r, json_array_elements(r.events::json) e \
+             WHERE r.run_id = $1 AND e->>0 IN ('run_started', 'done') AND COALESCE(e->1->>'worker_id', '') <> $2",
         )
         .bind(run_id)
         .bind(worker_id)
@@ -211,13 +211,14 @@ async fn refused_writes(worker: &Process) -> usize {
 /// Fault 2: PostgreSQL restarts mid-run. The server and the workers
 /// reconnect by themselves; no run is lost or stuck.
 async fn postgres_restarts(cluster: &mut Cluster) {
-    let results_sql = "SELECT COUNT(*) FROM run_events WHERE type = $1";
+    // A row holds a write's events, as [type, data] pairs.
+    let results_sql = "SELECT COUNT(*) FROM run_events r, json_array_elements(r.events::json) e WHERE e->>0 = $1";
     let before = scalar(&cluster.db, results_sql, "tool_result").await;
     let runs = cluster.submit(24, "restart").await;
     while scalar(&cluster.db, results_sql, "tool_result").await < before + 6 {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let events_sql = "SELECT COUNT(*) FROM run_events WHERE type <> $1";
+    let events_sql = "SELECT COUNT(*) FROM run_events r, json_array_elements(r.events::json) e WHERE e->>0 <> $1";
     let events_before = scalar(&cluster.db, events_sql, "").await;
     let began = Instant::now();
     cluster.postgres.restart();

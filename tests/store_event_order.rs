@@ -1,7 +1,9 @@
 //! The global event cursor follows commit order: a reader that follows it
 //! while many writers commit at once sees every event exactly once. (On
 //! PostgreSQL, numbers taken from a sequence do not commit in order; a
-//! cursor over them alone would skip events that commit late.)
+//! cursor over them alone would skip events that commit late. PostgreSQL
+//! also keeps a write's events in one row, so reads that stop inside a
+//! write's events must resume there.)
 
 mod store_support;
 
@@ -33,14 +35,14 @@ async fn a_reader_following_the_cursor_sees_every_event_once_while_many_commit()
         assert_eq!(claims.len(), RUNS);
         let start = store.event_cursor().await.unwrap();
         let writing = Arc::new(AtomicBool::new(true));
-        let reader = tokio::spawn(follow(store.clone(), start, RUNS * COMMITS as usize, writing.clone()));
+        let reader = tokio::spawn(follow(store.clone(), start, RUNS * COMMITS as usize * 3, writing.clone()));
         let writers: Vec<_> = claims
             .into_iter()
             .map(|claim| {
                 let store = store.clone();
                 tokio::spawn(async move {
                     for step in 1..=COMMITS {
-                        let commit = Commit { events: vec![RunEvent::StepStarted { step }], ..Default::default() };
+                        let commit = Commit { events: write_of(step), ..Default::default() };
                         store.commit(&claim.lease, commit).await.unwrap();
                     }
                     claim.lease.run_id
@@ -57,12 +59,12 @@ async fn a_reader_following_the_cursor_sees_every_event_once_while_many_commit()
         let mut expected = HashSet::new();
         for run_id in &run_ids {
             for event in store.read_events(run_id, 0, 1000).await.unwrap() {
-                if event.kind == "step_started" {
+                if WRITTEN.contains(&event.kind.as_str()) {
                     expected.insert((run_id.clone(), event.seq));
                 }
             }
         }
-        assert_eq!(expected.len(), RUNS * COMMITS as usize);
+        assert_eq!(expected.len(), RUNS * COMMITS as usize * 3);
         assert_eq!(seen.len(), expected.len(), "events skipped or repeated");
         assert_eq!(seen.into_iter().collect::<HashSet<_>>(), expected);
     }
@@ -89,11 +91,13 @@ async fn follow(
                 break;
             }
         }
-        let events = store.events_since(cursor, 50).await.unwrap();
+        // Not a multiple of a write's three events: reads stop inside writes.
+        let events = store.events_since(cursor, 7).await.unwrap();
+        assert!(events.len() <= 7, "at most the limit");
         for (position, event) in &events {
             assert!(*position > cursor, "positions only grow");
             cursor = *position;
-            if event.kind == "step_started" {
+            if WRITTEN.contains(&event.kind.as_str()) {
                 seen.push((event.run_id.clone(), event.seq));
             }
         }
@@ -101,8 +105,64 @@ async fn follow(
     }
     // Anything more than the total would be an event read twice.
     let more = store.events_since(cursor, 50).await.unwrap().into_iter().map(|(_, e)| e);
-    seen.extend(more.filter(|e| e.kind == "step_started").map(|e| (e.run_id, e.seq)));
+    seen.extend(more.filter(|e| WRITTEN.contains(&e.kind.as_str())).map(|e| (e.run_id, e.seq)));
     seen
+}
+
+/// The kinds of the writers' events.
+const WRITTEN: [&str; 2] = ["step_started", "text_delta"];
+
+/// One writer's commit: three events.
+fn write_of(step: u32) -> Vec<RunEvent> {
+    let delta = |text: &str| RunEvent::TextDelta { step, text: text.into() };
+    vec![RunEvent::StepStarted { step }, delta("a"), delta("b")]
+}
+
+/// A run's log read from a number inside one write's events, with a limit
+/// that ends inside it, and the global cursor stepped one event at a time
+/// through it: every event once, in order, from where the reader stopped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_that_stop_inside_a_write_resume_there() {
+    for (store, dir) in backends().await {
+        let a = agent(json!({}), 100);
+        let s = session(&store, dir.path()).await;
+        enqueue(&store, &s, &a, "one").await;
+        let w = new_id();
+        store.register_worker(&w, "test", Duration::from_secs(60)).await.unwrap();
+        let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+        let run = claim.lease.run_id.clone();
+        let start = store.event_cursor().await.unwrap();
+        let mut events = write_of(1);
+        events.extend(write_of(2));
+        store.commit(&claim.lease, Commit { events, ..Default::default() }).await.unwrap();
+        // run_queued is 1, run_started 2, the write 3 to 8.
+        let seqs = |events: Vec<wingman::model::Event>| events.into_iter().map(|e| e.seq).collect::<Vec<_>>();
+        assert_eq!(seqs(store.read_events(&run, 3, 2).await.unwrap()), vec![4, 5]);
+        assert_eq!(seqs(store.read_events(&run, 7, 10).await.unwrap()), vec![8]);
+        assert_eq!(seqs(store.read_events(&run, 8, 10).await.unwrap()), Vec::<u64>::new());
+        assert_eq!(seqs(store.read_events(&run, u64::MAX, 10).await.unwrap()), Vec::<u64>::new());
+        // On PostgreSQL a transaction open elsewhere on the server (another
+        // test's) may hold the events back for a moment: read until the last.
+        let (mut cursor, mut stepped) = (start, Vec::new());
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while stepped.last() != Some(&8) && std::time::Instant::now() < deadline {
+            let next = store.events_since(cursor, 1).await.unwrap();
+            assert!(next.len() <= 1, "at most the limit");
+            let Some((position, event)) = next.into_iter().next() else {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            };
+            assert!(position > cursor, "positions only grow");
+            cursor = position;
+            if event.run_id == run {
+                stepped.push(event.seq);
+            }
+        }
+        // The claim's run_started may come too, held back until now.
+        stepped.retain(|seq| *seq >= 3);
+        assert_eq!(stepped, (3..=8).collect::<Vec<_>>());
+        assert_eq!(store.events_since(cursor, 10).await.unwrap(), vec![], "nothing after the last event");
+    }
 }
 
 /// Commits that arrive together (and that a backend may write together):

@@ -37,14 +37,18 @@ use std::time::Duration;
 /// A position in the log of every run's events, in commit order. Callers
 /// keep the last one they read and pass it back; what it holds is the
 /// backend's: SQLite's event number alone, or on PostgreSQL the writing
-/// transaction's ID before it (events are read in transaction order, up to
-/// the oldest transaction still open).
+/// transaction's ID, the number of the row that holds a write's events,
+/// and the event's number in its run's log (events are read in transaction
+/// order, up to the oldest transaction still open).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct EventCursor {
     /// The transaction that wrote the event (0 where the backend does not need it).
     pub tx: u64,
-    /// The event's number in the log of all runs.
+    /// The event's number in the log of all runs, or of the row that holds it.
     pub gid: u64,
+    /// The event's number in its run's log, where a row holds several
+    /// events (0 where the backend does not need it).
+    pub seq: u64,
 }
 
 use crate::checkpoint::{Checkpoint, RunSummary};

@@ -26,17 +26,15 @@ pub struct Pruned {
     pub checkpoints: u64,
     /// Logs that are now gone for good (runs and fleet runs marked pruned).
     pub logs: u64,
+    /// The rows removed, which a batch's limit bounds: one per event and
+    /// checkpoint on SQLite; on PostgreSQL a row holds a write's events.
+    pub rows: u64,
 }
 
 impl Pruned {
-    /// The rows the batch removed.
-    pub fn rows(&self) -> u64 {
-        self.events + self.checkpoints
-    }
-
     /// True when the batch found nothing left to prune.
     pub fn is_empty(&self) -> bool {
-        self.rows() == 0 && self.logs == 0
+        self.rows == 0 && self.logs == 0
     }
 
     /// Adds another batch's counts to these.
@@ -44,6 +42,7 @@ impl Pruned {
         self.events += other.events;
         self.checkpoints += other.checkpoints;
         self.logs += other.logs;
+        self.rows += other.rows;
     }
 }
 

@@ -12,10 +12,10 @@
 //! - a session's turn changes only under a lock on the session's row
 //!   (enqueue, the end of its run), a fleet run's slots under its row's;
 //! - the global event cursor follows commit order without a lock: each
-//!   event records the ID of the transaction that wrote it, and the cursor
-//!   reads in (transaction, number) order only events of transactions older
-//!   than the oldest one still open, which can no longer commit anything
-//!   ([`Pending::flush`], `events_since`).
+//!   row of events records the ID of the transaction that wrote it, and the
+//!   cursor reads in (transaction, row number) order only rows of
+//!   transactions older than the oldest one still open, which can no longer
+//!   commit anything ([`Pending::flush`], [`events`]).
 //!
 //! Times are the database's clock (`wingman_ms()`), one clock for every host.
 
@@ -32,6 +32,7 @@ use crate::store::{Enqueued, NewRun, StoreError, StoreResult};
 
 mod commit;
 mod committer;
+mod events;
 mod fleet;
 mod listen;
 mod load;
@@ -55,7 +56,14 @@ const CHANNEL: &str = "wingman";
 /// abandoned: the server ends it, releasing its row locks (which would keep
 /// its runs from being taken over) and letting the event horizon move on.
 /// Keepalives let the server notice a dead client between transactions too.
+///
+/// JIT compilation is off: no statement here reads more than a few thousand
+/// rows, but the loads of a claimed batch (histories, checkpoints) are
+/// costed above `jit_above_cost` and were compiled, which cost more CPU than
+/// it saved (about 5 % of the database's CPU in a burn-down,
+/// docs/benchmarks.md, change 13).
 const SESSION_SETTINGS: &[(&str, &str)] = &[
+    ("jit", "off"),
     ("idle_in_transaction_session_timeout", "5s"),
     ("tcp_keepalives_idle", "10"),
     ("tcp_keepalives_interval", "5"),
@@ -241,13 +249,14 @@ fn connection_lost(e: &sqlx::Error) -> bool {
     }
 }
 
-/// The events a transaction writes, held back to its end.
+/// The events a transaction writes, held back to its end: each call of
+/// [`Pending::push`] becomes one row of `run_events` (migration 8).
 #[derive(Default)]
 pub struct Pending {
     run_ids: Vec<String>,
-    seqs: Vec<i64>,
-    kinds: Vec<String>,
-    data: Vec<String>,
+    first_seqs: Vec<i64>,
+    last_seqs: Vec<i64>,
+    events: Vec<String>,
     /// A change with no event of its own that workers must hear of.
     hint: bool,
 }
@@ -261,30 +270,31 @@ impl Pending {
 
     /// Queues a log's events numbered from `first_seq`.
     pub fn push(&mut self, run_id: &str, first_seq: u64, events: &[RunEvent]) {
-        for (i, event) in events.iter().enumerate() {
-            self.run_ids.push(run_id.to_string());
-            self.seqs.push((first_seq + i as u64) as i64);
-            self.kinds.push(event.kind().to_string());
-            self.data.push(event.data_json());
+        if events.is_empty() {
+            return;
         }
+        self.run_ids.push(run_id.to_string());
+        self.first_seqs.push(first_seq as i64);
+        self.last_seqs.push((first_seq + events.len() as u64 - 1) as i64);
+        self.events.push(events::encode(events));
     }
 
-    /// Writes every queued event in one statement; returns whether there
+    /// Writes every queued row in one statement; returns whether there
     /// were any (then listeners want a hint once the transaction commits).
-    /// No lock is taken: each event records its transaction's ID, and
+    /// No lock is taken: each row records its transaction's ID, and
     /// readers follow transaction order (see `events_since`).
     async fn flush(self, c: &mut PgConnection) -> StoreResult<bool> {
         if self.run_ids.is_empty() {
             return Ok(self.hint);
         }
         sqlx::query(
-            "INSERT INTO run_events (run_id, seq, type, data, at)
-             SELECT r, s, t, d, wingman_ms() FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[]) AS u(r, s, t, d)",
+            "INSERT INTO run_events (run_id, first_seq, last_seq, events, at)
+             SELECT r, f, l, e, wingman_ms() FROM UNNEST($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS u(r, f, l, e)",
         )
         .bind(&self.run_ids)
-        .bind(&self.seqs)
-        .bind(&self.kinds)
-        .bind(&self.data)
+        .bind(&self.first_seqs)
+        .bind(&self.last_seqs)
+        .bind(&self.events)
         .execute(&mut *c)
         .await?;
         Ok(true)

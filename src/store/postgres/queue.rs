@@ -292,9 +292,10 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bo
          claimed AS (
              {CLAIM_PICKED}),
          started AS (
-             INSERT INTO run_events (run_id, seq, type, data, at)
-             SELECT id, event_seq, 'run_started',
-                    json_build_object('attempt', attempt, 'worker_id', $1::text, 'charged_attempts', charged)::text,
+             INSERT INTO run_events (run_id, first_seq, last_seq, events, at)
+             SELECT id, event_seq, event_seq,
+                    json_build_array(json_build_array('run_started',
+                      json_build_object('attempt', attempt, 'worker_id', $1::text, 'charged_attempts', charged)))::text,
                     wingman_ms()
              FROM claimed),
          fleets AS (

@@ -25,7 +25,7 @@ pub async fn prune(c: &mut PgConnection, older_than: Duration, limit: u32) -> St
     let limit = u64::from(limit.max(1));
     let mut pruned = Pruned::default();
     for owner in ["runs", "fleet_runs"] {
-        let budget = limit - pruned.rows();
+        let budget = limit - pruned.rows;
         if budget == 0 {
             break;
         }
@@ -41,9 +41,10 @@ pub async fn prune(c: &mut PgConnection, older_than: Duration, limit: u32) -> St
         if ids.is_empty() {
             continue;
         }
-        let (events, checkpoints) = delete_logs(c, &ids, budget).await?;
-        pruned.events += events;
-        pruned.checkpoints += checkpoints;
+        let removed = delete_logs(c, &ids, budget).await?;
+        pruned.rows += removed.rows();
+        pruned.events += removed.events;
+        pruned.checkpoints += removed.checkpoints;
         let emptied: Vec<String> = sqlx::query_scalar(&format!(
             "UPDATE {owner} o SET pruned_at = wingman_ms() WHERE id = ANY($1)
                AND NOT EXISTS (SELECT 1 FROM run_events e WHERE e.run_id = o.id)
@@ -59,31 +60,49 @@ pub async fn prune(c: &mut PgConnection, older_than: Duration, limit: u32) -> St
     Ok(pruned)
 }
 
+/// What [`delete_logs`] removed.
+struct Removed {
+    /// Rows of `run_events`, each a write's events.
+    event_rows: u64,
+    /// The events those rows held.
+    events: u64,
+    checkpoints: u64,
+}
+
+impl Removed {
+    fn rows(&self) -> u64 {
+        self.event_rows + self.checkpoints
+    }
+}
+
 /// Removes up to `budget` rows of these logs: events first, then
-/// checkpoints. Returns how many of each it removed.
-async fn delete_logs(c: &mut PgConnection, ids: &[String], budget: u64) -> StoreResult<(u64, u64)> {
-    let events = sqlx::query(
-        "DELETE FROM run_events WHERE ctid = ANY(ARRAY(
-             SELECT ctid FROM run_events WHERE run_id = ANY($1) LIMIT $2))",
+/// checkpoints.
+async fn delete_logs(c: &mut PgConnection, ids: &[String], budget: u64) -> StoreResult<Removed> {
+    let (event_rows, events): (i64, i64) = sqlx::query_as(
+        "WITH deleted AS (
+             DELETE FROM run_events WHERE ctid = ANY(ARRAY(
+                 SELECT ctid FROM run_events WHERE run_id = ANY($1) LIMIT $2))
+             RETURNING last_seq - first_seq + 1 AS n)
+         SELECT COUNT(*), COALESCE(SUM(n), 0)::bigint FROM deleted",
     )
     .bind(ids)
     .bind(budget as i64)
-    .execute(&mut *c)
-    .await?
-    .rows_affected();
-    if events == budget {
-        return Ok((events, 0));
+    .fetch_one(&mut *c)
+    .await?;
+    let mut removed = Removed { event_rows: event_rows as u64, events: events as u64, checkpoints: 0 };
+    if removed.event_rows == budget {
+        return Ok(removed);
     }
-    let checkpoints = sqlx::query(
+    removed.checkpoints = sqlx::query(
         "DELETE FROM checkpoints WHERE ctid = ANY(ARRAY(
              SELECT ctid FROM checkpoints WHERE run_id = ANY($1) LIMIT $2))",
     )
     .bind(ids)
-    .bind((budget - events) as i64)
+    .bind((budget - removed.event_rows) as i64)
     .execute(&mut *c)
     .await?
     .rows_affected();
-    Ok((events, checkpoints))
+    Ok(removed)
 }
 
 /// One transaction of a run's deletion: refuses an unknown run or one that
@@ -95,8 +114,7 @@ pub async fn delete_run(c: &mut PgConnection, id: &str, limit: u32) -> StoreResu
         sqlx::query_scalar("SELECT status FROM runs WHERE id = $1 FOR UPDATE").bind(id).fetch_optional(&mut *c).await?;
     check_ended(id, &status.ok_or(StoreError::NotFound("run"))?)?;
     let limit = u64::from(limit.max(1));
-    let (events, checkpoints) = delete_logs(c, &[id.to_string()], limit).await?;
-    if events + checkpoints == limit {
+    if delete_logs(c, &[id.to_string()], limit).await?.rows() == limit {
         return Ok(false);
     }
     sqlx::query("DELETE FROM run_inbox WHERE run_id = $1").bind(id).execute(&mut *c).await?;

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
-use super::{fleet, load, people, progress, queue, retention, workers, PgStore};
+use super::{events, fleet, load, people, progress, queue, retention, workers, PgStore};
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
@@ -243,42 +243,15 @@ impl Store for PgStore {
     }
 
     async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {
-        // Sequence numbers are stored as i64: anything above is after every event.
-        let after = i64::try_from(after).unwrap_or(i64::MAX);
-        let found = sqlx::query(
-            "SELECT run_id, seq, type, data, at FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-        )
-        .bind(run_id)
-        .bind(after)
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
-        found.iter().map(rows::event).collect()
+        events::read(&self.pool, run_id, after, limit).await
     }
 
     async fn event_cursor(&self) -> StoreResult<EventCursor> {
-        let newest = sqlx::query(&format!(
-            "SELECT tx, gid FROM run_events WHERE tx < {HORIZON} ORDER BY tx DESC, gid DESC LIMIT 1"
-        ))
-        .fetch_optional(&self.pool)
-        .await?;
-        newest.map(|row| cursor_of(&row)).unwrap_or(Ok(EventCursor::default()))
+        events::cursor(&self.pool).await
     }
 
-    /// Events in (transaction, number) order, from transactions that have
-    /// all ended: a transaction still open may yet commit events, and its ID
-    /// is at or above the horizon, so no event can commit behind the cursor.
     async fn events_since(&self, cursor: EventCursor, limit: u32) -> StoreResult<Vec<(EventCursor, Event)>> {
-        let found = sqlx::query(&format!(
-            "SELECT tx, gid, run_id, seq, type, data, at FROM run_events
-             WHERE (tx, gid) > ($1, $2) AND tx < {HORIZON} ORDER BY tx, gid LIMIT $3"
-        ))
-        .bind(i64::try_from(cursor.tx).unwrap_or(i64::MAX))
-        .bind(i64::try_from(cursor.gid).unwrap_or(i64::MAX))
-        .bind(limit as i64)
-        .fetch_all(&self.pool)
-        .await?;
-        found.iter().map(|row| Ok((cursor_of(row)?, rows::event(row)?))).collect()
+        events::since(&self.pool, cursor, limit).await
     }
 
     async fn register_worker(&self, id: &str, name: &str, lease: Duration) -> StoreResult<()> {
@@ -425,12 +398,4 @@ impl Store for PgStore {
         })
         .await
     }
-}
-
-/// The oldest transaction still open, as of the statement's snapshot: every
-/// transaction below it has committed or rolled back.
-const HORIZON: &str = "pg_snapshot_xmin(pg_current_snapshot())::text::bigint";
-
-fn cursor_of(row: &sqlx::postgres::PgRow) -> StoreResult<EventCursor> {
-    Ok(EventCursor { tx: row.try_get::<i64, _>("tx")? as u64, gid: row.try_get::<i64, _>("gid")? as u64 })
 }

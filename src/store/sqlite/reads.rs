@@ -150,14 +150,14 @@ pub fn events(conn: &Connection, run_id: &str, after: u64, limit: u32) -> StoreR
 /// The position of the newest event of any run (0 if there is none).
 pub fn event_cursor(conn: &Connection) -> StoreResult<EventCursor> {
     let max: Option<i64> = conn.prepare_cached("SELECT MAX(gid) FROM run_events")?.query_row([], |r| r.get(0))?;
-    Ok(EventCursor { tx: 0, gid: max.unwrap_or(0) as u64 })
+    Ok(EventCursor { tx: 0, gid: max.unwrap_or(0) as u64, seq: 0 })
 }
 
 /// The events of every run after position `cursor`, in commit order, with their positions.
 pub fn events_since(conn: &Connection, cursor: EventCursor, limit: u32) -> StoreResult<Vec<(EventCursor, Event)>> {
     let sql = "SELECT gid, run_id, seq, type, data, at FROM run_events WHERE gid > ?1 ORDER BY gid LIMIT ?2";
     rows::select_all(conn, sql, params![cursor.gid as i64, limit as i64], |row| {
-        Ok((EventCursor { tx: 0, gid: row.get::<_, i64>("gid")? as u64 }, rows::event(row)?))
+        Ok((EventCursor { tx: 0, gid: row.get::<_, i64>("gid")? as u64, seq: 0 }, rows::event(row)?))
     })
 }
 

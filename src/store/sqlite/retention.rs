@@ -55,13 +55,14 @@ pub fn prune(conn: &Connection, older_than: Duration, limit: u32, now: DateTime<
     for owner in [Owner::Runs, Owner::FleetRuns] {
         let ids: Vec<String> = conn
             .prepare_cached(owner.ended_sql())?
-            .query_map(params![cutoff, (limit - pruned.rows()) as i64], |r| r.get(0))?
+            .query_map(params![cutoff, (limit - pruned.rows) as i64], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         for id in ids {
-            let budget = limit - pruned.rows();
+            let budget = limit - pruned.rows;
             let (events, checkpoints) = delete_log(conn, &id, budget)?;
             pruned.events += events;
             pruned.checkpoints += checkpoints;
+            pruned.rows += events + checkpoints;
             if events + checkpoints == budget {
                 // The budget is spent, maybe before the log's end: the next
                 // batch finishes it (or finds it empty and marks it).

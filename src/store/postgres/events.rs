@@ -1,0 +1,133 @@
+//! Runs' event logs on PostgreSQL. A write's events for one run are one row
+//! of `run_events` (migration 8): the run, the numbers of its first and last
+//! event, and the events as a JSON array of `[type, data]` pairs. One row per
+//! write instead of one per event saves most of the index entries a run's
+//! log cost, the largest part of the database's work in a burn-down.
+//!
+//! Readers expand rows into events. A run's rows never overlap, so its
+//! events after a number start in the first row whose last number is past
+//! it. The log of all runs is read in commit order, row by row
+//! ((transaction, row number), as [`super`] explains), and a cursor also
+//! holds the number of the last event taken from its row, so that a read
+//! that stopped inside a row resumes there.
+
+use serde_json::{Map, Value};
+use sqlx::postgres::{PgPool, PgRow};
+use sqlx::Row;
+
+use crate::event::RunEvent;
+use crate::model::Event;
+use crate::store::rows::at;
+use crate::store::{EventCursor, StoreError, StoreResult};
+
+/// The oldest transaction still open, as of the statement's snapshot: every
+/// transaction below it has committed or rolled back.
+const HORIZON: &str = "pg_snapshot_xmin(pg_current_snapshot())::text::bigint";
+
+/// The `events` column of a row holding `events`.
+pub fn encode(events: &[RunEvent]) -> String {
+    let mut text = String::from("[");
+    for (i, event) in events.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        // A kind is a fixed identifier, so it needs no escaping.
+        text.push_str("[\"");
+        text.push_str(event.kind());
+        text.push_str("\",");
+        text.push_str(&event.data_json());
+        text.push(']');
+    }
+    text.push(']');
+    text
+}
+
+/// A row's events, numbered from its first; those numbered `after` or
+/// below are left out.
+fn expand(row: &PgRow, after: u64) -> StoreResult<Vec<Event>> {
+    let run_id: String = row.try_get("run_id")?;
+    let first = row.try_get::<i64, _>("first_seq")? as u64;
+    let last = row.try_get::<i64, _>("last_seq")? as u64;
+    let when = at(row.try_get("at")?);
+    let stored: Vec<(String, Map<String, Value>)> = serde_json::from_str(row.try_get("events")?)?;
+    if stored.len() as u64 != last + 1 - first {
+        return Err(StoreError::internal(format!(
+            "the events of run {run_id} numbered {first} to {last} are {} in its log",
+            stored.len()
+        )));
+    }
+    Ok(stored
+        .into_iter()
+        .zip(first..)
+        .filter(|(_, seq)| *seq > after)
+        .map(|((kind, data), seq)| Event { run_id: run_id.clone(), seq, kind, data, at: when })
+        .collect())
+}
+
+/// A run's events numbered after `after`, at most `limit` of them.
+pub async fn read(pool: &PgPool, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {
+    // Numbers are stored as i64: anything above is after every event.
+    let after_stored = i64::try_from(after).unwrap_or(i64::MAX);
+    let found = sqlx::query(
+        "SELECT run_id, first_seq, last_seq, events, at FROM run_events
+         WHERE run_id = $1 AND last_seq > $2 ORDER BY last_seq LIMIT $3",
+    )
+    .bind(run_id)
+    .bind(after_stored)
+    .bind(limit as i64)
+    .fetch_all(pool)
+    .await?;
+    let mut events = Vec::new();
+    for row in &found {
+        events.extend(expand(row, after)?);
+    }
+    events.truncate(limit as usize);
+    Ok(events)
+}
+
+/// The place after the newest event that no open transaction can precede.
+pub async fn cursor(pool: &PgPool) -> StoreResult<EventCursor> {
+    let newest = sqlx::query(&format!(
+        "SELECT tx, gid, last_seq FROM run_events WHERE tx < {HORIZON} ORDER BY tx DESC, gid DESC LIMIT 1"
+    ))
+    .fetch_optional(pool)
+    .await?;
+    match newest {
+        Some(row) => Ok(EventCursor { seq: row.try_get::<i64, _>("last_seq")? as u64, ..row_place(&row)? }),
+        None => Ok(EventCursor::default()),
+    }
+}
+
+/// Events in commit order after `cursor`, at most `limit`, each with its
+/// place: rows in (transaction, row number) order, from transactions that
+/// have all ended (a transaction still open may yet commit events, and its
+/// ID is at or above the horizon, so no event can commit behind the
+/// cursor). The cursor's own row is read again for the events after the
+/// last one taken from it.
+pub async fn since(pool: &PgPool, cursor: EventCursor, limit: u32) -> StoreResult<Vec<(EventCursor, Event)>> {
+    let found = sqlx::query(&format!(
+        "SELECT tx, gid, run_id, first_seq, last_seq, events, at FROM run_events
+         WHERE (tx, gid) >= ($1, $2) AND tx < {HORIZON} ORDER BY tx, gid LIMIT $3"
+    ))
+    .bind(i64::try_from(cursor.tx).unwrap_or(i64::MAX))
+    .bind(i64::try_from(cursor.gid).unwrap_or(i64::MAX))
+    .bind(limit as i64 + 1)
+    .fetch_all(pool)
+    .await?;
+    let mut events = Vec::new();
+    for row in &found {
+        let place = row_place(row)?;
+        let after = if (place.tx, place.gid) == (cursor.tx, cursor.gid) { cursor.seq } else { 0 };
+        for event in expand(row, after)? {
+            events.push((EventCursor { seq: event.seq, ..place }, event));
+        }
+    }
+    events.truncate(limit as usize);
+    Ok(events)
+}
+
+/// A row's place in commit order, before any of its events.
+fn row_place(row: &PgRow) -> StoreResult<EventCursor> {
+    let tx = row.try_get::<i64, _>("tx")? as u64;
+    Ok(EventCursor { tx, gid: row.try_get::<i64, _>("gid")? as u64, seq: 0 })
+}
