@@ -50,9 +50,9 @@ fn expand(row: &PgRow, after: u64) -> StoreResult<Vec<Event>> {
     let last = row.try_get::<i64, _>("last_seq")? as u64;
     let when = at(row.try_get("at")?);
     let stored: Vec<(String, Map<String, Value>)> = serde_json::from_str(row.try_get("events")?)?;
-    if stored.len() as u64 != last + 1 - first {
+    if first + stored.len() as u64 != last + 1 {
         return Err(StoreError::internal(format!(
-            "the events of run {run_id} numbered {first} to {last} are {} in its log",
+            "the row of run {run_id}'s events numbered {first} to {last} holds {} events",
             stored.len()
         )));
     }
