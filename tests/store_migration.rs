@@ -1,14 +1,15 @@
-//! Upgrading a PostgreSQL database keeps its event logs: events written a
-//! row each (migrations 1 to 7) read back the same, in the same commit
-//! order, once migration 8 has put a write's events in one row, and new
-//! writes follow them. Skipped, with a message, unless
-//! `WINGMAN_TEST_POSTGRES_URL` is set.
+//! Upgrading a PostgreSQL database keeps its event logs and its sessions'
+//! histories: events and messages written a row each (migrations 1 to 7)
+//! read back the same, events in the same commit order, once migrations 8
+//! and 9 have put a write's events, and a run's messages, in one row.
+//! Skipped, with a message, unless `WINGMAN_TEST_POSTGRES_URL` is set.
 
 #[path = "pg_support/mod.rs"]
 mod pg_support;
 
 use serde_json::json;
 use sqlx::Connection;
+use wingman::model::{Message, Role};
 use wingman::store::{EventCursor, StoreOptions};
 
 /// The migrations before a write's events became one row, as released.
@@ -23,7 +24,7 @@ const BEFORE_EVENT_ROWS: &[(i64, &str, &str)] = &[
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn events_written_a_row_each_read_back_the_same_after_the_upgrade() {
+async fn events_and_messages_written_a_row_each_read_back_the_same_after_the_upgrade() {
     if pg_support::postgres_url().is_none() {
         eprintln!("skipped: WINGMAN_TEST_POSTGRES_URL is not set");
         return;
@@ -62,9 +63,21 @@ async fn events_written_a_row_each_read_back_the_same_after_the_upgrade() {
         }
         tx.commit().await.unwrap();
     }
+    let history = [Message::user_text("hi"), Message { role: Role::Assistant, ..Message::user_text("hello") }];
+    for (idx, message) in history.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO session_messages (session_id, idx, run_id, message, created_at) VALUES ('s', $1, 'a', $2, 1000)",
+        )
+        .bind(idx as i64 + 1)
+        .bind(serde_json::to_string(message).unwrap())
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    }
     conn.close().await.unwrap();
 
     let store = wingman::store::open(&db.url, &StoreOptions::default()).await.unwrap();
+    assert_eq!(store.session_history("s").await.unwrap(), history, "the history is kept, in order");
     let a = store.read_events("a", 0, 100).await.unwrap();
     let summary: Vec<(u64, &str)> = a.iter().map(|e| (e.seq, e.kind.as_str())).collect();
     assert_eq!(summary, vec![(1, "run_queued"), (2, "run_started"), (3, "step_started")]);

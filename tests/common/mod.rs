@@ -657,8 +657,33 @@ pub async fn assert_run_survived(api: &Api, run_id: &str, work: &Path, steps: us
     assert_eq!(run["attempt"], claims as u64, "one attempt per claim: {run}");
     let restarted_calls = events.iter().filter(|e| e["type"] == "step_restarted" && e["call_id"].is_string()).count();
     assert!(restarted_calls < claims, "{restarted_calls} calls ran again in {claims} attempts: {events:?}");
+    assert_charged_only_without_progress(&events);
     assert_steps_ran_as_announced(work, &events, steps);
     RunReport { claims, restarted_calls }
+}
+
+/// Checks from a run's events that a lost attempt was charged exactly when
+/// it checkpointed nothing (no step completed, no tool result, no provider
+/// failure recorded) and was not handed back: each `run_started` says how
+/// many earlier attempts were charged.
+pub fn assert_charged_only_without_progress(events: &[Value]) {
+    let mut charged: Option<u64> = None;
+    let mut progressed = false;
+    for event in events {
+        match event["type"].as_str() {
+            Some("run_started") => {
+                let now = event["charged_attempts"].as_u64().expect("run_started says what was charged");
+                if let Some(before) = charged {
+                    let expected = before + u64::from(!progressed);
+                    assert_eq!(now, expected, "charged only for attempts without progress: {events:?}");
+                }
+                (charged, progressed) = (Some(now), false);
+            }
+            Some("step_completed" | "tool_result" | "run_handed_back") => progressed = true,
+            Some("step_restarted") if event["retry"].is_u64() => progressed = true,
+            _ => {}
+        }
+    }
 }
 
 /// Prints a figure a test measured, and keeps it in

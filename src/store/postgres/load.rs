@@ -35,8 +35,11 @@ pub async fn run_contexts(pool: &PgPool, run_ids: &[String]) -> StoreResult<Vec<
         let id = context.run.id.clone();
         if let Some(history) = context.run.session_id.as_ref().and_then(|s| histories.get_mut(s)) {
             // Every message written by runs that ended earlier: not this run's own.
-            context.history =
-                history.iter().filter(|(by, _)| by.as_deref() != Some(&id)).map(|(_, m)| m.clone()).collect();
+            context.history = history
+                .iter()
+                .filter(|(by, _)| by.as_deref() != Some(&id))
+                .flat_map(|(_, messages)| messages.iter().cloned())
+                .collect();
         }
         context.checkpoints = checkpoints.get(&id).cloned().unwrap_or_default();
         context.inbox = inboxes.get(&id).cloned().unwrap_or_default();
@@ -74,8 +77,8 @@ async fn runs(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<S
     Ok(contexts)
 }
 
-/// Each session's history in order, every message with the run that wrote it.
-type Histories = HashMap<String, Vec<(Option<String>, Message)>>;
+/// Each session's history in order, as the messages each run wrote.
+type Histories = HashMap<String, Vec<(Option<String>, Vec<Message>)>>;
 
 /// The lookups by a batch of keys probe the index once per key: a lateral
 /// subquery per key, kept from being flattened into a join by `OFFSET 0`.
@@ -83,18 +86,19 @@ type Histories = HashMap<String, Vec<(Option<String>, Message)>>;
 /// whole table instead, which it costs as cheap while the table's statistics
 /// lag behind its growth (a young database); then every load read every
 /// row, and these loads were the costliest statements of a burn-down.
+/// A row holds the messages one run added (migration 9).
 async fn histories(c: &mut PgConnection, sessions: &[String]) -> StoreResult<Histories> {
     let found: Vec<(String, Option<String>, String)> = sqlx::query_as(
-        "SELECT u.id, m.run_id, m.message FROM UNNEST($1::text[]) AS u(id)
-         CROSS JOIN LATERAL (SELECT run_id, message, idx FROM session_messages WHERE session_id = u.id OFFSET 0) m
+        "SELECT u.id, m.run_id, m.messages FROM UNNEST($1::text[]) AS u(id)
+         CROSS JOIN LATERAL (SELECT run_id, messages, idx FROM session_messages WHERE session_id = u.id OFFSET 0) m
          ORDER BY u.id, m.idx",
     )
     .bind(sessions)
     .fetch_all(&mut *c)
     .await?;
     let mut histories: Histories = HashMap::new();
-    for (session_id, run_id, message) in found {
-        histories.entry(session_id).or_default().push((run_id, serde_json::from_str(&message)?));
+    for (session_id, run_id, messages) in found {
+        histories.entry(session_id).or_default().push((run_id, serde_json::from_str(&messages)?));
     }
     Ok(histories)
 }

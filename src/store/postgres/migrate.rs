@@ -15,6 +15,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (6, "enqueue_in_one_call", include_str!("../../../migrations/postgres/0006_enqueue_in_one_call.sql")),
     (7, "event_keys", include_str!("../../../migrations/postgres/0007_event_keys.sql")),
     (8, "event_rows", include_str!("../../../migrations/postgres/0008_event_rows.sql")),
+    (9, "history_rows", include_str!("../../../migrations/postgres/0009_history_rows.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

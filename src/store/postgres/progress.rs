@@ -246,8 +246,9 @@ async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult
     rows.iter().map(EndedRow::read).collect()
 }
 
-/// Appends the ended runs' messages to their sessions' histories, numbered
-/// after each session's last one (runs of one session in the order given).
+/// Appends the ended runs' messages to their sessions' histories, a row per
+/// run (migration 9) numbered after each session's last one (runs of one
+/// session in the order given).
 async fn append_histories(c: &mut PgConnection, ended: &[EndedRow], endings: &[Ending<'_>]) -> StoreResult<()> {
     let (mut sessions, mut runs, mut texts, mut ords) = (vec![], vec![], vec![], vec![]);
     let mut next: HashMap<&str, i64> = HashMap::new();
@@ -255,20 +256,21 @@ async fn append_histories(c: &mut PgConnection, ended: &[EndedRow], endings: &[E
         ended.iter().filter_map(|r| Some((r.id.as_str(), r.session_id.as_deref()?))).collect();
     for ending in endings {
         let Some(&session_id) = session_of.get(ending.run_id) else { continue };
-        for message in &ending.summary.history {
-            let ord = next.entry(session_id).or_insert(0);
-            *ord += 1;
-            sessions.push(session_id);
-            runs.push(ending.run_id);
-            texts.push(serde_json::to_string(message)?);
-            ords.push(*ord);
+        if ending.summary.history.is_empty() {
+            continue;
         }
+        let ord = next.entry(session_id).or_insert(0);
+        *ord += 1;
+        sessions.push(session_id);
+        runs.push(ending.run_id);
+        texts.push(serde_json::to_string(&ending.summary.history)?);
+        ords.push(*ord);
     }
     if texts.is_empty() {
         return Ok(());
     }
     sqlx::query(
-        "INSERT INTO session_messages (session_id, idx, run_id, message, created_at)
+        "INSERT INTO session_messages (session_id, idx, run_id, messages, created_at)
          SELECT s, (SELECT COALESCE(MAX(idx), 0) FROM session_messages WHERE session_id = s) + o, r, m, wingman_ms()
          FROM UNNEST($1::text[], $2::text[], $3::text[], $4::bigint[]) AS u(s, r, m, o)",
     )

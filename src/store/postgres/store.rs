@@ -106,12 +106,17 @@ impl Store for PgStore {
     }
 
     async fn session_history(&self, id: &str) -> StoreResult<Vec<Message>> {
-        let texts: Vec<String> =
-            sqlx::query_scalar("SELECT message FROM session_messages WHERE session_id = $1 ORDER BY idx")
+        // A row holds the messages one run added (migration 9).
+        let rows: Vec<String> =
+            sqlx::query_scalar("SELECT messages FROM session_messages WHERE session_id = $1 ORDER BY idx")
                 .bind(id)
                 .fetch_all(&self.pool)
                 .await?;
-        texts.iter().map(|t| Ok(serde_json::from_str(t)?)).collect()
+        let mut history = Vec::new();
+        for row in &rows {
+            history.extend(serde_json::from_str::<Vec<Message>>(row)?);
+        }
+        Ok(history)
     }
 
     async fn session_and_agent(
