@@ -76,7 +76,7 @@ struct Worker {
     /// Runs whose execution gave up without ending them or handing them back
     /// (the database kept failing): this worker's live lease would keep them
     /// from a rescue, so they are handed back as soon as the database answers.
-    abandoned: Vec<Lease>,
+    abandoned: Vec<(Lease, HandBack)>,
     /// Runs the last heartbeat said this worker held while it was not
     /// executing them: handed back if the next one says so again.
     unknown_held: Vec<Lease>,
@@ -283,8 +283,10 @@ impl Worker {
     fn reap(&mut self, joined: Result<(Lease, RunExit), tokio::task::JoinError>) {
         match joined {
             Ok((lease, exit)) => {
-                if exit == RunExit::Abandoned {
-                    self.abandoned.push(lease.clone());
+                match exit {
+                    RunExit::Abandoned => self.abandoned.push((lease.clone(), HandBack::Interrupted)),
+                    RunExit::DatabaseLost => self.abandoned.push((lease.clone(), HandBack::DatabaseLost)),
+                    RunExit::Finished | RunExit::HandedBack | RunExit::Waiting => {}
                 }
                 tracing::debug!(run_id = lease.run_id, ?exit, "run left the worker");
                 // After a lapsed lease the same run may be claimed again before
@@ -336,7 +338,7 @@ impl Worker {
             .into_iter()
             .filter(|lease| {
                 let executing = self.in_flight.get(&lease.run_id).is_some_and(|f| &f.lease == lease);
-                !executing && !self.abandoned.contains(lease)
+                !executing && !self.abandoned.iter().any(|(abandoned, _)| abandoned == lease)
             })
             .collect();
         let previously = std::mem::replace(&mut self.unknown_held, unknown.clone());
@@ -373,9 +375,9 @@ impl Worker {
     /// run that was cancelled or taken over meanwhile is left alone.
     async fn hand_back_abandoned(&mut self) {
         let mut still = Vec::new();
-        for lease in std::mem::take(&mut self.abandoned) {
-            match counted(FencedWrite::HandBack, self.store.release_run(&lease, HandBack::Interrupted).await) {
-                Err(e) if e.is_retryable() => still.push(lease),
+        for (lease, how) in std::mem::take(&mut self.abandoned) {
+            match counted(FencedWrite::HandBack, self.store.release_run(&lease, how).await) {
+                Err(e) if e.is_retryable() => still.push((lease, how)),
                 Ok(()) => tracing::info!(run_id = %lease.run_id, "handed an abandoned run back"),
                 Err(_) => {}
             }

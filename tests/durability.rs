@@ -297,3 +297,36 @@ async fn a_run_whose_code_panics_fails_with_the_message_and_frees_its_slot(backe
     assert!(worker.child.try_wait().unwrap().is_none(), "the worker lives on");
 }
 }
+
+on_both_backends! {
+async fn a_run_whose_stored_state_cannot_be_read_fails_with_the_reason_and_its_session_goes_on(backend: Backend) {
+    let env = TestEnv::on(backend);
+    let server = env.server(0);
+    let api = server.api();
+    let echo = api.create_agent(json!({"name": "echo"})).await;
+    let session = api.create_session(&echo, None).await;
+    let broken = api.send(&session, "first").await;
+    let after = api.send(&session, "second").await;
+    // Claimed in the same batch as the broken run, whose context then loads alone.
+    let other_session = api.create_session(&echo, None).await;
+    let other = api.send(&other_session, "elsewhere").await;
+    // A row no version of Wingman writes: its agent does not decode. Handed
+    // back, such a run would be claimed again, forever, with the session's
+    // next run waiting behind it.
+    env.execute(&format!("UPDATE runs SET agent = '{{\"broken\": true}}' WHERE id = '{broken}'")).await;
+    let mut worker = env.worker();
+    let failed = api.wait_terminal(&broken, LIMIT).await;
+    assert_eq!(failed["status"], "failed", "{failed}");
+    let error = failed["error"].as_str().unwrap();
+    assert!(error.starts_with("the run could not be loaded: "), "{failed}");
+    let events = api.events(&broken).await;
+    assert_dense(&events);
+    assert_eq!(count(&events, "run_started"), 1, "failed at once, not handed back and claimed again: {events:?}");
+    assert_eq!(count(&events, "run_handed_back"), 0, "{events:?}");
+    for run in [&after, &other] {
+        let ended = api.wait_terminal(run, LIMIT).await;
+        assert_eq!(ended["status"], "succeeded", "{ended}");
+    }
+    assert!(worker.child.try_wait().unwrap().is_none(), "the worker lives on");
+}
+}

@@ -185,7 +185,9 @@ async fn a_claim_never_received_is_handed_back_with_the_resume_facts_it_found() 
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &a, "x").await;
         let w = worker(&store).await;
-        for (before, clean) in [(HandBack::AtStepBoundary, true), (HandBack::Interrupted, false)] {
+        for (before, clean) in
+            [(HandBack::AtStepBoundary, true), (HandBack::Interrupted, false), (HandBack::DatabaseLost, false)]
+        {
             let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
             store.release_run(&claim.lease, before).await.unwrap();
             // The claim's answer is lost: the heartbeat names the run with the
@@ -210,7 +212,7 @@ async fn a_claim_never_received_is_handed_back_with_the_resume_facts_it_found() 
             .iter()
             .filter(|e| e.data.get("reason").is_some_and(|r| r.to_string().contains("never received")))
             .collect();
-        assert_eq!(unstarted.len(), 2, "{events:?}");
+        assert_eq!(unstarted.len(), 3, "{events:?}");
         assert!(unstarted.iter().all(|e| e.kind == "run_handed_back" && e.data["interrupted"] == false));
     }
 }

@@ -79,33 +79,57 @@ pub enum RunExit {
     HandedBack,
     /// The worker stopped writing for the run: aborted, or its lease is gone.
     Abandoned,
+    /// The database failed mid-run and retries did not get past it: the
+    /// worker hands the run back once the database answers again.
+    DatabaseLost,
     /// The run waits for a person's decision, held by no worker.
     Waiting,
 }
 
 /// Executes a claimed run until it ends, is handed back or is abandoned.
 pub async fn execute(store: Arc<dyn Store>, config: LoopConfig, claim: Claim, signals: RunSignals) -> RunExit {
-    match Execution::start(store, config, claim, signals).await {
-        Ok(Some(mut execution)) => match execution.drive().await {
-            Ok(exit) => exit,
-            Err(e) => {
-                tracing::warn!(error = %e, "giving the run up");
-                RunExit::Abandoned
-            }
-        },
-        Ok(None) => RunExit::Abandoned,
-        Err(e) => {
-            tracing::warn!(error = %e, "could not load the run");
-            RunExit::Abandoned
+    let lease = claim.lease.clone();
+    let outcome = match Execution::start(store.clone(), config, claim, signals).await {
+        Ok(Some(mut execution)) => execution.drive().await.map_err(|e| (e, "could not go on")),
+        Ok(None) => Ok(RunExit::Abandoned),
+        Err(e) => Err((e, "could not be loaded")),
+    };
+    match outcome {
+        Ok(exit) => exit,
+        Err((error, what)) => stopped_by(store.as_ref(), &lease, error, what).await,
+    }
+}
+
+/// What becomes of a run whose execution met a store error it could not
+/// get past. Fenced, another worker holds the run. A database that could
+/// not be reached may answer again: the run is handed back, uncharged, once
+/// it does. Any other error gives the same answer however often it is tried
+/// (a stored row that does not decode, say): handing the run back would
+/// only have the next worker meet it again, forever, with the session's
+/// later runs waiting behind it, so the run fails and says why.
+async fn stopped_by(store: &dyn Store, lease: &Lease, error: StoreError, what: &str) -> RunExit {
+    match error {
+        StoreError::Fenced => RunExit::Abandoned,
+        error if error.is_retryable() => {
+            tracing::warn!(error = %error, "the database failed mid-run; handing the run back when it answers");
+            RunExit::DatabaseLost
+        }
+        error => {
+            tracing::error!(error = %error, "the run {what}; failing it");
+            fail_run(store, lease, format!("the run {what}: {error}")).await
         }
     }
 }
 
-/// Fails a run whose execution panicked, under the lease it ran with: the
-/// summary comes from the checkpoints it stored. Fenced (cancelled or taken
-/// over meanwhile), it is left alone.
+/// Fails a run whose execution panicked, under the lease it ran with.
 pub async fn fail_after_panic(store: &dyn Store, lease: &Lease, message: &str) -> RunExit {
-    let error = format!("the worker panicked while executing this run: {message}");
+    fail_run(store, lease, format!("the worker panicked while executing this run: {message}")).await
+}
+
+/// Fails a run with `error`, under the lease it ran with: the summary comes
+/// from the checkpoints it stored. Fenced (cancelled or taken over
+/// meanwhile), it is left alone.
+async fn fail_run(store: &dyn Store, lease: &Lease, error: String) -> RunExit {
     let finish = Finish { status: RunStatus::Failed, error: Some(error), summary: None };
     let commit = Commit { finish: Some(finish), ..Default::default() };
     match commit_retrying(store, lease, &commit).await {
@@ -114,7 +138,7 @@ pub async fn fail_after_panic(store: &dyn Store, lease: &Lease, message: &str) -
             RunExit::Finished
         }
         Err(e) => {
-            tracing::warn!(error = %e, "could not fail the run after its panic");
+            tracing::warn!(error = %e, "could not fail the run");
             RunExit::Abandoned
         }
     }

@@ -463,6 +463,10 @@ pub enum HandBack {
     /// The grace period ran out and the step in flight was stopped: the next
     /// attempt redoes it and says so.
     Interrupted,
+    /// The database failed mid-run (a lost connection, a restart) and the
+    /// worker's retries did not get past it: like [`HandBack::Interrupted`],
+    /// the next attempt redoes any step that was in flight.
+    DatabaseLost,
     /// The claim committed but its answer never reached the worker (the
     /// connection dropped): this attempt ran nothing, so the next one resumes
     /// from what the claim found, a step left open before it included.
@@ -475,6 +479,7 @@ impl HandBack {
         let (interrupted, reason) = match self {
             HandBack::AtStepBoundary => (false, "the worker shut down between steps"),
             HandBack::Interrupted => (true, "the worker shut down and its grace period ran out mid-step"),
+            HandBack::DatabaseLost => (true, "the worker lost its database mid-run; any step in flight is redone"),
             HandBack::Unstarted => (false, "the worker never received its claim (the answer was lost); nothing ran"),
         };
         RunEvent::RunHandedBack { interrupted, reason: reason.into() }
@@ -486,7 +491,7 @@ impl HandBack {
     pub fn clean_boundary(self) -> Option<bool> {
         match self {
             HandBack::AtStepBoundary => Some(true),
-            HandBack::Interrupted => Some(false),
+            HandBack::Interrupted | HandBack::DatabaseLost => Some(false),
             HandBack::Unstarted => None,
         }
     }

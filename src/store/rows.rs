@@ -23,8 +23,10 @@ impl From<sqlx::Error> for StoreError {
 
 /// Whether an sqlx error (sqlx serves PostgreSQL alone) may go away on its
 /// own: a lost or refused connection, a full pool, and the server's
-/// serialization failures, deadlocks, shutdowns or starts, or lack of
-/// resources. SQLite's errors are rusqlite's, classified beside its backend.
+/// serialization failures, deadlocks, shutdowns or starts, lack of
+/// resources, or a write sent to a server that is no longer the primary
+/// (during a failover). SQLite's errors are rusqlite's, classified beside
+/// its backend.
 fn sqlx_retryable(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::Io(_)
@@ -33,11 +35,12 @@ fn sqlx_retryable(e: &sqlx::Error) -> bool {
         | sqlx::Error::PoolTimedOut
         | sqlx::Error::PoolClosed
         | sqlx::Error::WorkerCrashed => true,
-        // PostgreSQL's SQLSTATEs: connection, resources, serialization, deadlock, shutdown.
+        // PostgreSQL's SQLSTATEs: connection, resources, serialization, deadlock,
+        // shutdown, a read-only server.
         sqlx::Error::Database(db) => db.code().is_some_and(|code| {
             code.starts_with("08")
                 || code.starts_with("53")
-                || matches!(&*code, "40001" | "40P01" | "55P03" | "57P01" | "57P02" | "57P03")
+                || matches!(&*code, "25006" | "40001" | "40P01" | "55P03" | "57P01" | "57P02" | "57P03")
         }),
         _ => false,
     }
