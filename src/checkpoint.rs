@@ -262,8 +262,8 @@ fn steers_at(checkpoints: &[Checkpoint], step: u32) -> Vec<Message> {
     steers.into_iter().map(|(_, m)| Message::user_text(m.to_string())).collect()
 }
 
-/// What a finished run amounts to.
-#[derive(Debug, Clone, PartialEq)]
+/// What a finished run amounts to. The default is a run that got nowhere.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunSummary {
     pub response: Option<String>,
     pub usage: Usage,

@@ -330,3 +330,31 @@ async fn a_run_whose_stored_state_cannot_be_read_fails_with_the_reason_and_its_s
     assert!(worker.child.try_wait().unwrap().is_none(), "the worker lives on");
 }
 }
+
+on_both_backends! {
+async fn a_run_whose_checkpoints_cannot_be_read_fails_without_a_summary(backend: Backend) {
+    let env = TestEnv::on(backend);
+    let server = env.server(0);
+    let api = server.api();
+    let work = env.path().join("work");
+    let agent = api.create_agent(step_agent(4)).await;
+    let session = api.create_session(&agent, Some(&work)).await;
+    let broken = api.send(&session, "go").await;
+    let after = api.send(&session, "again").await;
+    let mut worker = env.worker();
+    api.wait_event(&broken, LIMIT, |e| e["type"] == "tool_result").await;
+    worker.kill9();
+    // The checkpoints the next attempt resumes from, and failing the run
+    // summarises, no longer decode.
+    env.execute(&format!("UPDATE checkpoints SET body = '{{\"broken\": true}}' WHERE run_id = '{broken}'")).await;
+    let _worker = env.worker();
+    let failed = api.wait_terminal(&broken, LIMIT).await;
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert!(failed["error"].as_str().unwrap().starts_with("the run could not be loaded: "), "{failed}");
+    let events = api.events(&broken).await;
+    assert_dense(&events);
+    assert_eq!(count(&events, "run_handed_back"), 0, "failed, not handed back: {events:?}");
+    let next = api.wait_terminal(&after, LIMIT).await;
+    assert_eq!(next["status"], "succeeded", "{next}");
+}
+}

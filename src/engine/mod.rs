@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::checkpoint::{self, next_action, NextAction};
+use crate::checkpoint::{self, next_action, NextAction, RunSummary};
 use crate::event::RunEvent;
 use crate::metrics::{self, FencedWrite};
 use crate::model::RunStatus;
@@ -128,12 +128,16 @@ pub async fn fail_after_panic(store: &dyn Store, lease: &Lease, message: &str) -
 
 /// Fails a run with `error`, under the lease it ran with: the summary comes
 /// from the checkpoints it stored. Fenced (cancelled or taken over
-/// meanwhile), it is left alone.
+/// meanwhile), it is left alone. If its checkpoints cannot be read either
+/// (the reason it could not be loaded, say), it ends without a summary
+/// rather than not at all, and leaves nothing in its session's history.
 async fn fail_run(store: &dyn Store, lease: &Lease, error: String) -> RunExit {
-    let finish = Finish { status: RunStatus::Failed, error: Some(error), summary: None };
-    let commit = Commit { finish: Some(finish), ..Default::default() };
-    match commit_retrying(store, lease, &commit).await {
-        Ok(_) => {
+    let mut outcome = commit_failure(store, lease, &error, None).await;
+    if matches!(&outcome, Err(e) if !e.is_retryable() && !matches!(e, StoreError::Fenced)) {
+        outcome = commit_failure(store, lease, &error, Some(RunSummary::default())).await;
+    }
+    match outcome {
+        Ok(()) => {
             metrics::run_finished(RunStatus::Failed);
             RunExit::Finished
         }
@@ -142,6 +146,17 @@ async fn fail_run(store: &dyn Store, lease: &Lease, error: String) -> RunExit {
             RunExit::Abandoned
         }
     }
+}
+
+async fn commit_failure(
+    store: &dyn Store,
+    lease: &Lease,
+    error: &str,
+    summary: Option<RunSummary>,
+) -> Result<(), StoreError> {
+    let finish = Finish { status: RunStatus::Failed, error: Some(error.to_string()), summary };
+    let commit = Commit { finish: Some(finish), ..Default::default() };
+    commit_retrying(store, lease, &commit).await.map(|_| ())
 }
 
 /// Commits under the lease, trying again (a few times, with a growing
