@@ -12,16 +12,8 @@ use sqlx::Connection;
 use wingman::model::{Message, Role};
 use wingman::store::{EventCursor, StoreOptions};
 
-/// The migrations before a write's events became one row, as released.
-const BEFORE_EVENT_ROWS: &[(i64, &str, &str)] = &[
-    (1, "init", include_str!("../migrations/postgres/0001_init.sql")),
-    (2, "commit_order", include_str!("../migrations/postgres/0002_commit_order.sql")),
-    (3, "session_turns", include_str!("../migrations/postgres/0003_session_turns.sql")),
-    (4, "inbox", include_str!("../migrations/postgres/0004_inbox.sql")),
-    (5, "retention", include_str!("../migrations/postgres/0005_retention.sql")),
-    (6, "enqueue_in_one_call", include_str!("../migrations/postgres/0006_enqueue_in_one_call.sql")),
-    (7, "event_keys", include_str!("../migrations/postgres/0007_event_keys.sql")),
-];
+/// The last migration before a write's events became one row.
+const BEFORE_EVENT_ROWS: i64 = 7;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn events_and_messages_written_a_row_each_read_back_the_same_after_the_upgrade() {
@@ -30,23 +22,10 @@ async fn events_and_messages_written_a_row_each_read_back_the_same_after_the_upg
         return;
     }
     let db = pg_support::PgDatabase::create();
+    let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
+    wingman::store::postgres::migrate_up_to(&pool, BEFORE_EVENT_ROWS).await.unwrap();
+    pool.close().await;
     let mut conn = sqlx::PgConnection::connect(&db.url).await.unwrap();
-    sqlx::raw_sql(
-        "CREATE TABLE wingman_migrations (
-             version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
-    )
-    .execute(&mut conn)
-    .await
-    .unwrap();
-    for (version, name, sql) in BEFORE_EVENT_ROWS {
-        sqlx::raw_sql(sql).execute(&mut conn).await.unwrap();
-        sqlx::query("INSERT INTO wingman_migrations (version, name) VALUES ($1, $2)")
-            .bind(version)
-            .bind(name)
-            .execute(&mut conn)
-            .await
-            .unwrap();
-    }
     // Two runs' logs, their events interleaved over three transactions.
     let old = [("a", 1, "run_queued"), ("b", 1, "run_queued"), ("a", 2, "run_started"), ("a", 3, "step_started")];
     for batch in [&old[..2], &old[2..3], &old[3..]] {

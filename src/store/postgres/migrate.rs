@@ -23,21 +23,27 @@ const MIGRATION_LOCK: i64 = 0x5749_4e47_4d41_4e02;
 
 /// Applies the migrations the database does not have yet, each in its own transaction.
 pub async fn run(pool: &PgPool) -> anyhow::Result<()> {
+    up_to(pool, i64::MAX).await
+}
+
+/// Applies the missing migrations numbered `last` or below: a database as
+/// an earlier release left it, for the tests of an upgrade.
+pub async fn up_to(pool: &PgPool, last: i64) -> anyhow::Result<()> {
     let mut conn = pool.acquire().await?;
     sqlx::query("SELECT pg_advisory_lock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
-    let outcome = apply_missing(&mut conn).await;
+    let outcome = apply_missing(&mut conn, last).await;
     sqlx::query("SELECT pg_advisory_unlock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
     outcome
 }
 
-async fn apply_missing(conn: &mut sqlx::PgConnection) -> anyhow::Result<()> {
+async fn apply_missing(conn: &mut sqlx::PgConnection, last: i64) -> anyhow::Result<()> {
     sqlx::raw_sql(
         "CREATE TABLE IF NOT EXISTS wingman_migrations (
              version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
     )
     .execute(&mut *conn)
     .await?;
-    for (version, name, sql) in MIGRATIONS {
+    for (version, name, sql) in MIGRATIONS.iter().take_while(|(version, _, _)| *version <= last) {
         let applied: bool = sqlx::query_scalar("SELECT EXISTS(SELECT 1 FROM wingman_migrations WHERE version = $1)")
             .bind(version)
             .fetch_one(&mut *conn)

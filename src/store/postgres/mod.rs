@@ -30,6 +30,8 @@ use crate::event::RunEvent;
 use crate::store::rows::Columns;
 use crate::store::{Enqueued, NewRun, StoreError, StoreResult};
 
+pub use migrate::up_to as migrate_up_to;
+
 mod commit;
 mod committer;
 mod events;
