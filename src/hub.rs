@@ -207,12 +207,32 @@ async fn pump(hub: Arc<Hub>, poll: Duration, shutdown: CancellationToken) {
                         break;
                     }
                 }
-                Err(e) => {
+                Err(e) if e.is_retryable() => {
                     tracing::warn!(error = %e, "event pump could not read events");
+                    break;
+                }
+                Err(e) => {
+                    skip_unreadable(&hub, &mut cursor, &e).await;
                     break;
                 }
             }
         }
+    }
+}
+
+/// Moves the cursor past events that cannot be read: reading them again
+/// would give the same error (a row that does not decode, say one written
+/// by a newer version), and live delivery would stop at them for good. The
+/// pump skips to the newest event instead; a tail that misses the events
+/// skipped sees a gap in its run's numbers, or a quiet second, and reads
+/// them from its run's log.
+async fn skip_unreadable(hub: &Hub, cursor: &mut EventCursor, error: &StoreError) {
+    match hub.store.event_cursor().await {
+        Ok(newest) => {
+            tracing::error!(%error, "event pump skipped events it cannot read; tails read them from each run's log");
+            *cursor = newest;
+        }
+        Err(e) => tracing::warn!(error = %e, "event pump could not read the cursor"),
     }
 }
 

@@ -102,16 +102,18 @@ pub async fn cursor(pool: &PgPool) -> StoreResult<EventCursor> {
 /// place: rows in (transaction, row number) order, from transactions that
 /// have all ended (a transaction still open may yet commit events, and its
 /// ID is at or above the horizon, so no event can commit behind the
-/// cursor). The cursor's own row is read again for the events after the
-/// last one taken from it.
+/// cursor). The cursor's own row is read again if it holds events after
+/// the last one taken from it.
 pub async fn since(pool: &PgPool, cursor: EventCursor, limit: u32) -> StoreResult<Vec<(EventCursor, Event)>> {
     let found = sqlx::query(&format!(
         "SELECT tx, gid, run_id, first_seq, last_seq, events, at FROM run_events
-         WHERE (tx, gid) >= ($1, $2) AND tx < {HORIZON} ORDER BY tx, gid LIMIT $3"
+         WHERE (tx, gid) >= ($1, $2) AND NOT ((tx, gid) = ($1, $2) AND last_seq <= $4)
+           AND tx < {HORIZON} ORDER BY tx, gid LIMIT $3"
     ))
     .bind(i64::try_from(cursor.tx).unwrap_or(i64::MAX))
     .bind(i64::try_from(cursor.gid).unwrap_or(i64::MAX))
     .bind(limit as i64 + 1)
+    .bind(i64::try_from(cursor.seq).unwrap_or(i64::MAX))
     .fetch_all(pool)
     .await?;
     let mut events = Vec::new();
