@@ -109,7 +109,12 @@ pub async fn execute(store: Arc<dyn Store>, config: LoopConfig, claim: Claim, si
 /// later runs waiting behind it, so the run fails and says why.
 async fn stopped_by(store: &dyn Store, lease: &Lease, error: StoreError, what: &str) -> RunExit {
     match error {
-        StoreError::Fenced => RunExit::Abandoned,
+        StoreError::Fenced => {
+            // Worth a line: a write that arrived after another worker took
+            // the run over (or after it was cancelled) is what fencing is for.
+            tracing::warn!(error = %error, "the run's write was refused; giving the run up");
+            RunExit::Abandoned
+        }
         error if error.is_retryable() => {
             tracing::warn!(error = %error, "the database failed mid-run; handing the run back when it answers");
             RunExit::DatabaseLost
