@@ -10,7 +10,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::approval::{self, Decision, Outcome};
-use crate::model::{Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, ToolCallRecord, Usage};
+use crate::model::{
+    storable_text, Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, ToolCallRecord, Usage,
+};
 
 /// One checkpointed unit of a run, numbered by the inference step it belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,12 +50,13 @@ impl Checkpoint {
         }
     }
 
-    /// The key that makes the checkpoint unique within its step and kind.
+    /// The key that makes the checkpoint unique within its step and kind,
+    /// as stored (a model's call ID is the model's text: see [`storable_text`]).
     pub fn call_id(&self) -> String {
         match &self.body {
-            CheckpointBody::ToolResult { call_id, .. } => call_id.clone(),
+            CheckpointBody::ToolResult { call_id, .. } => storable_text(call_id.clone()),
             CheckpointBody::ProviderError { attempt, .. } => attempt.to_string(),
-            CheckpointBody::Decision { call_id, .. } => call_id.clone(),
+            CheckpointBody::Decision { call_id, .. } => storable_text(call_id.clone()),
             CheckpointBody::Steer { seq, .. } => seq.to_string(),
             CheckpointBody::Inference { .. } => String::new(),
         }
@@ -292,7 +295,7 @@ pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus
         let CheckpointBody::Inference { message, usage: u, .. } = &cp.body else { continue };
         usages.push(*u);
         steps += 1;
-        response = Some(message.text());
+        response = Some(storable_text(message.text()));
         for call in tool_calls_of(message) {
             let result = find_result(checkpoints, cp.step, &call.id);
             tool_calls.push(ToolCallRecord {

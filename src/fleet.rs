@@ -134,6 +134,45 @@ pub fn final_status(progress: &FleetProgress, cancel_requested: bool) -> FleetRu
     }
 }
 
+/// Which count of its fleet run a task's end adds one to.
+pub fn add_to(progress: &mut FleetProgress, status: RunStatus) {
+    match status {
+        RunStatus::Succeeded => progress.succeeded += 1,
+        RunStatus::Failed => progress.failed += 1,
+        _ => progress.cancelled += 1,
+    }
+}
+
+/// What the end of a task writes to its fleet run, in the transaction that
+/// ends the task, with the fleet run's row read (and locked) in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskEnded {
+    /// The fleet run's counts after this end.
+    pub progress: FleetProgress,
+    /// The events to append to the fleet run's log: the task's `result`,
+    /// and the fleet run's `done` when this was its last task.
+    pub events: Vec<RunEvent>,
+    /// The task held a slot, which passes to the next waiting task.
+    pub passes_slot: bool,
+    /// The fleet run's end, when this was its last task.
+    pub ends: Option<FleetRunStatus>,
+}
+
+/// The end of `task`, which `held_slot` or not, for a fleet run whose
+/// counts were `before` and whose cancel was requested or not. A task holds
+/// a slot from the moment it may be claimed until it ends; the slot passes
+/// to the next waiting task in submission order.
+pub fn task_ended(task: &TaskEnd, held_slot: bool, before: FleetProgress, cancel_requested: bool) -> TaskEnded {
+    let mut progress = before;
+    add_to(&mut progress, task.status);
+    let mut events = vec![result_event(task)];
+    let ends = (progress.finished() >= progress.total).then(|| final_status(&progress, cancel_requested));
+    if let Some(status) = ends {
+        events.push(RunEvent::fleet_done(status, &progress));
+    }
+    TaskEnded { progress, events, passes_slot: held_slot, ends }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,5 +197,26 @@ mod tests {
         assert_eq!(final_status(&p(2, 1, 1), false), FleetRunStatus::Failed);
         assert_eq!(final_status(&p(2, 0, 1), false), FleetRunStatus::Cancelled);
         assert_eq!(final_status(&p(1, 1, 1), true), FleetRunStatus::Cancelled);
+    }
+
+    #[test]
+    fn the_last_task_to_end_ends_its_fleet_run() {
+        let failed = TaskEnd {
+            run_id: "r",
+            session_id: None,
+            task_index: 1,
+            status: RunStatus::Failed,
+            error: Some("e"),
+            response: None,
+            steps: 0,
+            usage: Usage::default(),
+            data: None,
+        };
+        let before = FleetProgress { total: 2, succeeded: 1, ..Default::default() };
+        let ended = task_ended(&failed, true, before, false);
+        assert_eq!((ended.progress.failed, ended.ends, ended.passes_slot), (1, Some(FleetRunStatus::Failed), true));
+        assert_eq!(ended.events.iter().map(RunEvent::kind).collect::<Vec<_>>(), ["result", "done"]);
+        let first = task_ended(&failed, false, FleetProgress { total: 2, ..Default::default() }, false);
+        assert_eq!((first.ends, first.events.len(), first.passes_slot), (None, 1, false));
     }
 }

@@ -18,6 +18,7 @@ pub mod engine;
 pub mod event;
 pub mod fleet;
 pub mod hub;
+pub mod lifecycle;
 pub mod metrics;
 pub mod model;
 pub mod provider;

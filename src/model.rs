@@ -52,6 +52,17 @@ pub mod timestamp {
     }
 }
 
+/// Text as every store keeps it: NUL, which PostgreSQL refuses in text,
+/// becomes U+FFFD, on every backend alike. (Inside JSON a NUL is kept, as
+/// the escape `\u0000`.)
+pub fn storable_text(text: String) -> String {
+    if text.contains('\0') {
+        text.replace('\0', "\u{fffd}")
+    } else {
+        text
+    }
+}
+
 /// Returns a fresh ULID as a string; every Wingman ID is one.
 pub fn new_id() -> String {
     ulid::Ulid::new().to_string()
@@ -403,6 +414,15 @@ impl RunKind {
             RunKind::FleetTask => "fleet_task",
         }
     }
+
+    /// Reads a stored kind; `None` for one this version does not know.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "message" => Some(RunKind::Message),
+            "fleet_task" => Some(RunKind::FleetTask),
+            _ => None,
+        }
+    }
 }
 
 /// A tool call of a run as `GET /runs/{id}` lists it (`tool_calls`): what the
@@ -425,7 +445,7 @@ pub struct ToolCallRecord {
 }
 
 /// What the submitter asked the run to do.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct RunInput {
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -364,7 +364,7 @@ async fn a_claims_run_started_event_is_the_domains_and_a_rescues_too() {
         let started: Vec<_> = events.iter().filter(|e| e.kind == "run_started").collect();
         assert_eq!(started.len(), 2);
         for (event, claim) in started.iter().zip([&first, &second]) {
-            let expected = claim.started_event();
+            let expected = wingman::lifecycle::started(claim.attempt, &claim.lease.worker_id, claim.charged_attempts);
             assert_eq!((event.kind.as_str(), &event.data), (expected.kind(), &expected.data()));
         }
         assert_eq!(seqs(&events), [1, 2, 3]);

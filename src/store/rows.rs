@@ -6,10 +6,11 @@ use chrono::{DateTime, TimeZone, Utc};
 use serde::de::DeserializeOwned;
 
 use crate::checkpoint::{Checkpoint, CheckpointBody};
+use crate::lifecycle::InboxKind;
 use crate::model::{
     Event, Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunKind, RunStatus, Session,
 };
-use crate::store::{StoreError, StoreResult, WorkerInfo, WorkerStatus};
+use crate::store::{Order, StoreError, StoreResult, WorkerInfo, WorkerStatus};
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
@@ -78,12 +79,11 @@ pub const RUN_COLUMNS: &str = "id, kind, status, attempt, session_id, agent_id, 
 
 /// Decodes a run row selected with [`RUN_COLUMNS`].
 pub fn run(row: &impl Columns) -> StoreResult<Run> {
-    let status = row.text("status")?;
     let kind = row.text("kind")?;
     Ok(Run {
         id: row.text("id")?,
-        kind: if kind == "fleet_task" { RunKind::FleetTask } else { RunKind::Message },
-        status: RunStatus::parse(&status).ok_or_else(|| StoreError::internal(format!("unknown status {status}")))?,
+        kind: RunKind::parse(&kind).ok_or_else(|| StoreError::internal(format!("unknown run kind {kind:?}")))?,
+        status: status(&row.text("status")?)?,
         attempt: row.int("attempt")? as u32,
         session_id: row.opt_text("session_id")?,
         agent_id: row.text("agent_id")?,
@@ -100,6 +100,33 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
         finished_at: row.opt_int("finished_at")?.map(at),
         updated_at: at(row.int("updated_at")?),
     })
+}
+
+/// Decodes a run's stored status.
+pub fn status(stored: &str) -> StoreResult<RunStatus> {
+    RunStatus::parse(stored).ok_or_else(|| StoreError::internal(format!("unknown run status {stored:?}")))
+}
+
+/// Decodes a stored inbox item's kind and message.
+pub fn inbox_kind(kind: &str, message: Option<String>) -> StoreResult<InboxKind> {
+    InboxKind::from_stored(kind, message).ok_or_else(|| StoreError::internal(format!("unknown inbox item {kind:?}")))
+}
+
+/// The direction of a list's `ORDER BY` in `order`.
+pub fn order_by(order: Order) -> &'static str {
+    match order {
+        Order::OldestFirst => "ASC",
+        Order::NewestFirst => "DESC",
+    }
+}
+
+/// The comparison that keeps the rows past a cursor: what comes after a row
+/// in `order`.
+pub fn past(order: Order) -> &'static str {
+    match order {
+        Order::OldestFirst => ">",
+        Order::NewestFirst => "<",
+    }
 }
 
 /// Decodes a definition kept whole as JSON in a `body` column (agents, fleets).

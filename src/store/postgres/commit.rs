@@ -7,12 +7,11 @@ use std::collections::HashMap;
 
 use sqlx::{PgConnection, Row};
 
-use super::progress::{pass_on, summary_from_store, EndColumns, EndedRow, Ending};
+use super::progress::{self, pass_on, EndColumns, EndedRowAt, Ends};
 use super::{people, Pending};
-use crate::checkpoint::{Checkpoint, RunSummary};
-use crate::event::RunEvent;
-use crate::model::RunStatus;
-use crate::store::{Commit, Committed, Effect, Finish, Lease, StoreError, StoreResult};
+use crate::checkpoint::Checkpoint;
+use crate::lifecycle::{self, Commit, Completion, Effect, Ending, Lease, Refusal};
+use crate::store::{Committed, StoreError, StoreResult};
 
 /// One run's fenced write: its lease and what it changes.
 pub struct Fenced<'a> {
@@ -22,17 +21,17 @@ pub struct Fenced<'a> {
     pub delivered: &'a [u64],
     /// The run's end, when the write ends it: the fence's update writes it
     /// too, so that a run's last commit makes one new version of its row.
-    pub ending: Option<Ending<'a>>,
+    pub ending: Option<&'a Ending>,
 }
 
 /// What the fence tells of a run whose lease held.
 pub struct Passed {
     /// The first event number reserved.
     pub first: u64,
-    /// The newest inbox item the write does not take in.
+    /// The newest inbox item the write does not take in ([`lifecycle::inbox_newest`]).
     pub inbox_newest: Option<u64>,
     /// The run's row as its end left it, when the write ended it.
-    pub ended: Option<EndedRow>,
+    pub ended: Option<EndedRowAt>,
 }
 
 /// Reserves event numbers for each run whose lease is still held, and
@@ -49,7 +48,6 @@ pub struct Passed {
 /// worker's running runs for each run in the batch.
 pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreResult<HashMap<String, Passed>> {
     let ids: Vec<&str> = writes.iter().map(|w| w.lease.run_id.as_str()).collect();
-    let delivered: Vec<String> = writes.iter().map(|w| array_literal(w.delivered)).collect();
     let epochs: Vec<i64> = writes.iter().map(|w| w.lease.epoch as i64).collect();
     let workers: Vec<&str> = writes.iter().map(|w| w.lease.worker_id.as_str()).collect();
     let counts: Vec<i64> = writes.iter().map(|w| w.effect.events as i64).collect();
@@ -58,7 +56,7 @@ pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreRes
     let open: Vec<Option<i64>> = writes.iter().map(|w| w.effect.open_step.flatten().map(i64::from)).collect();
     let mut ends = EndColumns::default();
     for write in writes {
-        ends.push(write.ending.as_ref())?;
+        ends.push(write.ending)?;
     }
     let statement = format!(
         "UPDATE runs SET event_seq = runs.event_seq + u.n, updated_at = wingman_ms(),
@@ -73,16 +71,15 @@ pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreRes
                 finished_at = CASE WHEN u.status IS NULL THEN runs.finished_at ELSE wingman_ms() END,
                 worker_id = CASE WHEN u.status IS NULL THEN runs.worker_id END
          FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bool[], $6::bool[], $7::bigint[],
-                     $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::text[], $14::text[])
-              AS u(id, epoch, worker, n, progressed, moves, open_step, delivered,
+                     $8::text[], $9::text[], $10::text[], $11::bigint[], $12::text[], $13::text[])
+              AS u(id, epoch, worker, n, progressed, moves, open_step,
                    status, response, usage, steps, calls, error)
          WHERE runs.id = u.id AND runs.status = 'running' AND runs.lease_epoch = u.epoch
            AND runs.worker_id IS NOT DISTINCT FROM u.worker
            AND EXISTS (SELECT 1 FROM workers w WHERE w.id = u.worker AND w.lease_expires_at > wingman_ms())
          RETURNING {}, runs.event_seq, u.status IS NOT NULL AS ended,
-           (SELECT MAX(i.seq) FROM run_inbox i
-            WHERE i.run_id = runs.id AND NOT (i.seq = ANY(u.delivered::bigint[]))) AS inbox_newest",
-        EndedRow::RETURNING
+           ARRAY(SELECT i.seq FROM run_inbox i WHERE i.run_id = runs.id) AS inbox",
+        EndedRowAt::RETURNING
     );
     let reserved = sqlx::query(&statement)
         .bind(&ids)
@@ -91,18 +88,19 @@ pub async fn fence_many(c: &mut PgConnection, writes: &[Fenced<'_>]) -> StoreRes
         .bind(&counts)
         .bind(&progressed)
         .bind(&moves)
-        .bind(&open)
-        .bind(&delivered);
+        .bind(&open);
     let reserved = ends.bind(reserved).fetch_all(&mut *c).await?;
-    let counts: HashMap<&str, u64> = writes.iter().map(|w| (w.lease.run_id.as_str(), w.effect.events)).collect();
+    let by_id: HashMap<&str, &Fenced> = writes.iter().map(|w| (w.lease.run_id.as_str(), w)).collect();
     let mut passed = HashMap::with_capacity(reserved.len());
     for row in &reserved {
         let id: String = row.try_get("id")?;
+        let write = by_id[id.as_str()];
         let last: i64 = row.try_get("event_seq")?;
-        let newest: Option<i64> = row.try_get("inbox_newest")?;
-        let ended = if row.try_get("ended")? { Some(EndedRow::read(row)?) } else { None };
-        let first = last as u64 + 1 - counts[id.as_str()];
-        passed.insert(id, Passed { first, inbox_newest: newest.map(|n| n as u64), ended });
+        let inbox: Vec<u64> = row.try_get::<Vec<i64>, _>("inbox")?.into_iter().map(|n| n as u64).collect();
+        let ended = if row.try_get("ended")? { Some(EndedRowAt::read(row)?) } else { None };
+        let first = last as u64 + 1 - write.effect.events;
+        let inbox_newest = lifecycle::inbox_newest(write.delivered, &inbox);
+        passed.insert(id, Passed { first, inbox_newest, ended });
     }
     Ok(passed)
 }
@@ -123,45 +121,36 @@ async fn lock_runs(c: &mut PgConnection, ids: &[&str]) -> StoreResult<()> {
     Ok(())
 }
 
-/// A PostgreSQL array literal of numbers, to pass one array per row.
-fn array_literal(numbers: &[u64]) -> String {
-    format!("{{{}}}", numbers.iter().map(u64::to_string).collect::<Vec<_>>().join(","))
-}
-
-/// A commit with its events complete: the `done` of a run it ends included.
+/// A commit and what the rules make of it ([`lifecycle::complete`]).
 struct Prepared<'a> {
     lease: &'a Lease,
     commit: &'a Commit,
-    events: Vec<RunEvent>,
-    end: Option<(RunStatus, Option<String>, RunSummary)>,
+    done: Completion,
 }
 
 /// Writes each commit under its lease, in the caller's transaction: per
-/// write, what it saw, or [`StoreError::Fenced`] (which changed nothing). An
-/// `Err` is the transaction's as a whole. Each run may appear once.
+/// write, what it saw, or [`StoreError::Fenced`] or the rules' refusal
+/// (either of which changed nothing). An `Err` is the transaction's as a
+/// whole. Each run may appear once.
 pub async fn commit_many(
     c: &mut PgConnection,
     p: &mut Pending,
     writes: &[(&Lease, &Commit)],
 ) -> StoreResult<Vec<StoreResult<Committed>>> {
     let mut prepared = Vec::with_capacity(writes.len());
-    for (lease, commit) in writes {
-        prepared.push(prepare(c, lease, commit).await?);
+    for &(lease, commit) in writes {
+        let stored = if commit.needs_stored() { Some(progress::stored(c, &lease.run_id).await?) } else { None };
+        prepared.push(Prepared { lease, commit, done: lifecycle::complete(commit, stored) });
     }
-    let unread = inbox_in_the_way(c, &prepared).await?;
+    let refused = refusals(c, &prepared).await?;
     let fenced: Vec<Fenced> = prepared
         .iter()
-        .filter(|w| !unread.contains(&w.lease.run_id))
+        .filter(|w| !refused.contains_key(&w.lease.run_id))
         .map(|w| Fenced {
             lease: w.lease,
-            effect: Effect::of(&w.commit.checkpoints, &w.events),
+            effect: w.done.effect,
             delivered: &w.commit.delivered,
-            ending: w.end.as_ref().map(|(status, error, summary)| Ending {
-                run_id: &w.lease.run_id,
-                status: *status,
-                error,
-                summary,
-            }),
+            ending: w.done.ending.as_ref(),
         })
         .collect();
     let mut firsts = fence_many(c, &fenced).await?;
@@ -170,69 +159,56 @@ pub async fn commit_many(
         passed.iter().flat_map(|w| w.commit.checkpoints.iter().map(|cp| (w.lease.run_id.as_str(), cp))).collect();
     insert_checkpoints(c, checkpoints).await?;
     for w in &passed {
-        p.push(&w.lease.run_id, firsts[&w.lease.run_id].first, &w.events);
+        p.push(&w.lease.run_id, firsts[&w.lease.run_id].first, &w.done.events);
     }
     // The runs the fence ended: their fleet tasks, histories and turns.
-    let ended: Vec<EndedRow> = firsts.values_mut().filter_map(|passed| passed.ended.take()).collect();
-    let endings: Vec<Ending> = fenced.into_iter().filter_map(|f| f.ending).collect();
+    let ended: Vec<EndedRowAt> = firsts.values_mut().filter_map(|passed| passed.ended.take()).collect();
+    let endings: Vec<Ends> = fenced.iter().filter_map(|f| Some((f.lease.run_id.as_str(), f.ending?))).collect();
     pass_on(c, p, ended, &endings).await?;
     let waiting: Vec<&str> = passed.iter().filter(|w| w.commit.wait).map(|w| w.lease.run_id.as_str()).collect();
     people::wait(c, &waiting).await?;
     let delivered = passed.iter().map(|w| (w.lease.run_id.as_str(), w.commit.delivered.as_slice()));
     people::take_delivered(c, delivered).await?;
+    let mut refused = refused;
     Ok(prepared
         .iter()
         .map(|w| match firsts.get(&w.lease.run_id) {
             Some(passed) => Ok(Committed { inbox_newest: passed.inbox_newest }),
-            None if unread.contains(&w.lease.run_id) => Err(StoreError::InboxWaiting),
-            None => Err(StoreError::Fenced),
+            None => Err(refused.remove(&w.lease.run_id).map_or(StoreError::Fenced, StoreError::from)),
         })
         .collect())
 }
 
-/// The runs among `writes` that would end or start waiting while their
-/// inbox holds something they did not take in: those writes are refused.
-/// The batch's rows are locked first, as a steer locks a run's row before
-/// it adds to the inbox, so no item can arrive unseen before the commit.
-async fn inbox_in_the_way(c: &mut PgConnection, writes: &[Prepared<'_>]) -> StoreResult<Vec<String>> {
-    let stopping: Vec<&Prepared> = writes.iter().filter(|w| w.end.is_some() || w.commit.wait).collect();
+/// The writes the rules refuse ([`lifecycle::admit`]): those that would end
+/// or park their run while its inbox holds something they did not take in.
+/// The batch's rows are locked first, as a steer locks a run's row before it
+/// adds to the inbox, so no item can arrive unseen before the commit.
+async fn refusals(c: &mut PgConnection, writes: &[Prepared<'_>]) -> StoreResult<HashMap<String, Refusal>> {
+    let stopping: Vec<&Prepared> = writes.iter().filter(|w| w.commit.stops()).collect();
     if writes.len() > 1 || !stopping.is_empty() {
         let ids: Vec<&str> = writes.iter().map(|w| w.lease.run_id.as_str()).collect();
         lock_runs(c, &ids).await?;
     }
     if stopping.is_empty() {
-        return Ok(Vec::new());
+        return Ok(HashMap::new());
     }
     let runs: Vec<&str> = stopping.iter().map(|w| w.lease.run_id.as_str()).collect();
-    let delivered: Vec<String> = stopping.iter().map(|w| array_literal(&w.commit.delivered)).collect();
-    let unread: Vec<String> = sqlx::query_scalar(
-        "SELECT DISTINCT i.run_id FROM run_inbox i
-         JOIN UNNEST($1::text[], $2::text[]) AS u(run_id, delivered) ON i.run_id = u.run_id
-         WHERE NOT (i.seq = ANY(u.delivered::bigint[]))",
-    )
-    .bind(&runs)
-    .bind(&delivered)
-    .fetch_all(&mut *c)
-    .await?;
-    Ok(unread)
-}
-
-/// Completes a commit's events: a run it ends gets its summary (from the
-/// stored checkpoints when the writer did not give one) and its `done`.
-async fn prepare<'a>(c: &mut PgConnection, lease: &'a Lease, commit: &'a Commit) -> StoreResult<Prepared<'a>> {
-    let mut events = commit.events.clone();
-    let end = match &commit.finish {
-        Some(Finish { status, error, summary }) => {
-            let summary = match summary {
-                Some(summary) => summary.clone(),
-                None => summary_from_store(c, &lease.run_id, *status, &commit.checkpoints).await?,
-            };
-            events.push(RunEvent::done(*status, error.clone(), &summary));
-            Some((*status, error.clone(), summary))
+    let items: Vec<(String, i64)> = sqlx::query_as("SELECT run_id, seq FROM run_inbox WHERE run_id = ANY($1)")
+        .bind(&runs)
+        .fetch_all(&mut *c)
+        .await?;
+    let mut inboxes: HashMap<&str, Vec<u64>> = HashMap::new();
+    for (run_id, seq) in &items {
+        inboxes.entry(run_id.as_str()).or_default().push(*seq as u64);
+    }
+    let mut refused = HashMap::new();
+    for w in stopping {
+        let inbox = inboxes.get(w.lease.run_id.as_str()).map_or(&[][..], Vec::as_slice);
+        if let Err(refusal) = lifecycle::admit(w.commit, inbox) {
+            refused.insert(w.lease.run_id.clone(), refusal);
         }
-        None => None,
-    };
-    Ok(Prepared { lease, commit, events, end })
+    }
+    Ok(refused)
 }
 
 /// Inserts checkpoints of any runs, (run ID, checkpoint), in one statement.

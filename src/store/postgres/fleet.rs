@@ -5,12 +5,11 @@ use sqlx::PgConnection;
 
 use super::queue::{insert_runs, remember_key, remembered};
 use super::{progress, Pending};
-use crate::event::RunEvent;
 use crate::fleet;
-use crate::model::{FleetRun, RunKind, RunStatus};
-use crate::store::rows::{self, ms};
-use crate::store::task_end::EndedTask;
-use crate::store::{EnqueuedFleetRun, IdempotencyKey, NewFleetRun, NewRun, StoreError, StoreResult};
+use crate::lifecycle::{self, EndedTask, IdempotencyKey, NewFleetRun};
+use crate::model::{FleetProgress, FleetRun};
+use crate::store::rows::{self, ms, Columns};
+use crate::store::{EnqueuedFleetRun, StoreError, StoreResult};
 
 /// A fleet run with its running tasks counted.
 pub const SELECT: &str = "SELECT f.*, (SELECT COUNT(*) FROM runs
@@ -47,24 +46,10 @@ pub async fn enqueue(
     .bind(new.tasks.len() as i64)
     .execute(&mut *c)
     .await?;
-    p.push(&new.id, 1, &[fleet::queued_event(&new.fleet_id, &new.agent.id, new.tasks.len(), new.worker_count)]);
+    let plan = lifecycle::fleet_run(&new);
+    p.push(&new.id, 1, std::slice::from_ref(&plan.queued));
     insert_sessions(c, &new).await?;
-    let runs: Vec<NewRun> = new
-        .tasks
-        .iter()
-        .map(|task| NewRun {
-            id: task.run_id.clone(),
-            kind: RunKind::FleetTask,
-            session_id: Some(task.session.id.clone()),
-            agent: new.agent.clone(),
-            input: task.input.clone(),
-            work_dir: task.session.work_dir.clone(),
-            max_attempts: new.max_attempts,
-            strategy: Default::default(),
-        })
-        .collect();
-    let blocked: Vec<bool> = (0..runs.len() as u32).map(|i| fleet::starts_blocked(i, new.worker_count)).collect();
-    insert_runs(c, p, &runs, &blocked, Some(&new.id)).await?;
+    insert_runs(c, p, &plan.tasks, Some(&new.id)).await?;
     if let Some(key) = &key {
         remember_key(c, key, &new.id).await?;
     }
@@ -115,20 +100,44 @@ pub async fn tasks_started(c: &mut PgConnection, fleet_run_ids: &[String]) -> St
     Ok(())
 }
 
-/// The end of a task: its `result`, the counts (whose update locks the
-/// fleet run's row, so task ends of one fleet run take turns), its slot
-/// handed on and, for the last task, the fleet run's end.
+/// The end of a task, in the transaction that ends its run: what
+/// [`fleet::task_ended`] decides from the fleet run's counts, read under its
+/// row lock (so task ends of one fleet run take turns), written: the counts,
+/// the `result` and perhaps `done`, the slot handed on.
 pub async fn task_ended(c: &mut PgConnection, p: &mut Pending, task: EndedTask<'_>) -> StoreResult<()> {
-    let column = task.counter();
-    let seq: i64 = sqlx::query_scalar(&format!(
-        "UPDATE fleet_runs SET {column} = {column} + 1, event_seq = event_seq + 1, updated_at = wingman_ms()
-         WHERE id = $1 RETURNING event_seq"
-    ))
+    let row = sqlx::query(
+        "SELECT tasks, succeeded, failed, cancelled, cancel_requested, event_seq FROM fleet_runs
+         WHERE id = $1 FOR UPDATE",
+    )
     .bind(task.fleet_run_id)
     .fetch_one(&mut *c)
     .await?;
-    p.push(task.fleet_run_id, seq as u64, &[task.result_event()?]);
-    if !task.blocked {
+    let count = |column| row.int(column).map(|n| n as u64);
+    let before = FleetProgress {
+        total: count("tasks")?,
+        succeeded: count("succeeded")?,
+        failed: count("failed")?,
+        cancelled: count("cancelled")?,
+        ..Default::default()
+    };
+    let ended = fleet::task_ended(&task.end, task.held_slot, before, row.int("cancel_requested")? != 0);
+    sqlx::query(
+        "UPDATE fleet_runs SET succeeded = $2, failed = $3, cancelled = $4, event_seq = event_seq + $5,
+                status = COALESCE($6, status),
+                finished_at = CASE WHEN $6::text IS NULL THEN finished_at ELSE wingman_ms() END,
+                updated_at = wingman_ms()
+         WHERE id = $1",
+    )
+    .bind(task.fleet_run_id)
+    .bind(ended.progress.succeeded as i64)
+    .bind(ended.progress.failed as i64)
+    .bind(ended.progress.cancelled as i64)
+    .bind(ended.events.len() as i64)
+    .bind(ended.ends.map(|status| status.as_str()))
+    .execute(&mut *c)
+    .await?;
+    p.push(task.fleet_run_id, count("event_seq")? + 1, &ended.events);
+    if ended.passes_slot {
         sqlx::query(
             "UPDATE runs SET blocked = 0 WHERE queue_seq =
                (SELECT MIN(queue_seq) FROM runs WHERE fleet_run_id = $1 AND status = 'queued' AND blocked = 1)",
@@ -136,20 +145,6 @@ pub async fn task_ended(c: &mut PgConnection, p: &mut Pending, task: EndedTask<'
         .bind(task.fleet_run_id)
         .execute(&mut *c)
         .await?;
-    }
-    let fleet_run = get(c, task.fleet_run_id).await?.ok_or(StoreError::NotFound("fleet run"))?;
-    if fleet_run.progress.finished() == fleet_run.progress.total {
-        let status = fleet::final_status(&fleet_run.progress, fleet_run.cancel_requested);
-        let seq: i64 = sqlx::query_scalar(
-            "UPDATE fleet_runs SET status = $2, event_seq = event_seq + 1, finished_at = wingman_ms(),
-                    updated_at = wingman_ms()
-             WHERE id = $1 RETURNING event_seq",
-        )
-        .bind(&fleet_run.id)
-        .bind(status.as_str())
-        .fetch_one(&mut *c)
-        .await?;
-        p.push(&fleet_run.id, seq as u64, &[RunEvent::fleet_done(status, &fleet_run.progress)]);
     }
     Ok(())
 }
@@ -166,15 +161,13 @@ pub async fn cancel(c: &mut PgConnection, p: &mut Pending, id: &str) -> StoreRes
     .fetch_all(&mut *c)
     .await?;
     let run = get(c, id).await?.ok_or(StoreError::NotFound("fleet run"))?;
-    if run.status.is_terminal() {
-        return Err(StoreError::Conflict(format!("fleet run {id} is already {}", run.status.as_str())));
-    }
+    let reason = lifecycle::cancel_fleet_run(&run)?;
     sqlx::query("UPDATE fleet_runs SET cancel_requested = 1, updated_at = wingman_ms() WHERE id = $1")
         .bind(id)
         .execute(&mut *c)
         .await?;
     for run_id in open {
-        progress::finish(c, p, &run_id, RunStatus::Cancelled, Some("fleet run cancelled".into())).await?;
+        progress::finish(c, p, &run_id, &reason).await?;
     }
     get(c, id).await?.ok_or(StoreError::NotFound("fleet run"))
 }

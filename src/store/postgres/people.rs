@@ -8,53 +8,40 @@ use std::collections::HashMap;
 use sqlx::PgConnection;
 
 use super::commit::insert_checkpoints;
-use super::progress::{finish, finish_with, summary_from_store};
+use super::progress::finish;
 use super::queue::{get_run, get_run_locked};
 use super::Pending;
 use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
-use crate::model::{MultitaskStrategy, Run, RunStatus};
-use crate::store::{check_decisions, InboxItem, InboxKind, StoreError, StoreResult};
+use crate::lifecycle::{self, InboxItem, InboxKind, MakeWay};
+use crate::model::{MultitaskStrategy, Run};
+use crate::store::rows;
+use crate::store::{StoreError, StoreResult};
 
-/// Applies a new message's strategy to the session's unfinished runs, before
-/// the message is written: `reject` refuses if there is one, `interrupt`
-/// stops them (a running one at its next step boundary, the others now),
-/// `rollback` cancels them now and forgets what they did.
+/// Carries out a new message's strategy for the session's unfinished runs
+/// ([`lifecycle::make_way`]), before the message is written.
 pub async fn make_way(
     c: &mut PgConnection,
     p: &mut Pending,
     session_id: &str,
     strategy: MultitaskStrategy,
 ) -> StoreResult<()> {
-    if strategy == MultitaskStrategy::Enqueue {
+    if !lifecycle::reads_unfinished(strategy) {
         return Ok(());
     }
-    let active: Vec<(String, String)> = sqlx::query_as(
+    let rows: Vec<(String, String)> = sqlx::query_as(
         "SELECT id, status FROM runs WHERE session_id = $1 AND status IN ('queued', 'running', 'waiting')
          ORDER BY queue_seq FOR UPDATE",
     )
     .bind(session_id)
     .fetch_all(&mut *c)
     .await?;
-    for (run_id, status) in active {
-        match strategy {
-            MultitaskStrategy::Reject => {
-                return Err(StoreError::Busy(format!(
-                    "session {session_id} has an unfinished run ({run_id}, {status}); multitask_strategy is reject"
-                )))
-            }
-            MultitaskStrategy::Interrupt if status == "running" => add(c, &run_id, &InboxKind::Interrupt).await?,
-            MultitaskStrategy::Interrupt => {
-                let error = Some("interrupted by a newer message".to_string());
-                finish(c, p, &run_id, RunStatus::Interrupted, error).await?
-            }
-            MultitaskStrategy::Rollback => {
-                let mut summary = summary_from_store(c, &run_id, RunStatus::Cancelled, &[]).await?;
-                summary.history.clear();
-                let error = Some("rolled back by a newer message".to_string());
-                finish_with(c, p, &run_id, RunStatus::Cancelled, error, summary).await?;
-            }
-            MultitaskStrategy::Enqueue => {}
+    let unfinished =
+        rows.into_iter().map(|(id, status)| Ok((id, rows::status(&status)?))).collect::<StoreResult<Vec<_>>>()?;
+    for step in lifecycle::make_way(strategy, session_id, &unfinished)? {
+        match step {
+            MakeWay::Interrupt { run_id } => add(c, &run_id, &InboxKind::Interrupt).await?,
+            MakeWay::End { run_id, reason } => finish(c, p, &run_id, &reason).await?,
         }
     }
     Ok(())
@@ -63,11 +50,9 @@ pub async fn make_way(
 /// Leaves a message in a run's inbox; a waiting run is queued again to take it.
 pub async fn steer(c: &mut PgConnection, p: &mut Pending, run_id: &str, message: &str) -> StoreResult<Run> {
     let run = get_run_locked(c, run_id).await?;
-    if run.status.is_terminal() {
-        return Err(StoreError::Conflict(format!("run {run_id} is already {}", run.status.as_str())));
-    }
-    add(c, run_id, &InboxKind::Steer(message.to_string())).await?;
-    if run.status == RunStatus::Waiting {
+    let steer = lifecycle::steer(&run, message)?;
+    add(c, run_id, &steer.item).await?;
+    if steer.requeue {
         sqlx::query("UPDATE runs SET status = 'queued', updated_at = wingman_ms() WHERE id = $1")
             .bind(run_id)
             .execute(&mut *c)
@@ -87,7 +72,7 @@ pub async fn decide(
     event: RunEvent,
 ) -> StoreResult<Run> {
     let run = get_run_locked(c, run_id).await?;
-    check_decisions(&run, step, decisions)?;
+    lifecycle::decide(&run, step, decisions)?;
     insert_checkpoints(c, decisions.iter().map(|d| (run_id, d)).collect()).await?;
     let seq: i64 = sqlx::query_scalar(
         "UPDATE runs SET status = 'queued', event_seq = event_seq + 1, updated_at = wingman_ms() WHERE id = $1
@@ -156,7 +141,7 @@ pub async fn read_inboxes(c: &mut PgConnection, run_ids: &[String]) -> StoreResu
             .await?;
     let mut inboxes: HashMap<String, Vec<InboxItem>> = HashMap::new();
     for (run_id, seq, kind, message) in rows {
-        let item = InboxItem { seq: seq as u64, kind: InboxKind::from_stored(&kind, message)? };
+        let item = InboxItem { seq: seq as u64, kind: rows::inbox_kind(&kind, message)? };
         inboxes.entry(run_id).or_default().push(item);
     }
     Ok(inboxes)

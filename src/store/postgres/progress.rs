@@ -9,93 +9,42 @@ use sqlx::{PgConnection, Row};
 
 use super::queue::{get_run, get_run_locked};
 use super::{fleet, load, Pending};
-use crate::checkpoint::{summarize, Checkpoint, RunSummary};
-use crate::event::RunEvent;
-use crate::model::{Run, RunInput, RunStatus};
-use crate::store::task_end::EndedTask;
+use crate::lifecycle::{self, EndReason, EndedRow, Ending, Stored};
+use crate::model::{Message, Run};
 use crate::store::{StoreError, StoreResult};
 
-/// Summarises a run from its stored checkpoints plus `pending` ones not yet written.
-pub async fn summary_from_store(
-    c: &mut PgConnection,
-    run_id: &str,
-    status: RunStatus,
-    pending: &[Checkpoint],
-) -> StoreResult<RunSummary> {
+/// What the store holds of a run for the rules that summarise it.
+pub async fn stored(c: &mut PgConnection, run_id: &str) -> StoreResult<Stored> {
     let input: String =
         sqlx::query_scalar("SELECT input FROM runs WHERE id = $1").bind(run_id).fetch_one(&mut *c).await?;
-    let input: RunInput = serde_json::from_str(&input)?;
-    let mut checkpoints = load::checkpoints(c, run_id).await?;
-    checkpoints.extend(pending.iter().cloned());
-    Ok(summarize(&input, &checkpoints, status))
+    Ok(Stored { input: serde_json::from_str(&input)?, checkpoints: load::checkpoints(c, run_id).await? })
 }
 
 /// Ends a run outside a worker's commit (cancel, a run out of attempts, a
-/// deleted session). The caller holds, or here takes, the run's row lock.
-pub async fn finish(
-    c: &mut PgConnection,
-    p: &mut Pending,
-    run_id: &str,
-    status: RunStatus,
-    error: Option<String>,
-) -> StoreResult<()> {
-    let seq = reserve_done(c, run_id).await?;
-    let summary = summary_from_store(c, run_id, status, &[]).await?;
-    end_with(c, p, run_id, seq, status, error, summary).await
-}
-
-/// Takes the run's row lock and the number of its `done`.
-async fn reserve_done(c: &mut PgConnection, run_id: &str) -> StoreResult<u64> {
+/// deleted session, a newer message's strategy), for `reason`. The caller
+/// holds, or here takes, the run's row lock.
+pub async fn finish(c: &mut PgConnection, p: &mut Pending, run_id: &str, reason: &EndReason) -> StoreResult<()> {
+    // The `done` number first: the update takes the run's row lock.
     let seq: i64 = sqlx::query_scalar(
         "UPDATE runs SET event_seq = event_seq + 1, updated_at = wingman_ms() WHERE id = $1 RETURNING event_seq",
     )
     .bind(run_id)
     .fetch_one(&mut *c)
     .await?;
-    Ok(seq as u64)
+    let ending = Ending::of(reason, &stored(c, run_id).await?);
+    p.push(run_id, seq as u64, std::slice::from_ref(&ending.done));
+    end_runs(c, p, &[(run_id, &ending)]).await
 }
 
-/// Ends a run as [`finish`] does, with the summary given (a rolled-back
-/// run's leaves nothing in the history).
-pub async fn finish_with(
-    c: &mut PgConnection,
-    p: &mut Pending,
-    run_id: &str,
-    status: RunStatus,
-    error: Option<String>,
-    summary: RunSummary,
-) -> StoreResult<()> {
-    let seq = reserve_done(c, run_id).await?;
-    end_with(c, p, run_id, seq, status, error, summary).await
-}
-
-async fn end_with(
-    c: &mut PgConnection,
-    p: &mut Pending,
-    run_id: &str,
-    seq: u64,
-    status: RunStatus,
-    error: Option<String>,
-    summary: RunSummary,
-) -> StoreResult<()> {
-    p.push(run_id, seq, &[RunEvent::done(status, error.clone(), &summary)]);
-    end_runs(c, p, &[Ending { run_id, status, error: &error, summary: &summary }]).await
-}
-
-/// A run to end, with what its end records.
-pub struct Ending<'a> {
-    pub run_id: &'a str,
-    pub status: RunStatus,
-    pub error: &'a Option<String>,
-    pub summary: &'a RunSummary,
-}
+/// A run to end, with its end.
+pub type Ends<'a> = (&'a str, &'a Ending);
 
 /// The terminal state of runs whose rows the caller has locked: their
 /// summaries, their fleet tasks' ends, their messages appended to their
 /// sessions' histories, and each session's turn passed on if one of them
 /// held it (under the sessions' row locks, which enqueue takes too, taken
 /// in ID order).
-pub async fn end_runs(c: &mut PgConnection, p: &mut Pending, endings: &[Ending<'_>]) -> StoreResult<()> {
+pub async fn end_runs(c: &mut PgConnection, p: &mut Pending, endings: &[Ends<'_>]) -> StoreResult<()> {
     if endings.is_empty() {
         return Ok(());
     }
@@ -104,42 +53,34 @@ pub async fn end_runs(c: &mut PgConnection, p: &mut Pending, endings: &[Ending<'
 }
 
 /// What follows the terminal state of runs already written (as
-/// [`mark_ended`] or a worker's fenced update writes it): their fleet tasks'
-/// ends, histories and sessions' turns, as [`end_runs`] says.
+/// [`mark_ended`] or a worker's fenced update writes it), as
+/// [`lifecycle::after_end`] decides for each: its fleet task's end, its
+/// history and its session's turn.
 pub async fn pass_on(
     c: &mut PgConnection,
     p: &mut Pending,
-    mut ended: Vec<EndedRow>,
-    endings: &[Ending<'_>],
+    mut ended: Vec<EndedRowAt>,
+    endings: &[Ends<'_>],
 ) -> StoreResult<()> {
     // Fleet runs' rows are locked in ID order too.
-    ended.sort_by(|a, b| a.fleet_run_id.cmp(&b.fleet_run_id));
+    ended.sort_by(|a, b| a.row.fleet_run_id.cmp(&b.row.fleet_run_id));
     let mut sessions: Vec<&str> = Vec::new();
+    let mut histories: Vec<(&str, &str, &[Message])> = Vec::new();
     let mut turns: Vec<(&str, i64)> = Vec::new();
     // By ID, not by a search per row: a batch ends hundreds of runs.
-    let by_id: HashMap<&str, &Ending> = endings.iter().map(|e| (e.run_id, e)).collect();
-    for (row, ending) in ended.iter().filter_map(|row| Some((row, *by_id.get(row.id.as_str())?))) {
-        if let (Some(fleet_run_id), Some(task_index)) = (&row.fleet_run_id, row.task_index) {
-            let task = EndedTask {
-                run_id: &row.id,
-                session_id: row.session_id.as_deref(),
-                fleet_run_id,
-                task_index: task_index as u32,
-                blocked: row.blocked != 0,
-                input: &row.input,
-                status: ending.status,
-                error: ending.error,
-                summary: ending.summary,
-            };
+    let by_id: HashMap<&str, &Ending> = endings.iter().copied().collect();
+    for ended in &ended {
+        let Some(ending) = by_id.get(ended.row.run_id.as_str()) else { continue };
+        let after = lifecycle::after_end(&ended.row, ending);
+        if let Some(task) = after.task {
             fleet::task_ended(c, p, task).await?;
         }
-        if let Some(session_id) = row.session_id.as_deref() {
-            sessions.push(session_id);
-            // A task is the first run of its own session, so it always holds
-            // the session's turn: its `blocked` is about its fleet's slots.
-            if row.blocked == 0 || row.fleet_run_id.is_some() {
-                turns.push((session_id, row.queue_seq));
-            }
+        sessions.extend(ended.row.session_id.as_deref());
+        if let Some((session_id, messages)) = after.history {
+            histories.push((session_id, &ended.row.run_id, messages));
+        }
+        if let Some(session_id) = after.passes_turn {
+            turns.push((session_id, ended.queue_seq));
         }
     }
     sessions.sort_unstable();
@@ -151,36 +92,36 @@ pub async fn pass_on(
         .bind(&sessions)
         .execute(&mut *c)
         .await?;
-    append_histories(c, &ended, endings).await?;
+    append_histories(c, endings, &histories).await?;
     pass_turns(c, &turns).await
 }
 
-/// What ending a run's row tells about where it belongs.
-pub struct EndedRow {
-    id: String,
+/// What ending a run's row tells about where it belongs, and its place in
+/// the queue (where the search for its session's next run starts).
+pub struct EndedRowAt {
+    pub row: EndedRow,
     queue_seq: i64,
-    session_id: Option<String>,
-    blocked: i64,
-    fleet_run_id: Option<String>,
-    task_index: Option<i64>,
-    input: String,
 }
 
-impl EndedRow {
-    /// What an update that ends runs returns for each: [`EndedRow::read`] reads it.
+impl EndedRowAt {
+    /// What an update that ends runs returns for each: [`EndedRowAt::read`] reads it.
     pub const RETURNING: &'static str =
         "runs.id, runs.queue_seq, runs.session_id, runs.blocked, runs.fleet_run_id, runs.task_index, runs.input";
 
-    /// Reads the columns of [`EndedRow::RETURNING`].
-    pub fn read(row: &PgRow) -> StoreResult<EndedRow> {
-        Ok(EndedRow {
-            id: row.try_get("id")?,
+    /// Reads the columns of [`EndedRowAt::RETURNING`].
+    pub fn read(row: &PgRow) -> StoreResult<EndedRowAt> {
+        let input: String = row.try_get("input")?;
+        let task_index: Option<i64> = row.try_get("task_index")?;
+        Ok(EndedRowAt {
+            row: EndedRow {
+                run_id: row.try_get("id")?,
+                session_id: row.try_get("session_id")?,
+                blocked: row.try_get::<i64, _>("blocked")? != 0,
+                fleet_run_id: row.try_get("fleet_run_id")?,
+                task_index: task_index.map(|i| i as u32),
+                input: serde_json::from_str(&input)?,
+            },
             queue_seq: row.try_get("queue_seq")?,
-            session_id: row.try_get("session_id")?,
-            blocked: row.try_get("blocked")?,
-            fleet_run_id: row.try_get("fleet_run_id")?,
-            task_index: row.try_get("task_index")?,
-            input: row.try_get("input")?,
         })
     }
 }
@@ -199,8 +140,8 @@ pub struct EndColumns<'a> {
 
 impl<'a> EndColumns<'a> {
     /// Adds a run's entry: its end, or none.
-    pub fn push(&mut self, ending: Option<&Ending<'a>>) -> StoreResult<()> {
-        let summary = ending.map(|e| e.summary);
+    pub fn push(&mut self, ending: Option<&'a Ending>) -> StoreResult<()> {
+        let summary = ending.map(|e| &e.summary);
         self.statuses.push(ending.map(|e| e.status.as_str()));
         self.responses.push(summary.and_then(|s| s.response.as_deref()));
         self.usages.push(summary.map(|s| serde_json::to_string(&s.usage)).transpose()?);
@@ -226,10 +167,10 @@ impl<'a> EndColumns<'a> {
 type PgQuery<'q> = sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>;
 
 /// Sets the runs' terminal state and summary, in one statement.
-async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult<Vec<EndedRow>> {
-    let ids: Vec<&str> = endings.iter().map(|e| e.run_id).collect();
+async fn mark_ended(c: &mut PgConnection, endings: &[Ends<'_>]) -> StoreResult<Vec<EndedRowAt>> {
+    let ids: Vec<&str> = endings.iter().map(|(run_id, _)| *run_id).collect();
     let mut columns = EndColumns::default();
-    for ending in endings {
+    for (_, ending) in endings {
         columns.push(Some(ending))?;
     }
     let statement = format!(
@@ -240,30 +181,31 @@ async fn mark_ended(c: &mut PgConnection, endings: &[Ending<'_>]) -> StoreResult
               AS u(id, status, response, usage, steps, calls, error)
          WHERE runs.id = u.id
          RETURNING {}",
-        EndedRow::RETURNING
+        EndedRowAt::RETURNING
     );
     let rows = columns.bind(sqlx::query(&statement).bind(&ids)).fetch_all(&mut *c).await?;
-    rows.iter().map(EndedRow::read).collect()
+    rows.iter().map(EndedRowAt::read).collect()
 }
 
 /// Appends the ended runs' messages to their sessions' histories, a row per
-/// run (migration 9) numbered after each session's last one (runs of one
-/// session in the order given).
-async fn append_histories(c: &mut PgConnection, ended: &[EndedRow], endings: &[Ending<'_>]) -> StoreResult<()> {
+/// run (migration 9) numbered after each session's last one, in the order
+/// of `endings` (so runs of one session in the order they ended).
+async fn append_histories(
+    c: &mut PgConnection,
+    endings: &[Ends<'_>],
+    histories: &[(&str, &str, &[Message])],
+) -> StoreResult<()> {
+    let of_run: HashMap<&str, (&str, &[Message])> =
+        histories.iter().map(|&(session_id, run_id, messages)| (run_id, (session_id, messages))).collect();
     let (mut sessions, mut runs, mut texts, mut ords) = (vec![], vec![], vec![], vec![]);
     let mut next: HashMap<&str, i64> = HashMap::new();
-    let session_of: HashMap<&str, &str> =
-        ended.iter().filter_map(|r| Some((r.id.as_str(), r.session_id.as_deref()?))).collect();
-    for ending in endings {
-        let Some(&session_id) = session_of.get(ending.run_id) else { continue };
-        if ending.summary.history.is_empty() {
-            continue;
-        }
+    for (run_id, _) in endings {
+        let Some(&(session_id, messages)) = of_run.get(run_id) else { continue };
         let ord = next.entry(session_id).or_insert(0);
         *ord += 1;
         sessions.push(session_id);
-        runs.push(ending.run_id);
-        texts.push(serde_json::to_string(&ending.summary.history)?);
+        runs.push(*run_id);
+        texts.push(serde_json::to_string(messages)?);
         ords.push(*ord);
     }
     if texts.is_empty() {
@@ -310,12 +252,9 @@ async fn pass_turns(c: &mut PgConnection, turns: &[(&str, i64)]) -> StoreResult<
     Ok(())
 }
 
-/// Cancels a run that has not ended; a finished one is a conflict.
+/// Cancels a run that has not ended; the rules refuse an ended one.
 pub async fn cancel(c: &mut PgConnection, p: &mut Pending, id: &str) -> StoreResult<Run> {
     let run = get_run_locked(c, id).await?;
-    if run.status.is_terminal() {
-        return Err(StoreError::Conflict(format!("run {id} is already {}", run.status.as_str())));
-    }
-    finish(c, p, id, RunStatus::Cancelled, Some("cancelled".into())).await?;
+    finish(c, p, id, &lifecycle::cancel(&run)?).await?;
     get_run(c, id).await?.ok_or(StoreError::NotFound("run"))
 }

@@ -6,10 +6,10 @@ use sqlx::{PgConnection, Row};
 use super::commit::fence;
 use super::progress::finish;
 use super::Pending;
-use crate::attempt;
-use crate::model::{MultitaskStrategy, Run, RunStatus};
+use crate::lifecycle::{self, Effect, HandBack, IdempotencyKey, Lease, NewRun, Rescue, TaskRun};
+use crate::model::{MultitaskStrategy, Run};
 use crate::store::rows::{self, Columns};
-use crate::store::{Claim, Effect, Enqueued, HandBack, IdempotencyKey, Lease, NewRun, StoreError, StoreResult};
+use crate::store::{Claim, Enqueued, StoreError, StoreResult};
 
 /// Writes a new run and its `run_queued` event; with an idempotency key
 /// already used, returns the first run instead (or refuses another body).
@@ -52,7 +52,7 @@ pub fn is_plain(new: &NewRun, key: &Option<IdempotencyKey>) -> bool {
 /// while the lock was awaited; the migration says why that matters. With
 /// `notify`, the change hint goes out with its commit instead of after it.
 pub async fn insert_run<'c>(c: impl sqlx::PgExecutor<'c>, new: &NewRun, notify: bool) -> StoreResult<Run> {
-    let queued = new.queued_event(None);
+    let queued = lifecycle::queued(new, None);
     let row = sqlx::query(&format!(
         "SELECT {} FROM wingman_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         rows::RUN_COLUMNS
@@ -73,21 +73,18 @@ pub async fn insert_run<'c>(c: impl sqlx::PgExecutor<'c>, new: &NewRun, notify: 
     rows::run(&row.ok_or(StoreError::NotFound("session"))?)
 }
 
-/// Writes queued runs (all of a fleet run's tasks at once, or one run) and
-/// their `run_queued` events; `fleet_run_id` places them in a fleet run, in
-/// order.
+/// Writes a fleet run's tasks' runs, all at once, and their `run_queued`
+/// events, in task order.
 pub async fn insert_runs(
     c: &mut PgConnection,
     p: &mut Pending,
-    runs: &[NewRun],
-    blocked: &[bool],
+    tasks: &[TaskRun],
     fleet_run_id: Option<&str>,
 ) -> StoreResult<()> {
     let mut columns = RunColumns::default();
-    for (index, new) in runs.iter().enumerate() {
-        columns.push(new, blocked[index])?;
-        let task = fleet_run_id.map(|id| (id, index as u32));
-        p.push(&new.id, 1, &[new.queued_event(task)]);
+    for task in tasks {
+        columns.push(&task.run, task.blocked)?;
+        p.push(&task.run.id, 1, std::slice::from_ref(&task.queued));
     }
     sqlx::query(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
@@ -168,8 +165,8 @@ pub async fn remember_key(c: &mut PgConnection, key: &IdempotencyKey, id: &str) 
     Ok(())
 }
 
-/// The ID first submitted with this key, if the key was used; a conflict if
-/// it was used for a different request. Takes the key's lock first.
+/// The ID first submitted with this key, if the key was used and the rules
+/// replay it ([`lifecycle::replay`]). Takes the key's lock first.
 pub async fn remembered(c: &mut PgConnection, key: &IdempotencyKey) -> StoreResult<Option<String>> {
     lock_key(c, key).await?;
     let found: Option<(String, String)> =
@@ -179,9 +176,7 @@ pub async fn remembered(c: &mut PgConnection, key: &IdempotencyKey) -> StoreResu
             .fetch_optional(&mut *c)
             .await?;
     let Some((hash, id)) = found else { return Ok(None) };
-    if hash != key.request_hash {
-        return Err(StoreError::Conflict("this Idempotency-Key was already used with a different request".into()));
-    }
+    lifecycle::replay(key, &hash)?;
     Ok(Some(id))
 }
 
@@ -252,7 +247,8 @@ pub async fn claim(c: &mut PgConnection, p: &mut Pending, worker_id: &str, limit
     }
     let mut fleet_runs: Vec<String> = Vec::new();
     for (claim, seq, fleet_run_id) in &started {
-        p.push(&claim.lease.run_id, *seq, &[claim.started_event()]);
+        let event = lifecycle::started(claim.attempt, worker_id, claim.charged_attempts);
+        p.push(&claim.lease.run_id, *seq, &[event]);
         fleet_runs.extend(fleet_run_id.clone());
     }
     if !fleet_runs.is_empty() {
@@ -280,8 +276,9 @@ pub enum QuickClaim {
 /// a claim that claims something sends its change hint inside its commit
 /// (see [`super::listen::Notifier`]); the answer's `hints` column is there
 /// only because PostgreSQL runs a reading CTE only when the query refers to
-/// it. The event's data is built here as [`Claim::started_event`] builds
-/// it; the store conformance suite checks that the two agree.
+/// it. The event's data is built here as [`lifecycle::started`] builds it,
+/// for speed (one round trip); the store conformance suite checks that the
+/// two agree.
 pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bool) -> StoreResult<QuickClaim> {
     let found = sqlx::query(&format!(
         "WITH lease AS (SELECT {LEASE_LIVE} AS live, {ORPHANS_EXIST} AS orphans),
@@ -328,8 +325,8 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bo
     Ok(QuickClaim::Claimed(claims))
 }
 
-/// Takes over runs whose worker's lease expired; fails those out of
-/// attempts. The lost attempt is charged only if it made no progress.
+/// Takes over runs whose worker's lease expired, or fails them, as
+/// [`lifecycle::rescue`] decides.
 /// Found from the workers whose lease expired, not by checking every running
 /// run: a worker's row outlives its running runs (`workers::register`
 /// forgets only workers that hold none), so the two are the same runs.
@@ -350,16 +347,18 @@ async fn rescue_orphans(
     .await?;
     let mut started = Vec::new();
     for (id, charged, progressed, max_attempts) in orphans {
-        let charged = attempt::charge_lost(charged as u32, progressed != 0);
-        if attempt::exhausted(charged, max_attempts as u32) {
-            sqlx::query("UPDATE runs SET charged = $2 WHERE id = $1")
-                .bind(&id)
-                .bind(charged as i64)
-                .execute(&mut *c)
-                .await?;
-            finish(c, p, &id, RunStatus::Failed, Some(attempt::gave_up(charged))).await?;
-            continue;
-        }
+        let charged = match lifecycle::rescue(charged as u32, progressed != 0, max_attempts as u32) {
+            Rescue::Resume { charged } => charged,
+            Rescue::GiveUp { charged, reason } => {
+                sqlx::query("UPDATE runs SET charged = $2 WHERE id = $1")
+                    .bind(&id)
+                    .bind(charged as i64)
+                    .execute(&mut *c)
+                    .await?;
+                finish(c, p, &id, &reason).await?;
+                continue;
+            }
+        };
         let row = sqlx::query(
             "UPDATE runs SET worker_id = $1, lease_epoch = lease_epoch + 1, attempt = attempt + 1, charged = $3,
                     progressed = 0, handed_back = 0, updated_at = wingman_ms(), event_seq = event_seq + 1
@@ -396,15 +395,16 @@ fn claimed(row: &PgRow, worker_id: &str) -> StoreResult<(Claim, u64, Option<Stri
 
 /// Puts a run back in the queue, uncharged, if the lease is still held.
 pub async fn release(c: &mut PgConnection, p: &mut Pending, lease: &Lease, how: HandBack) -> StoreResult<()> {
+    let handed_back = lifecycle::hand_back(how);
     let seq = fence(c, lease, Effect::events(1)).await?;
-    p.push(&lease.run_id, seq, &[how.event()]);
+    p.push(&lease.run_id, seq, std::slice::from_ref(&handed_back.event));
     sqlx::query(
         "UPDATE runs SET status = 'queued', worker_id = NULL, handed_back = COALESCE($2, handed_back),
                 updated_at = wingman_ms()
          WHERE id = $1",
     )
     .bind(&lease.run_id)
-    .bind(how.clean_boundary().map(i64::from))
+    .bind(handed_back.clean_boundary.map(i64::from))
     .execute(&mut *c)
     .await?;
     Ok(())

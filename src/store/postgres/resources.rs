@@ -4,7 +4,8 @@ use sqlx::PgConnection;
 
 use super::{found, progress, Pending};
 use crate::credential::{ApiKey, CredentialInfo};
-use crate::model::{RunStatus, Session};
+use crate::lifecycle::EndReason;
+use crate::model::Session;
 pub use crate::store::body::{Body, BodyTable};
 use crate::store::rows::{at, ms};
 use crate::store::{StoreError, StoreResult};
@@ -85,7 +86,7 @@ pub async fn delete_session(c: &mut PgConnection, p: &mut Pending, id: &str) -> 
         return Err(StoreError::NotFound("session"));
     }
     for run_id in active {
-        progress::finish(c, p, &run_id, RunStatus::Cancelled, Some("session deleted".into())).await?;
+        progress::finish(c, p, &run_id, &EndReason::SessionDeleted).await?;
     }
     sqlx::query("DELETE FROM session_messages WHERE session_id = $1").bind(id).execute(&mut *c).await?;
     let deleted = sqlx::query("DELETE FROM sessions WHERE id = $1").bind(id).execute(&mut *c).await?;

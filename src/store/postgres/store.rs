@@ -86,7 +86,7 @@ impl Store for PgStore {
     }
 
     async fn list_sessions(&self, filter: &SessionFilter) -> StoreResult<Vec<Session>> {
-        let (past, order) = (filter.order.past(), filter.order.sql());
+        let (past, order) = (rows::past(filter.order), rows::order_by(filter.order));
         let sql =
             format!("SELECT * FROM sessions WHERE ($1::text IS NULL OR id {past} $1) ORDER BY id {order} LIMIT $2");
         // PostgreSQL reads a null limit as none.
@@ -163,8 +163,8 @@ impl Store for PgStore {
                AND ($3::text IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = $3))
              ORDER BY queue_seq {} LIMIT $4",
             rows::RUN_COLUMNS,
-            filter.order.past(),
-            filter.order.sql()
+            rows::past(filter.order),
+            rows::order_by(filter.order)
         ))
         .bind(&filter.session_id)
         .bind(filter.status.map(|s| s.as_str()))
@@ -218,8 +218,8 @@ impl Store for PgStore {
         let found = sqlx::query(&format!(
             "{} WHERE ($1::text IS NULL OR f.fleet_id = $1) AND ($2::text IS NULL OR f.id {} $2) ORDER BY f.id {} LIMIT $3",
             fleet::SELECT,
-            filter.order.past(),
-            filter.order.sql()
+            rows::past(filter.order),
+            rows::order_by(filter.order)
         ))
         .bind(&filter.fleet_id)
         .bind(&filter.after)

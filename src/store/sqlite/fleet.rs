@@ -10,11 +10,10 @@ use super::progress::insert_events;
 use super::queue::{insert_run, remember_key, remembered};
 use super::resources::insert_session;
 use super::rows::{self, ms};
-use crate::event::RunEvent;
 use crate::fleet;
-use crate::model::{FleetRun, RunKind, RunStatus};
-use crate::store::task_end::EndedTask;
-use crate::store::{EnqueuedFleetRun, IdempotencyKey, NewFleetRun, NewRun, StoreError, StoreResult};
+use crate::lifecycle::{self, EndedTask, IdempotencyKey, NewFleetRun};
+use crate::model::{FleetProgress, FleetRun};
+use crate::store::{EnqueuedFleetRun, StoreError, StoreResult};
 
 /// The columns of a fleet run with its running tasks counted: those hold a
 /// worker, so they are few, and the count reads only them.
@@ -36,27 +35,16 @@ pub fn enqueue(conn: &Connection, new: NewFleetRun, key: Option<IdempotencyKey>)
         return Err(StoreError::NotFound("fleet"));
     }
     let at = Utc::now();
+    let plan = lifecycle::fleet_run(&new);
     conn.prepare_cached(
         "INSERT INTO fleet_runs (id, fleet_id, agent_id, status, worker_count, tasks, event_seq, created_at, updated_at)
          VALUES (?1, ?2, ?3, 'queued', ?4, ?5, 1, ?6, ?6)",
     )?
     .execute(params![new.id, new.fleet_id, new.agent.id, new.worker_count as i64, new.tasks.len() as i64, ms(at)])?;
-    let queued = fleet::queued_event(&new.fleet_id, &new.agent.id, new.tasks.len(), new.worker_count);
-    insert_events(conn, &new.id, 1, &[queued], at)?;
-    for (index, task) in new.tasks.into_iter().enumerate() {
-        let index = index as u32;
+    insert_events(conn, &new.id, 1, &[plan.queued], at)?;
+    for ((index, task), run) in new.tasks.iter().enumerate().zip(&plan.tasks) {
         insert_session(conn, &task.session)?;
-        let run = NewRun {
-            id: task.run_id,
-            kind: RunKind::FleetTask,
-            session_id: Some(task.session.id.clone()),
-            agent: new.agent.clone(),
-            input: task.input,
-            work_dir: task.session.work_dir,
-            max_attempts: new.max_attempts,
-            strategy: Default::default(),
-        };
-        insert_run(conn, &run, fleet::starts_blocked(index, new.worker_count), Some((&new.id, index)), at)?;
+        insert_run(conn, &run.run, run.blocked, Some((&new.id, index as u32)), &run.queued, at)?;
     }
     if let Some(key) = &key {
         remember_key(conn, key, &new.id, at)?;
@@ -85,19 +73,43 @@ pub fn task_started(conn: &Connection, run_id: &str, now: DateTime<Utc>) -> Stor
     Ok(())
 }
 
-/// The end of a task, in the transaction that ends its run: the task's
-/// `result` event, the fleet run's counts, its slot handed to the next
-/// waiting task and, when it was the last task, the fleet run's end.
+/// The end of a task, in the transaction that ends its run: what
+/// [`fleet::task_ended`] decides from the fleet run's counts, written (the
+/// counts, the `result` and perhaps `done`, the slot handed on).
 pub fn task_ended(conn: &Connection, task: EndedTask, now: DateTime<Utc>) -> StoreResult<()> {
-    let column = task.counter();
-    let seq: i64 = conn
-        .prepare_cached(&format!(
-            "UPDATE fleet_runs SET {column} = {column} + 1, event_seq = event_seq + 1, updated_at = ?2
-             WHERE id = ?1 RETURNING event_seq"
-        ))?
-        .query_row(params![task.fleet_run_id, ms(now)], |r| r.get(0))?;
-    insert_events(conn, task.fleet_run_id, seq as u64, &[task.result_event()?], now)?;
-    if !task.blocked {
+    let (before, cancel_requested, seq) = conn
+        .prepare_cached(
+            "SELECT tasks, succeeded, failed, cancelled, cancel_requested, event_seq FROM fleet_runs WHERE id = ?1",
+        )?
+        .query_row([task.fleet_run_id], |r| {
+            let count = |i| r.get::<_, i64>(i).map(|n| n as u64);
+            let progress = FleetProgress {
+                total: count(0)?,
+                succeeded: count(1)?,
+                failed: count(2)?,
+                cancelled: count(3)?,
+                ..Default::default()
+            };
+            Ok((progress, r.get::<_, i64>(4)? != 0, r.get::<_, i64>(5)? as u64))
+        })?;
+    let ended = fleet::task_ended(&task.end, task.held_slot, before, cancel_requested);
+    conn.prepare_cached(
+        "UPDATE fleet_runs SET succeeded = ?2, failed = ?3, cancelled = ?4, event_seq = event_seq + ?5,
+                status = COALESCE(?6, status), finished_at = CASE WHEN ?6 IS NULL THEN finished_at ELSE ?7 END,
+                updated_at = ?7
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        task.fleet_run_id,
+        ended.progress.succeeded as i64,
+        ended.progress.failed as i64,
+        ended.progress.cancelled as i64,
+        ended.events.len() as i64,
+        ended.ends.map(|status| status.as_str()),
+        ms(now)
+    ])?;
+    insert_events(conn, task.fleet_run_id, seq + 1, &ended.events, now)?;
+    if ended.passes_slot {
         conn.prepare_cached(
             "UPDATE runs SET blocked = 0 WHERE queue_seq =
                (SELECT MIN(queue_seq) FROM runs INDEXED BY runs_fleet_waiting
@@ -105,31 +117,14 @@ pub fn task_ended(conn: &Connection, task: EndedTask, now: DateTime<Utc>) -> Sto
         )?
         .execute([task.fleet_run_id])?;
     }
-    let fleet_run = get(conn, task.fleet_run_id)?.ok_or(StoreError::NotFound("fleet run"))?;
-    if fleet_run.progress.finished() == fleet_run.progress.total {
-        let status = fleet::final_status(&fleet_run.progress, fleet_run.cancel_requested);
-        write_done(conn, &fleet_run, RunEvent::fleet_done(status, &fleet_run.progress), status.as_str(), now)?;
-    }
     Ok(())
-}
-
-fn write_done(conn: &Connection, run: &FleetRun, done: RunEvent, status: &str, now: DateTime<Utc>) -> StoreResult<()> {
-    let seq: i64 = conn
-        .prepare_cached(
-            "UPDATE fleet_runs SET status = ?2, event_seq = event_seq + 1, finished_at = ?3, updated_at = ?3
-             WHERE id = ?1 RETURNING event_seq",
-        )?
-        .query_row(params![run.id, status, ms(now)], |r| r.get(0))?;
-    insert_events(conn, &run.id, seq as u64, &[done], now)
 }
 
 /// Cancels every task that has not ended, waiting ones first so that no
 /// slot passes to a task about to be cancelled anyway.
 pub fn cancel(conn: &Connection, id: &str, now: DateTime<Utc>) -> StoreResult<FleetRun> {
     let run = get(conn, id)?.ok_or(StoreError::NotFound("fleet run"))?;
-    if run.status.is_terminal() {
-        return Err(StoreError::Conflict(format!("fleet run {id} is already {}", run.status.as_str())));
-    }
+    let reason = lifecycle::cancel_fleet_run(&run)?;
     conn.prepare_cached("UPDATE fleet_runs SET cancel_requested = 1, updated_at = ?2 WHERE id = ?1")?
         .execute(params![id, ms(now)])?;
     let open: Vec<String> = conn
@@ -140,7 +135,7 @@ pub fn cancel(conn: &Connection, id: &str, now: DateTime<Utc>) -> StoreResult<Fl
         .query_map([id], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
     for run_id in open {
-        super::progress::finish(conn, &run_id, RunStatus::Cancelled, Some("fleet run cancelled".into()), now)?;
+        super::progress::finish(conn, &run_id, &reason, now)?;
     }
     get(conn, id)?.ok_or(StoreError::NotFound("fleet run"))
 }

@@ -11,11 +11,11 @@ use chrono::Utc;
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
-use crate::model::{Agent, Event, Fleet, FleetRun, Message, RunStatus, Session};
+use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::store::{
     Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
-    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, Run, RunContext, RunFilter,
-    SessionFilter, Store, StoreError, StoreOptions, StoreResult, WorkerInfo,
+    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, RunContext, RunFilter, SessionFilter,
+    Store, StoreError, StoreOptions, StoreResult, WorkerInfo,
 };
 
 mod credentials;

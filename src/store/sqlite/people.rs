@@ -5,52 +5,37 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection};
 
-use super::progress::{finish, finish_with, insert_checkpoints, insert_events, summary_from_store};
+use super::progress::{finish, insert_checkpoints, insert_events};
 use super::queue::get_run;
 use super::rows::{self, ms};
 use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
-use crate::model::{MultitaskStrategy, Run, RunStatus};
-use crate::store::{check_decisions, InboxItem, InboxKind, StoreError, StoreResult};
+use crate::lifecycle::{self, InboxItem, InboxKind, MakeWay};
+use crate::model::{MultitaskStrategy, Run};
+use crate::store::{StoreError, StoreResult};
 
-/// Applies a new message's strategy to the session's unfinished runs, before
-/// the message is written: `reject` refuses if there is one, `interrupt`
-/// stops them (a running one at its next step boundary, the others now),
-/// `rollback` cancels them now and forgets what they did.
+/// Carries out a new message's strategy for the session's unfinished runs
+/// ([`lifecycle::make_way`]), before the message is written.
 pub fn make_way(
     conn: &Connection,
     session_id: &str,
     strategy: MultitaskStrategy,
     now: DateTime<Utc>,
 ) -> StoreResult<()> {
-    if strategy == MultitaskStrategy::Enqueue {
+    if !lifecycle::reads_unfinished(strategy) {
         return Ok(());
     }
-    let active: Vec<(String, String)> = rows::select_all(
+    let unfinished = rows::select_all(
         conn,
         "SELECT id, status FROM runs INDEXED BY runs_session_active
          WHERE session_id = ?1 AND status IN ('queued', 'running', 'waiting') ORDER BY queue_seq",
         [session_id],
-        |r| Ok((r.get(0)?, r.get(1)?)),
+        |r| Ok((r.get::<_, String>(0)?, rows::status(&r.get::<_, String>(1)?)?)),
     )?;
-    for (run_id, status) in active {
-        match strategy {
-            MultitaskStrategy::Reject => {
-                return Err(StoreError::Busy(format!(
-                    "session {session_id} has an unfinished run ({run_id}, {status}); multitask_strategy is reject"
-                )))
-            }
-            MultitaskStrategy::Interrupt if status == "running" => add(conn, &run_id, &InboxKind::Interrupt, now)?,
-            MultitaskStrategy::Interrupt => {
-                finish(conn, &run_id, RunStatus::Interrupted, Some("interrupted by a newer message".into()), now)?
-            }
-            MultitaskStrategy::Rollback => {
-                let mut summary = summary_from_store(conn, &run_id, RunStatus::Cancelled, &[])?;
-                summary.history.clear();
-                let error = Some("rolled back by a newer message".into());
-                finish_with(conn, &run_id, RunStatus::Cancelled, error, summary, now)?;
-            }
-            MultitaskStrategy::Enqueue => {}
+    for step in lifecycle::make_way(strategy, session_id, &unfinished)? {
+        match step {
+            MakeWay::Interrupt { run_id } => add(conn, &run_id, &InboxKind::Interrupt, now)?,
+            MakeWay::End { run_id, reason } => finish(conn, &run_id, &reason, now)?,
         }
     }
     Ok(())
@@ -59,11 +44,9 @@ pub fn make_way(
 /// Leaves a message in a run's inbox; a waiting run is queued again to take it.
 pub fn steer(conn: &Connection, run_id: &str, message: &str, now: DateTime<Utc>) -> StoreResult<Run> {
     let run = get_run(conn, run_id)?.ok_or(StoreError::NotFound("run"))?;
-    if run.status.is_terminal() {
-        return Err(StoreError::Conflict(format!("run {run_id} is already {}", run.status.as_str())));
-    }
-    add(conn, run_id, &InboxKind::Steer(message.to_string()), now)?;
-    if run.status == RunStatus::Waiting {
+    let steer = lifecycle::steer(&run, message)?;
+    add(conn, run_id, &steer.item, now)?;
+    if steer.requeue {
         conn.prepare_cached("UPDATE runs SET status = 'queued', updated_at = ?2 WHERE id = ?1")?
             .execute(params![run_id, ms(now)])?;
     }
@@ -80,7 +63,7 @@ pub fn decide(
     now: DateTime<Utc>,
 ) -> StoreResult<Run> {
     let run = get_run(conn, run_id)?.ok_or(StoreError::NotFound("run"))?;
-    check_decisions(&run, step, decisions)?;
+    lifecycle::decide(&run, step, decisions)?;
     insert_checkpoints(conn, run_id, decisions, now)?;
     let seq: i64 = conn
         .prepare_cached(
@@ -115,7 +98,7 @@ pub fn take_delivered(conn: &Connection, run_id: &str, delivered: &[u64]) -> Sto
 /// A run's inbox, oldest first.
 pub fn read_inbox(conn: &Connection, run_id: &str) -> StoreResult<Vec<InboxItem>> {
     rows::select_all(conn, "SELECT seq, kind, message FROM run_inbox WHERE run_id = ?1 ORDER BY seq", [run_id], |r| {
-        let kind = InboxKind::from_stored(&r.get::<_, String>(1)?, r.get(2)?)?;
+        let kind = rows::inbox_kind(&r.get::<_, String>(1)?, r.get(2)?)?;
         Ok(InboxItem { seq: r.get::<_, i64>(0)? as u64, kind })
     })
 }

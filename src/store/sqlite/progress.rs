@@ -8,11 +8,11 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::queue::get_run;
 use super::rows::ms;
 use super::{fleet, load, people};
-use crate::checkpoint::{summarize, Checkpoint, RunSummary};
+use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
-use crate::model::{Message, Run, RunInput, RunStatus};
-use crate::store::task_end::EndedTask;
-use crate::store::{Commit, Committed, Effect, Finish, Lease, StoreError, StoreResult};
+use crate::lifecycle::{self, Commit, Effect, EndReason, EndedRow, Ending, Lease, Stored};
+use crate::model::{Message, Run};
+use crate::store::{Committed, StoreError, StoreResult};
 
 /// Writes events numbered from `first_seq`.
 pub fn insert_events(
@@ -66,42 +66,24 @@ pub fn fence(conn: &Connection, lease: &Lease, effect: Effect, now: DateTime<Utc
 }
 
 /// Writes a worker's progress under its lease, or nothing at all if the
-/// lease is gone: checkpoints, events, and, when the commit ends the run,
-/// its summary, `done` event, history and the session's next turn.
+/// lease is gone or the rules refuse the commit ([`lifecycle::admit`]):
+/// checkpoints, events, and, when the commit ends the run, its end.
 pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Utc>) -> StoreResult<Committed> {
-    // The newest inbox item this commit does not take in: a run does not end
-    // or start waiting with one, and the worker hears of it otherwise.
-    let unread = people::read_inbox(conn, &lease.run_id)?
-        .into_iter()
-        .map(|item| item.seq)
-        .filter(|seq| !commit.delivered.contains(seq))
-        .max();
-    if (commit.finish.is_some() || commit.wait) && unread.is_some() {
-        return Err(StoreError::InboxWaiting);
-    }
-    let mut events = commit.events;
-    let finish = match commit.finish {
-        Some(Finish { status, error, summary }) => {
-            let summary = match summary {
-                Some(summary) => summary,
-                None => summary_from_store(conn, &lease.run_id, status, &commit.checkpoints)?,
-            };
-            events.push(RunEvent::done(status, error.clone(), &summary));
-            Some((status, error, summary))
-        }
-        None => None,
-    };
-    let first = fence(conn, lease, Effect::of(&commit.checkpoints, &events), now)?;
+    let inbox: Vec<u64> = people::read_inbox(conn, &lease.run_id)?.iter().map(|item| item.seq).collect();
+    let inbox_newest = lifecycle::admit(&commit, &inbox)?;
+    let stored = if commit.needs_stored() { Some(stored(conn, &lease.run_id)?) } else { None };
+    let done = lifecycle::complete(&commit, stored);
+    let first = fence(conn, lease, done.effect, now)?;
     insert_checkpoints(conn, &lease.run_id, &commit.checkpoints, now)?;
-    insert_events(conn, &lease.run_id, first, &events, now)?;
-    if let Some((status, error, summary)) = finish {
-        end_run(conn, &lease.run_id, status, &error, &summary, now)?;
+    insert_events(conn, &lease.run_id, first, &done.events, now)?;
+    if let Some(ending) = &done.ending {
+        end_run(conn, &lease.run_id, ending, now)?;
     }
     if commit.wait {
         people::wait(conn, &lease.run_id, now)?;
     }
     people::take_delivered(conn, &lease.run_id, &commit.delivered)?;
-    Ok(Committed { inbox_newest: unread })
+    Ok(Committed { inbox_newest })
 }
 
 pub(super) fn insert_checkpoints(
@@ -120,122 +102,75 @@ pub(super) fn insert_checkpoints(
     Ok(())
 }
 
-/// Summarises a run from its stored checkpoints plus `pending` ones not yet written.
-pub fn summary_from_store(
-    conn: &Connection,
-    run_id: &str,
-    status: RunStatus,
-    pending: &[Checkpoint],
-) -> StoreResult<RunSummary> {
+/// What the store holds of a run for the rules that summarise it.
+pub fn stored(conn: &Connection, run_id: &str) -> StoreResult<Stored> {
     let input: String =
         conn.prepare_cached("SELECT input FROM runs WHERE id = ?1")?.query_row([run_id], |r| r.get(0))?;
-    let input: RunInput = serde_json::from_str(&input)?;
-    let mut checkpoints = load::checkpoints(conn, run_id)?;
-    checkpoints.extend(pending.iter().cloned());
-    Ok(summarize(&input, &checkpoints, status))
+    Ok(Stored { input: serde_json::from_str(&input)?, checkpoints: load::checkpoints(conn, run_id)? })
 }
 
 /// Ends a run outside a worker's commit (cancel, a run out of attempts, a
-/// deleted session): its summary from the stored checkpoints, the `done`
-/// event, its history and the session's next turn.
-pub fn finish(
-    conn: &Connection,
-    run_id: &str,
-    status: RunStatus,
-    error: Option<String>,
-    now: DateTime<Utc>,
-) -> StoreResult<()> {
-    let summary = summary_from_store(conn, run_id, status, &[])?;
-    finish_with(conn, run_id, status, error, summary, now)
-}
-
-/// Ends a run as [`finish`] does, with the summary given (a rolled-back
-/// run's leaves nothing in the history).
-pub fn finish_with(
-    conn: &Connection,
-    run_id: &str,
-    status: RunStatus,
-    error: Option<String>,
-    summary: RunSummary,
-    now: DateTime<Utc>,
-) -> StoreResult<()> {
+/// deleted session, a newer message's strategy), for `reason`.
+pub fn finish(conn: &Connection, run_id: &str, reason: &EndReason, now: DateTime<Utc>) -> StoreResult<()> {
+    let ending = Ending::of(reason, &stored(conn, run_id)?);
     let seq: i64 = conn
         .prepare_cached("UPDATE runs SET event_seq = event_seq + 1, updated_at = ?2 WHERE id = ?1 RETURNING event_seq")?
         .query_row(params![run_id, ms(now)], |r| r.get(0))?;
-    insert_events(conn, run_id, seq as u64, &[RunEvent::done(status, error.clone(), &summary)], now)?;
-    end_run(conn, run_id, status, &error, &summary, now)
+    insert_events(conn, run_id, seq as u64, std::slice::from_ref(&ending.done), now)?;
+    end_run(conn, run_id, &ending, now)
 }
 
-/// The terminal state of a run: its summary, its messages appended to the
-/// session's history, and, if this run held the session's turn, the turn
-/// passed to the session's next queued run.
-///
-/// A run holds its session's turn unless it is `blocked` (queued behind an
-/// unfinished run of its session). Only the holder passes the turn on:
-/// ending a blocked run (a cancel of a queued run further back, say) must not
-/// start the next one beside the run that is still going.
-fn end_run(
-    conn: &Connection,
-    run_id: &str,
-    status: RunStatus,
-    error: &Option<String>,
-    summary: &RunSummary,
-    now: DateTime<Utc>,
-) -> StoreResult<()> {
-    // `blocked` is left as it was, so RETURNING tells whether the run held the turn.
-    let (session_id, blocked, fleet_run_id, task_index, input): (
-        Option<String>,
-        bool,
-        Option<String>,
-        Option<i64>,
-        String,
-    ) = conn
+/// The terminal state of a run, and where its end goes besides
+/// ([`lifecycle::after_end`]): its fleet task's end, its messages appended
+/// to the session's history, and the session's turn passed on.
+fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>) -> StoreResult<()> {
+    // `blocked` is left as it was: the rules read it from what RETURNING says.
+    let row = conn
         .prepare_cached(
             "UPDATE runs SET status = ?2, response = ?3, usage = ?4, steps = ?5, tool_calls = ?6, error = ?7,
                     finished_at = ?8, updated_at = ?8, worker_id = NULL
-             WHERE id = ?1 RETURNING session_id, blocked, fleet_run_id, task_index, input",
+             WHERE id = ?1 RETURNING id, session_id, blocked, fleet_run_id, task_index, input",
         )?
         .query_row(
             params![
                 run_id,
-                status.as_str(),
-                summary.response,
-                serde_json::to_string(&summary.usage)?,
-                summary.steps as i64,
-                serde_json::to_string(&summary.tool_calls)?,
-                error,
+                ending.status.as_str(),
+                ending.summary.response,
+                serde_json::to_string(&ending.summary.usage)?,
+                ending.summary.steps as i64,
+                serde_json::to_string(&ending.summary.tool_calls)?,
+                ending.error,
                 ms(now)
             ],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
         )?;
-    if let (Some(fleet_run_id), Some(task_index)) = (&fleet_run_id, task_index) {
-        let task = EndedTask {
-            run_id,
-            session_id: session_id.as_deref(),
-            fleet_run_id,
-            task_index: task_index as u32,
-            blocked,
-            input: &input,
-            status,
-            error,
-            summary,
-        };
+    let row = ended_row(row)?;
+    let after = lifecycle::after_end(&row, ending);
+    if let Some(task) = after.task {
         fleet::task_ended(conn, task, now)?;
     }
-    let Some(session_id) = session_id else { return Ok(()) };
-    append_history(conn, &session_id, run_id, &summary.history, now)?;
-    // A task is the first run of its own session, so it always holds the
-    // session's turn: its `blocked` is about its fleet's slots.
-    if !blocked || fleet_run_id.is_some() {
+    if let Some((session_id, messages)) = after.history {
+        append_history(conn, session_id, run_id, messages, now)?;
+    }
+    if let Some(session_id) = after.passes_turn {
         conn.prepare_cached(
             "UPDATE runs SET blocked = 0 WHERE queue_seq =
                (SELECT MIN(queue_seq) FROM runs INDEXED BY runs_session_active
                 WHERE session_id = ?1 AND status IN ('queued', 'running', 'waiting')
                   AND status = 'queued' AND blocked = 1)",
         )?
-        .execute([&session_id])?;
+        .execute([session_id])?;
     }
     Ok(())
+}
+
+/// What an ended run's row says (`RETURNING id, session_id, blocked,
+/// fleet_run_id, task_index, input`).
+type EndedColumns = (String, Option<String>, bool, Option<String>, Option<i64>, String);
+
+fn ended_row((run_id, session_id, blocked, fleet_run_id, task_index, input): EndedColumns) -> StoreResult<EndedRow> {
+    let input = serde_json::from_str(&input)?;
+    Ok(EndedRow { run_id, session_id, blocked, fleet_run_id, task_index: task_index.map(|i| i as u32), input })
 }
 
 /// Appends messages to a session's history, numbered after its last one.
@@ -262,12 +197,9 @@ fn append_history(
     Ok(())
 }
 
-/// Cancels a run that has not ended; a finished one is a conflict.
+/// Cancels a run that has not ended; the rules refuse an ended one.
 pub fn cancel(conn: &Connection, id: &str, now: DateTime<Utc>) -> StoreResult<Run> {
     let run = get_run(conn, id)?.ok_or(StoreError::NotFound("run"))?;
-    if run.status.is_terminal() {
-        return Err(StoreError::Conflict(format!("run {id} is already {}", run.status.as_str())));
-    }
-    finish(conn, id, RunStatus::Cancelled, Some("cancelled".into()), now)?;
+    finish(conn, id, &lifecycle::cancel(&run)?, now)?;
     get_run(conn, id)?.ok_or(StoreError::NotFound("run"))
 }

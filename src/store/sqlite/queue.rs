@@ -6,9 +6,10 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::progress::{fence, finish, insert_events};
 use super::rows::{self, ms};
-use crate::attempt;
-use crate::model::{Run, RunStatus};
-use crate::store::{Claim, Effect, Enqueued, HandBack, IdempotencyKey, Lease, NewRun, StoreError, StoreResult};
+use crate::event::RunEvent;
+use crate::lifecycle::{self, turn, Effect, HandBack, IdempotencyKey, Lease, NewRun, Rescue};
+use crate::model::Run;
+use crate::store::{Claim, Enqueued, StoreError, StoreResult};
 
 /// Statuses of a run that still holds its session's turn.
 const ACTIVE: &str = "('queued','running','waiting')";
@@ -26,10 +27,10 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
         super::people::make_way(conn, session_id, new.strategy, at)?;
     }
     let blocked = match &new.session_id {
-        Some(session_id) => session_is_busy(conn, session_id)?,
+        Some(session_id) => turn::starts_blocked(session_is_busy(conn, session_id)?),
         None => false,
     };
-    insert_run(conn, &new, blocked, None, at)?;
+    insert_run(conn, &new, blocked, None, &lifecycle::queued(&new, None), at)?;
     if let Some(key) = &key {
         remember_key(conn, key, &new.id, at)?;
     }
@@ -37,13 +38,14 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
     Ok(Enqueued { run, created: true })
 }
 
-/// Writes a queued run and its `run_queued` event; `task` places it in a
-/// fleet run: (fleet run ID, task index).
+/// Writes a queued run and its `run_queued` event (`queued`); `task` places
+/// it in a fleet run: (fleet run ID, task index).
 pub fn insert_run(
     conn: &Connection,
     new: &NewRun,
     blocked: bool,
     task: Option<(&str, u32)>,
+    queued: &RunEvent,
     at: DateTime<Utc>,
 ) -> StoreResult<()> {
     conn.prepare_cached(
@@ -65,7 +67,7 @@ pub fn insert_run(
         task.map(|t| t.1 as i64),
         ms(at)
     ])?;
-    insert_events(conn, &new.id, 1, &[new.queued_event(task)], at)
+    insert_events(conn, &new.id, 1, std::slice::from_ref(queued), at)
 }
 
 /// Records that `key` submitted what `id` names (a run or a fleet run).
@@ -77,17 +79,15 @@ pub fn remember_key(conn: &Connection, key: &IdempotencyKey, id: &str, at: DateT
     Ok(())
 }
 
-/// The ID first submitted with this key, if the key was used; a conflict if
-/// it was used for a different request.
+/// The ID first submitted with this key, if the key was used and the rules
+/// replay it ([`lifecycle::replay`]).
 pub fn remembered(conn: &Connection, key: &IdempotencyKey) -> StoreResult<Option<String>> {
     let found: Option<(String, String)> = conn
         .prepare_cached("SELECT request_hash, run_id FROM idempotency_keys WHERE scope = ?1 AND key = ?2")?
         .query_row(params![key.scope, key.key], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     let Some((hash, id)) = found else { return Ok(None) };
-    if hash != key.request_hash {
-        return Err(StoreError::Conflict("this Idempotency-Key was already used with a different request".into()));
-    }
+    lifecycle::replay(key, &hash)?;
     Ok(Some(id))
 }
 
@@ -152,9 +152,8 @@ pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>)
     Ok(started.into_iter().map(|(claim, _)| claim).collect())
 }
 
-/// Takes over runs whose worker's lease expired; fails those out of
-/// attempts. The lost attempt is charged only if it made no progress
-/// (see [`crate::attempt`]).
+/// Takes over runs whose worker's lease expired, or fails them, as
+/// [`lifecycle::rescue`] decides.
 fn rescue_orphans(
     conn: &Connection,
     worker_id: &str,
@@ -172,12 +171,14 @@ fn rescue_orphans(
         .collect::<Result<_, _>>()?;
     let mut started = Vec::new();
     for (id, charged, progressed, max_attempts) in orphans {
-        let charged = attempt::charge_lost(charged, progressed);
-        if attempt::exhausted(charged, max_attempts) {
-            conn.prepare_cached("UPDATE runs SET charged = ?2 WHERE id = ?1")?.execute(params![id, charged])?;
-            finish(conn, &id, RunStatus::Failed, Some(attempt::gave_up(charged)), now)?;
-            continue;
-        }
+        let charged = match lifecycle::rescue(charged, progressed, max_attempts) {
+            Rescue::Resume { charged } => charged,
+            Rescue::GiveUp { charged, reason } => {
+                conn.prepare_cached("UPDATE runs SET charged = ?2 WHERE id = ?1")?.execute(params![id, charged])?;
+                finish(conn, &id, &reason, now)?;
+                continue;
+            }
+        };
         let mut take = conn.prepare_cached(
             "UPDATE runs SET worker_id = ?1, lease_epoch = lease_epoch + 1, attempt = attempt + 1, charged = ?4,
                     progressed = 0, handed_back = 0, updated_at = ?2, event_seq = event_seq + 1
@@ -214,7 +215,8 @@ fn claimed(row: &rusqlite::Row<'_>, worker_id: &str) -> StoreResult<(Claim, u64)
 /// before its first step ends.
 fn write_started(conn: &Connection, started: &[(Claim, u64)], now: DateTime<Utc>) -> StoreResult<()> {
     for (claim, seq) in started {
-        insert_events(conn, &claim.lease.run_id, *seq, &[claim.started_event()], now)?;
+        let event = lifecycle::started(claim.attempt, &claim.lease.worker_id, claim.charged_attempts);
+        insert_events(conn, &claim.lease.run_id, *seq, &[event], now)?;
     }
     Ok(())
 }
@@ -223,13 +225,14 @@ fn write_started(conn: &Connection, started: &[(Claim, u64)], now: DateTime<Utc>
 /// says so in its log: `run_handed_back` tells the next attempt whether a
 /// step was in flight.
 pub fn release(conn: &Connection, lease: &Lease, how: HandBack, now: DateTime<Utc>) -> StoreResult<()> {
+    let handed_back = lifecycle::hand_back(how);
     let seq = fence(conn, lease, Effect::events(1), now)?;
-    insert_events(conn, &lease.run_id, seq, &[how.event()], now)?;
+    insert_events(conn, &lease.run_id, seq, &[handed_back.event], now)?;
     conn.prepare_cached(
         "UPDATE runs SET status = 'queued', worker_id = NULL, handed_back = COALESCE(?3, handed_back),
                 updated_at = ?1
          WHERE id = ?2",
     )?
-    .execute(params![ms(now), lease.run_id, how.clean_boundary()])?;
+    .execute(params![ms(now), lease.run_id, handed_back.clean_boundary])?;
     Ok(())
 }

@@ -42,8 +42,8 @@ pub fn session(conn: &Connection, id: &str) -> StoreResult<Option<Session>> {
 pub fn sessions(conn: &Connection, filter: &SessionFilter) -> StoreResult<Vec<Session>> {
     let sql = format!(
         "SELECT * FROM sessions WHERE (?1 IS NULL OR id {} ?1) ORDER BY id {} LIMIT ?2",
-        filter.order.past(),
-        filter.order.sql()
+        rows::past(filter.order),
+        rows::order_by(filter.order)
     );
     // SQLite reads a negative limit as none.
     let limit = filter.limit.map_or(-1, i64::from);
@@ -69,8 +69,8 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
            AND (?3 IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = ?3))
          ORDER BY queue_seq {} LIMIT ?4",
         rows::RUN_COLUMNS,
-        filter.order.past(),
-        filter.order.sql()
+        rows::past(filter.order),
+        rows::order_by(filter.order)
     );
     let status = filter.status.map(|s| s.as_str());
     let params = params![filter.session_id, status, filter.after, filter.limit as i64, filter.fleet_run_id];
@@ -120,8 +120,8 @@ pub fn fleet_runs(conn: &Connection, filter: &FleetRunFilter) -> StoreResult<Vec
     let sql = format!(
         "{} WHERE (?1 IS NULL OR f.fleet_id = ?1) AND (?2 IS NULL OR f.id {} ?2) ORDER BY f.id {} LIMIT ?3",
         fleet::SELECT,
-        filter.order.past(),
-        filter.order.sql()
+        rows::past(filter.order),
+        rows::order_by(filter.order)
     );
     let params = params![filter.fleet_id, filter.after, filter.limit as i64];
     rows::select_all(conn, &sql, params, |row| rows::fleet_run(row))

@@ -7,7 +7,8 @@ use rusqlite::{params, Connection};
 
 use super::progress;
 use super::rows::ms;
-use crate::model::{RunStatus, Session};
+use crate::lifecycle::EndReason;
+use crate::model::Session;
 pub use crate::store::body::{Body, BodyTable};
 use crate::store::{StoreError, StoreResult};
 
@@ -69,7 +70,7 @@ pub fn delete_session(conn: &Connection, id: &str) -> StoreResult<()> {
         .query_map([id], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
     for run_id in active {
-        progress::finish(conn, &run_id, RunStatus::Cancelled, Some("session deleted".into()), Utc::now())?;
+        progress::finish(conn, &run_id, &EndReason::SessionDeleted, Utc::now())?;
     }
     conn.prepare_cached("DELETE FROM session_messages WHERE session_id = ?1")?.execute([id])?;
     let deleted = conn.prepare_cached("DELETE FROM sessions WHERE id = ?1")?.execute([id])?;

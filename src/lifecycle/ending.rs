@@ -1,0 +1,155 @@
+//! How runs end: the terminal state a backend writes, the `done` event that
+//! says so, and where the end goes besides the run's own row (its
+//! session's history and turn, its fleet run).
+
+use crate::checkpoint::{summarize, Checkpoint, RunSummary};
+use crate::event::RunEvent;
+use crate::fleet::TaskEnd;
+use crate::model::{storable_text, Message, RunInput, RunStatus};
+
+use super::turn;
+
+/// The end of a run: what its row records and its `done` event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ending {
+    pub status: RunStatus,
+    pub error: Option<String>,
+    pub summary: RunSummary,
+    /// The run's last event.
+    pub done: RunEvent,
+}
+
+impl Ending {
+    /// The end of a run with this status, error and summary.
+    pub fn new(status: RunStatus, error: Option<String>, summary: RunSummary) -> Ending {
+        let error = error.map(storable_text);
+        let done = RunEvent::done(status, error.clone(), &summary);
+        Ending { status, error, summary, done }
+    }
+
+    /// The end a reason decided outside a worker gives a run whose stored
+    /// state is `stored`.
+    pub fn of(reason: &EndReason, stored: &Stored) -> Ending {
+        let status = reason.status();
+        let mut summary = summarize(&stored.input, &stored.checkpoints, status);
+        if !reason.keeps_history() {
+            summary.history.clear();
+        }
+        Ending::new(status, Some(reason.error()), summary)
+    }
+}
+
+/// What the store holds of a run for the rules that summarise it.
+#[derive(Debug, Clone)]
+pub struct Stored {
+    pub input: RunInput,
+    pub checkpoints: Vec<Checkpoint>,
+}
+
+/// Why a run ends without its worker deciding it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EndReason {
+    /// `POST /runs/{id}/cancel`.
+    Cancelled,
+    /// Its fleet run was cancelled.
+    FleetRunCancelled,
+    /// Its session was deleted.
+    SessionDeleted,
+    /// A newer message of its session came with `multitask_strategy: interrupt`
+    /// before it ran.
+    Interrupted,
+    /// A newer message of its session came with `multitask_strategy: rollback`.
+    RolledBack,
+    /// Its attempts ran out ([`crate::attempt`]).
+    GaveUp { charged: u32 },
+}
+
+impl EndReason {
+    /// The status the run ends with.
+    pub fn status(&self) -> RunStatus {
+        match self {
+            EndReason::Interrupted => RunStatus::Interrupted,
+            EndReason::GaveUp { .. } => RunStatus::Failed,
+            _ => RunStatus::Cancelled,
+        }
+    }
+
+    /// The run's `error`.
+    pub fn error(&self) -> String {
+        match self {
+            EndReason::Cancelled => "cancelled".into(),
+            EndReason::FleetRunCancelled => "fleet run cancelled".into(),
+            EndReason::SessionDeleted => "session deleted".into(),
+            EndReason::Interrupted => "interrupted by a newer message".into(),
+            EndReason::RolledBack => "rolled back by a newer message".into(),
+            EndReason::GaveUp { charged } => crate::attempt::gave_up(*charged),
+        }
+    }
+
+    /// Whether what the run did stays in its session's history: a rollback
+    /// forgets it.
+    pub fn keeps_history(&self) -> bool {
+        *self != EndReason::RolledBack
+    }
+}
+
+/// What a backend read of a run's row as it ended it.
+#[derive(Debug, Clone)]
+pub struct EndedRow {
+    pub run_id: String,
+    pub session_id: Option<String>,
+    pub blocked: bool,
+    pub fleet_run_id: Option<String>,
+    pub task_index: Option<u32>,
+    pub input: RunInput,
+}
+
+/// Where a run's end goes besides its own row.
+#[derive(Debug)]
+pub struct AfterEnd<'a> {
+    /// The session and the messages to append to its history (none for a
+    /// run without a session, or one that leaves nothing).
+    pub history: Option<(&'a str, &'a [Message])>,
+    /// The session whose turn passes to its next queued run.
+    pub passes_turn: Option<&'a str>,
+    /// The fleet task that ended, with its fleet run and whether it held a
+    /// slot it now passes on.
+    pub task: Option<EndedTask<'a>>,
+}
+
+/// A fleet task that ended, as its fleet run takes it in ([`crate::fleet::task_ended`]).
+#[derive(Debug)]
+pub struct EndedTask<'a> {
+    pub fleet_run_id: &'a str,
+    pub held_slot: bool,
+    pub end: TaskEnd<'a>,
+}
+
+/// Where the end of the run whose row is `row` goes.
+pub fn after_end<'a>(row: &'a EndedRow, ending: &'a Ending) -> AfterEnd<'a> {
+    let session = row.session_id.as_deref();
+    let history = ending.summary.history.as_slice();
+    let task = match (&row.fleet_run_id, row.task_index) {
+        (Some(fleet_run_id), Some(task_index)) => Some(EndedTask {
+            fleet_run_id,
+            held_slot: !row.blocked,
+            end: TaskEnd {
+                run_id: &row.run_id,
+                session_id: session,
+                task_index,
+                status: ending.status,
+                error: ending.error.as_deref(),
+                response: ending.summary.response.as_deref(),
+                steps: ending.summary.steps,
+                usage: ending.summary.usage,
+                data: row.input.data.as_ref(),
+            },
+        }),
+        _ => None,
+    };
+    AfterEnd {
+        history: session.filter(|_| !history.is_empty()).map(|s| (s, history)),
+        passes_turn: session.filter(|_| turn::passes_turn(row.blocked, row.fleet_run_id.is_some())),
+        task,
+    }
+}

@@ -1,0 +1,188 @@
+//! The one trait every backend implements, in domain terms.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+use super::{
+    Claim, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, Heartbeat, Pruned, QueueStats,
+    RunContext, RunFilter, SessionFilter, StoreError, StoreResult, WorkerInfo,
+};
+use crate::checkpoint::Checkpoint;
+use crate::credential::{ApiKey, CredentialInfo};
+use crate::event::RunEvent;
+use crate::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun};
+use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+
+/// The storage of everything Wingman knows.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    // Agents.
+    async fn insert_agent(&self, agent: &Agent) -> StoreResult<()>;
+    async fn get_agent(&self, id: &str) -> StoreResult<Option<Agent>>;
+    async fn list_agents(&self) -> StoreResult<Vec<Agent>>;
+    async fn update_agent(&self, agent: &Agent) -> StoreResult<()>;
+    async fn delete_agent(&self, id: &str) -> StoreResult<()>;
+
+    // Fleets (definitions; their runs are runs of kind `fleet_task`).
+    async fn insert_fleet(&self, fleet: &Fleet) -> StoreResult<()>;
+    async fn get_fleet(&self, id: &str) -> StoreResult<Option<Fleet>>;
+    async fn list_fleets(&self) -> StoreResult<Vec<Fleet>>;
+    async fn update_fleet(&self, fleet: &Fleet) -> StoreResult<()>;
+    async fn delete_fleet(&self, id: &str) -> StoreResult<()>;
+
+    // Sessions.
+    async fn insert_session(&self, session: &Session) -> StoreResult<()>;
+    async fn get_session(&self, id: &str) -> StoreResult<Option<Session>>;
+    async fn list_sessions(&self, filter: &SessionFilter) -> StoreResult<Vec<Session>>;
+    async fn update_session(&self, session: &Session) -> StoreResult<()>;
+    /// Deletes a session and its history; its queued and running runs are cancelled.
+    async fn delete_session(&self, id: &str) -> StoreResult<()>;
+    async fn session_history(&self, id: &str) -> StoreResult<Vec<Message>>;
+    /// A session, and the agent that answers a message to it: `agent_id`
+    /// if given, else the session's own (`None` when there is none or it
+    /// does not exist). `None` when the session does not exist. A backend
+    /// whose reads are round trips answers in one.
+    async fn session_and_agent(
+        &self,
+        session_id: &str,
+        agent_id: Option<&str>,
+    ) -> StoreResult<Option<(Session, Option<Agent>)>> {
+        let Some(session) = self.get_session(session_id).await? else { return Ok(None) };
+        let agent = match agent_id.or(session.agent_id.as_deref()) {
+            Some(id) => self.get_agent(id).await?,
+            None => None,
+        };
+        Ok(Some((session, agent)))
+    }
+
+    // Runs.
+    /// Writes a queued run and its `run_queued` event, atomically. The run's
+    /// session must exist. With a key, a repeated submission returns the first run.
+    async fn enqueue_run(&self, run: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued>;
+    async fn get_run(&self, id: &str) -> StoreResult<Option<Run>>;
+    async fn list_runs(&self, filter: &RunFilter) -> StoreResult<Vec<Run>>;
+    /// How many runs have this status.
+    async fn count_runs(&self, status: RunStatus) -> StoreResult<u64>;
+    /// The queue at a glance: runs waiting and running, and live workers.
+    async fn queue_stats(&self) -> StoreResult<QueueStats>;
+    /// Cancels a queued, waiting or running run: it ends at once with `done`.
+    /// A terminal run is a [`StoreError::Conflict`].
+    async fn cancel_run(&self, id: &str) -> StoreResult<Run>;
+    /// Leaves a message for a run, taken in at its next step boundary (a
+    /// queued run's first); a waiting run is queued again to take it. A
+    /// terminal run is a [`StoreError::Conflict`].
+    async fn steer_run(&self, id: &str, message: &str) -> StoreResult<Run>;
+    /// Records a person's decisions on the calls a waiting run waits for
+    /// (checkpoints of `step`), writes `event` (`approval_decided`) and
+    /// queues the run again, atomically. A run that is not waiting is a
+    /// [`StoreError::Conflict`] and nothing is written.
+    async fn decide(&self, id: &str, step: u32, decisions: Vec<Checkpoint>, event: RunEvent) -> StoreResult<Run>;
+
+    // Fleet runs.
+    /// Writes a fleet run, its tasks' sessions and runs (the first
+    /// `worker_count` holding a slot, see [`crate::fleet`]), each run's
+    /// `run_queued` and the fleet run's `fleet_queued`, in one transaction.
+    /// The fleet must exist. With a key, a repeated submission returns the first fleet run.
+    async fn enqueue_fleet_run(&self, run: NewFleetRun, key: Option<IdempotencyKey>) -> StoreResult<EnqueuedFleetRun>;
+    /// A fleet run with its progress.
+    async fn get_fleet_run(&self, id: &str) -> StoreResult<Option<FleetRun>>;
+    async fn list_fleet_runs(&self, filter: &FleetRunFilter) -> StoreResult<Vec<FleetRun>>;
+    /// A page of a fleet run's tasks (runs) in task order, after `after_index`.
+    async fn fleet_run_tasks(&self, id: &str, after_index: Option<u32>, limit: u32) -> StoreResult<Vec<Run>>;
+    /// Cancels every task of a fleet run that has not ended (each writes its
+    /// `result`; the last one the fleet run's `done`), in one transaction.
+    /// A finished fleet run is a [`StoreError::Conflict`].
+    async fn cancel_fleet_run(&self, id: &str) -> StoreResult<FleetRun>;
+
+    // Events.
+    /// The run's events with `seq > after`, in order, at most `limit`. Any
+    /// `after` at or beyond the last event (`u64::MAX` included) yields none.
+    async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>>;
+    /// The newest position of the global event cursor.
+    async fn event_cursor(&self) -> StoreResult<EventCursor>;
+    /// Events of all runs committed after `cursor`, with their cursor positions.
+    async fn events_since(&self, cursor: EventCursor, limit: u32) -> StoreResult<Vec<(EventCursor, Event)>>;
+
+    // Workers and leases.
+    async fn register_worker(&self, id: &str, name: &str, lease: Duration) -> StoreResult<()>;
+    /// Renews the worker's lease for `lease` from now, unless it already lapsed.
+    async fn heartbeat(&self, id: &str, lease: Duration) -> StoreResult<Heartbeat>;
+    async fn deregister_worker(&self, id: &str) -> StoreResult<()>;
+    /// Every worker the database remembers (a worker that is gone and holds
+    /// nothing is forgotten after an hour), live ones first, then by the
+    /// newest lease, with the runs each holds; at most 1000.
+    async fn list_workers(&self) -> StoreResult<Vec<WorkerInfo>>;
+    /// A receiver whose value changes whenever the database may have changed,
+    /// by any process, if the backend can tell; `None` means poll. Workers and
+    /// the event hub wait on it beside their poll timers.
+    fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        None
+    }
+    /// A cheap read: is there a run a worker could claim now?
+    async fn has_claimable(&self) -> StoreResult<bool>;
+    /// Whether a worker should ask [`Store::has_claimable`] before each
+    /// claim. Where a claim that finds nothing still costs a write (SQLite's
+    /// single writer) the look saves it; where such a claim writes nothing
+    /// and costs one round trip (PostgreSQL) the look only adds a round trip
+    /// on the way to every run.
+    fn look_before_claiming(&self) -> bool {
+        true
+    }
+    /// Claims up to `limit` runs: queued ones at the head of their session, and
+    /// running ones whose worker's lease expired. A rescued run that used up
+    /// its attempts is failed instead of claimed. Each claim writes the run's
+    /// `run_started` event in the same transaction. A worker whose own lease
+    /// lapsed claims nothing: [`StoreError::Fenced`].
+    async fn claim_runs(&self, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>>;
+
+    // Execution, fenced by the lease.
+    async fn load_run(&self, run_id: &str) -> StoreResult<RunContext>;
+    /// Loads several runs' contexts, in one round trip where the backend can:
+    /// a worker that claimed a batch loads it at once.
+    async fn load_runs(&self, run_ids: Vec<String>) -> StoreResult<Vec<RunContext>> {
+        let mut contexts = Vec::with_capacity(run_ids.len());
+        for run_id in &run_ids {
+            contexts.push(self.load_run(run_id).await?);
+        }
+        Ok(contexts)
+    }
+    async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<Committed>;
+    /// The items waiting in a run's inbox, oldest first.
+    async fn read_inbox(&self, run_id: &str) -> StoreResult<Vec<InboxItem>>;
+    /// Hands a run back to the queue without charging the attempt (a graceful
+    /// shutdown, or a claim whose answer was lost). Writes `run_handed_back`
+    /// ([`HandBack::event`]) and the `handed_back` fact ([`HandBack::clean_boundary`]).
+    async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()>;
+
+    // Provider credentials.
+    /// Stores (or replaces) the keys of several credential names at once:
+    /// all of them or, on failure, none.
+    async fn put_credentials(&self, keys: Vec<(String, ApiKey)>) -> StoreResult<Vec<CredentialInfo>>;
+    /// Stores (or replaces) the key of one credential name.
+    async fn put_credential(&self, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo> {
+        let mut stored = self.put_credentials(vec![(name.to_string(), key.clone())]).await?;
+        stored.pop().ok_or_else(|| StoreError::internal("the credential was not stored"))
+    }
+    /// The key of a credential name, for a worker building a provider.
+    async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>>;
+    /// Every stored credential, without the keys.
+    async fn list_credentials(&self) -> StoreResult<Vec<CredentialInfo>>;
+    /// Forgets a credential; [`StoreError::NotFound`] if there was none.
+    async fn delete_credential(&self, name: &str) -> StoreResult<()>;
+
+    // Retention (see [`retention`]).
+    /// Removes one small batch of old logs: at most `limit` events and
+    /// checkpoints (together) of runs and fleet runs that ended more than
+    /// `older_than` ago by the store's clock, oldest first, in one short
+    /// transaction. The runs and fleet runs themselves stay, with their
+    /// results, and so do sessions' histories. An empty answer means nothing
+    /// that old is left to prune.
+    async fn prune_logs(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned>;
+    /// Deletes a run that has ended, with its log and the idempotency keys
+    /// that name it, in transactions of at most [`retention::DELETE_BATCH`]
+    /// rows. Its session keeps its history; its fleet run keeps its counts
+    /// and its own log. A run that has not ended is a
+    /// [`StoreError::Conflict`] and nothing is deleted.
+    async fn delete_run(&self, id: &str) -> StoreResult<()>;
+}

@@ -1,0 +1,76 @@
+//! The storage layer's errors, each saying whether retrying can help.
+
+use crate::lifecycle::Refusal;
+
+/// A database error kept as it came, for logs and `source()` chains.
+pub type SourceError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Errors of the storage layer. Each says whether retrying can help
+/// ([`StoreError::is_retryable`]): a refusal or a broken row gives the same
+/// answer however often it is asked.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The thing named does not exist (or was deleted).
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// The request conflicts with the stored state.
+    #[error("{0}")]
+    Conflict(String),
+    /// The session has an unfinished run and the submission asked not to
+    /// queue behind it (`multitask_strategy: reject`).
+    #[error("{0}")]
+    Busy(String),
+    /// The writer no longer holds the run's lease: nothing was written.
+    #[error("the lease on this run is no longer held")]
+    Fenced,
+    /// A commit that would end or park a run was refused, changing nothing:
+    /// the run's inbox holds something it has not taken in (a message
+    /// steered while its last step ran), which must reach it first.
+    #[error("the run has messages it has not taken in")]
+    InboxWaiting,
+    /// The database could not be reached, was busy, or aborted the
+    /// transaction (a lost connection, a serialization failure, a restart):
+    /// nothing was written, and retrying may help.
+    #[error("database unavailable: {0}")]
+    Unavailable(#[source] SourceError),
+    /// The database answered, but not as this code expects (a row that does
+    /// not decode, a failed statement): retrying gives the same answer.
+    #[error("storage error: {0}")]
+    Internal(#[source] SourceError),
+}
+
+impl StoreError {
+    /// True when the same call may succeed if made again.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_))
+    }
+
+    /// An [`StoreError::Internal`] error with a message of its own.
+    pub fn internal(message: impl Into<String>) -> StoreError {
+        StoreError::Internal(message.into().into())
+    }
+
+    /// An [`StoreError::Unavailable`] error with a message of its own.
+    pub fn unavailable(message: impl Into<String>) -> StoreError {
+        StoreError::Unavailable(message.into().into())
+    }
+}
+
+impl From<serde_json::Error> for StoreError {
+    fn from(e: serde_json::Error) -> Self {
+        StoreError::Internal(Box::new(e))
+    }
+}
+
+/// Shorthand for storage results.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+impl From<Refusal> for StoreError {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::Conflict(message) => StoreError::Conflict(message),
+            Refusal::Busy(message) => StoreError::Busy(message),
+            Refusal::InboxWaiting => StoreError::InboxWaiting,
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! Filters and pages of the store's lists.
+
+use crate::model::RunStatus;
+
+/// Which end of a list comes first: lists are in submission (or ID)
+/// order, oldest first unless asked for the newest first (`order=desc`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
+pub enum Order {
+    #[default]
+    #[serde(rename = "asc")]
+    OldestFirst,
+    #[serde(rename = "desc")]
+    NewestFirst,
+}
+
+/// A filter for listing fleet runs.
+#[derive(Debug, Clone, Default)]
+pub struct FleetRunFilter {
+    pub fleet_id: Option<String>,
+    /// Return fleet runs that come after this one in `order` (keyset pagination).
+    pub after: Option<String>,
+    pub limit: u32,
+    pub order: Order,
+}
+
+/// A filter for listing runs.
+#[derive(Debug, Clone, Default)]
+pub struct RunFilter {
+    pub session_id: Option<String>,
+    /// Only the tasks of this fleet run.
+    pub fleet_run_id: Option<String>,
+    pub status: Option<RunStatus>,
+    /// Return runs that come after this run ID in `order` (keyset pagination).
+    pub after: Option<String>,
+    pub limit: u32,
+    pub order: Order,
+}
+
+/// A page of sessions, by ID.
+#[derive(Debug, Clone, Default)]
+pub struct SessionFilter {
+    /// Return sessions that come after this ID in `order` (keyset pagination).
+    pub after: Option<String>,
+    /// At most this many; every session when `None`.
+    pub limit: Option<u32>,
+    pub order: Order,
+}
