@@ -24,7 +24,8 @@ pub mod pg_support;
 /// other's and either runs alone (`cargo test --test store -- ::postgres`).
 /// The attributes written above a test (its `#[tokio::test(…)]`, its doc)
 /// go on both functions. The `postgres` one skips with a message unless
-/// `WINGMAN_TEST_POSTGRES_URL` is set.
+/// `WINGMAN_TEST_POSTGRES_URL` is set, and fails instead under
+/// `WINGMAN_TEST_POSTGRES=required`.
 #[macro_export]
 macro_rules! store_tests {
     ($($(#[$attr:meta])* async fn $name:ident($store:ident, $guard:ident) $body:block)*) => {$(
@@ -81,12 +82,9 @@ pub async fn open_sqlite() -> (Arc<dyn Store>, Guard) {
 }
 
 /// A store on a fresh PostgreSQL database, or `None` once the test has said
-/// it is skipped: `WINGMAN_TEST_POSTGRES_URL` is not set.
+/// it is skipped (see [`pg_support::postgres_url_or_skip`]).
 pub async fn open_postgres() -> Option<(Arc<dyn Store>, Guard)> {
-    if pg_support::postgres_url().is_none() {
-        eprintln!("PostgreSQL skipped: WINGMAN_TEST_POSTGRES_URL is not set");
-        return None;
-    }
+    pg_support::postgres_url_or_skip()?;
     let database = pg_support::PgDatabase::create();
     let store = store::open(&database.url, &store::StoreOptions::default()).await.unwrap();
     let url = database.url.clone();
