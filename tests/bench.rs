@@ -35,10 +35,7 @@ fn a_burndown_on_sqlite_prints_its_rate_and_the_workers_cpu_per_run() {
 
 #[test]
 fn a_burndown_on_postgres_prints_the_databases_cpu_per_run_too() {
-    let Some(server) = pg_support::postgres_url() else {
-        eprintln!("skipped: WINGMAN_TEST_POSTGRES_URL is not set");
-        return;
-    };
+    let Some(server) = pg_support::postgres_url_or_skip() else { return };
     let out = burndown(400, &["--postgres", &server]);
     assert!(out.contains("burn-down: 400 one-step runs, 2 worker process(es)"), "{out}");
     // Only a server on this machine shows its processes' time.

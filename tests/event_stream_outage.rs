@@ -15,8 +15,7 @@ use tokio::sync::watch;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_event_stream_asked_for_during_a_database_outage_is_told_to_reconnect() {
-    if common::postgres_url().is_none() {
-        eprintln!("skipped: WINGMAN_TEST_POSTGRES_URL is not set");
+    if common::postgres_url_or_skip().is_none() {
         return;
     }
     let mut env = TestEnv::on(Backend::Postgres);

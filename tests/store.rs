@@ -14,9 +14,9 @@ use wingman::event::RunEvent;
 use wingman::model::{new_id, RunInput, RunKind, RunStatus};
 use wingman::store::{Claim, Commit, HandBack, Heartbeat, IdempotencyKey, NewRun, Store, StoreError};
 
-#[tokio::test]
-async fn runs_of_a_session_are_claimed_one_at_a_time_in_order() {
-    for (store, dir) in backends().await {
+store_tests! {
+    #[tokio::test]
+    async fn runs_of_a_session_are_claimed_one_at_a_time_in_order(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;
         let first = enqueue(&store, &s, &a, "1").await;
@@ -47,11 +47,9 @@ async fn runs_of_a_session_are_claimed_one_at_a_time_in_order() {
         assert_eq!(batch[0].checkpoints.len(), 1, "the first run's answer");
         assert!(matches!(store.load_runs(vec![new_id()]).await, Err(StoreError::NotFound(_))));
     }
-}
 
-#[tokio::test]
-async fn writes_are_fenced_by_the_claim_and_the_workers_lease() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn writes_are_fenced_by_the_claim_and_the_workers_lease(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &a, "x").await;
@@ -84,11 +82,9 @@ async fn writes_are_fenced_by_the_claim_and_the_workers_lease() {
         assert_eq!(kinds, ["run_queued", "run_started", "text_delta", "run_started", "step_completed", "done"]);
         assert_eq!(store.get_run(&run).await.unwrap().unwrap().response.as_deref(), Some("on time"));
     }
-}
 
-#[tokio::test]
-async fn a_run_whose_workers_keep_dying_fails_after_its_attempts() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_run_whose_workers_keep_dying_fails_after_its_attempts(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &a, "x").await; // max_attempts: 2
@@ -103,11 +99,9 @@ async fn a_run_whose_workers_keep_dying_fails_after_its_attempts() {
         assert_eq!(failed.status, RunStatus::Failed);
         assert!(failed.error.unwrap().contains("gave up after 2 attempts"));
     }
-}
 
-#[tokio::test]
-async fn a_lost_attempt_is_charged_only_when_it_checkpointed_nothing() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_lost_attempt_is_charged_only_when_it_checkpointed_nothing(store, dir) {
         let a = agent(json!({}), 10);
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &a, "x").await; // max_attempts: 2
@@ -145,11 +139,9 @@ async fn a_lost_attempt_is_charged_only_when_it_checkpointed_nothing() {
         assert_eq!(failed.status, RunStatus::Failed);
         assert!(failed.error.unwrap().contains("gave up after 2 attempts that made no progress"));
     }
-}
 
-#[tokio::test]
-async fn a_hand_back_is_not_charged_and_cancel_wins() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_hand_back_is_not_charged_and_cancel_wins(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &a, "x").await;
@@ -176,11 +168,9 @@ async fn a_hand_back_is_not_charged_and_cancel_wins() {
             Heartbeat::Lost => panic!("the lease is still valid"),
         }
     }
-}
 
-#[tokio::test]
-async fn a_claim_never_received_is_handed_back_with_the_resume_facts_it_found() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_claim_never_received_is_handed_back_with_the_resume_facts_it_found(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &a, "x").await;
@@ -215,11 +205,9 @@ async fn a_claim_never_received_is_handed_back_with_the_resume_facts_it_found() 
         assert_eq!(unstarted.len(), 3, "{events:?}");
         assert!(unstarted.iter().all(|e| e.kind == "run_handed_back" && e.data["interrupted"] == false));
     }
-}
 
-#[tokio::test]
-async fn idempotency_keys_return_the_first_run() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn idempotency_keys_return_the_first_run(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;
         let key =
@@ -257,9 +245,9 @@ fn quick_retries() -> LoopConfig {
     LoopConfig { retry_base: Duration::from_millis(1), provider_retries: 2, ..Default::default() }
 }
 
-#[tokio::test]
-async fn transient_provider_errors_are_retried_and_their_partial_output_voided() {
-    for (store, dir) in backends().await {
+store_tests! {
+    #[tokio::test]
+    async fn transient_provider_errors_are_retried_and_their_partial_output_voided(store, dir) {
         let a = agent(
             json!({"script": [{"error": {"status": 429, "message": "slow down"}}, {"error": {"status": 500, "message": "oops"}}, {"text": "fine"}]}),
             5,
@@ -276,11 +264,9 @@ async fn transient_provider_errors_are_retried_and_their_partial_output_voided()
         assert!(restarts[0].data["reason"].as_str().unwrap().contains("429"));
         assert_eq!(done.steps, 1, "retries are not steps");
     }
-}
 
-#[tokio::test]
-async fn fatal_provider_errors_and_exhausted_retries_fail_the_run() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn fatal_provider_errors_and_exhausted_retries_fail_the_run(store, dir) {
         let s = session(&store, dir.path()).await;
         let fatal = agent(json!({"script": [{"error": {"status": 400, "message": "bad request body"}}]}), 5);
         enqueue(&store, &s, &fatal, "x").await;
@@ -297,11 +283,9 @@ async fn fatal_provider_errors_and_exhausted_retries_fail_the_run() {
         let failed = store.get_run(&run).await.unwrap().unwrap();
         assert_eq!(failed.error.as_deref(), Some("provider error (529) after 2 retries: overloaded"));
     }
-}
 
-#[tokio::test]
-async fn max_steps_ends_a_runaway_loop_with_a_valid_history() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn max_steps_ends_a_runaway_loop_with_a_valid_history(store, dir) {
         let call = json!({"tool_calls": [{"name": "bash", "input": {"command": "true"}}]});
         let a = agent(json!({"script": [call.clone(), call.clone(), call]}), 2);
         let s = session(&store, dir.path()).await;
@@ -316,11 +300,9 @@ async fn max_steps_ends_a_runaway_loop_with_a_valid_history() {
         use wingman::model::Role::*;
         assert_eq!(roles, [User, Assistant, Tool, Assistant, Tool]);
     }
-}
 
-#[tokio::test]
-async fn streamed_text_is_coalesced_but_never_lost() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn streamed_text_is_coalesced_but_never_lost(store, dir) {
         let words: Vec<String> = (0..40).map(|i| format!("w{i}")).collect();
         let text = words.join(" ");
         let a = agent(json!({"chunk_delay_ms": 10, "script": [{"text": text}]}), 5);
@@ -334,11 +316,9 @@ async fn streamed_text_is_coalesced_but_never_lost() {
         assert!(deltas.len() >= 2 && deltas.len() < 40, "coalesced into a few deltas: {}", deltas.len());
         assert_eq!(deltas.concat(), text);
     }
-}
 
-#[tokio::test]
-async fn reading_after_the_largest_sequence_numbers_yields_nothing() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn reading_after_the_largest_sequence_numbers_yields_nothing(store, dir) {
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &agent(json!({}), 5), "x").await;
         assert_eq!(seqs(&store.read_events(&run, 0, 10).await.unwrap()), [1]);
@@ -347,11 +327,9 @@ async fn reading_after_the_largest_sequence_numbers_yields_nothing() {
             assert!(store.read_events(&run, after, 10).await.unwrap().is_empty(), "after {after}");
         }
     }
-}
 
-#[tokio::test]
-async fn a_claims_run_started_event_is_the_domains_and_a_rescues_too() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_claims_run_started_event_is_the_domains_and_a_rescues_too(store, dir) {
         let a = agent(json!({}), 5);
         let run = enqueue(&store, &session(&store, dir.path()).await, &a, "x").await;
         let lapsed = worker(&store).await;
@@ -369,11 +347,9 @@ async fn a_claims_run_started_event_is_the_domains_and_a_rescues_too() {
         }
         assert_eq!(seqs(&events), [1, 2, 3]);
     }
-}
 
-#[tokio::test]
-async fn a_session_is_read_with_the_agent_that_answers_it() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_session_is_read_with_the_agent_that_answers_it(store, dir) {
         let own = agent(json!({}), 5);
         let other = agent(json!({}), 7);
         store.insert_agent(&own).await.unwrap();

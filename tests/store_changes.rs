@@ -18,9 +18,9 @@ use wingman::store::{self, Store, StoreOptions};
 /// Long enough for any hint on a loaded machine; the watch itself never polls.
 const HINT_WITHIN: Duration = Duration::from_secs(5);
 
-#[tokio::test]
-async fn a_submission_a_claim_and_a_commit_each_wake_another_processes_watch() {
-    for (store, guard) in backends().await {
+store_tests! {
+    #[tokio::test]
+    async fn a_submission_a_claim_and_a_commit_each_wake_another_processes_watch(store, guard) {
         let other = store::open(guard.url(), &StoreOptions::default()).await.unwrap();
         let mut changes = other.changes().expect("the backend has a change watch");
         let a = agent(json!({}), 5);

@@ -21,9 +21,9 @@ use wingman::store::{Commit, EventCursor, Store};
 const RUNS: usize = 24;
 const COMMITS: u32 = 25;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_reader_following_the_cursor_sees_every_event_once_while_many_commit() {
-    for (store, dir) in backends().await {
+store_tests! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_reader_following_the_cursor_sees_every_event_once_while_many_commit(store, dir) {
         let a = agent(json!({}), 100);
         for r in 0..RUNS {
             let s = session(&store, dir.path()).await;
@@ -118,12 +118,12 @@ fn write_of(step: u32) -> Vec<RunEvent> {
     vec![RunEvent::StepStarted { step }, delta("a"), delta("b")]
 }
 
-/// A run's log read from a number inside one write's events, with a limit
-/// that ends inside it, and the global cursor stepped one event at a time
-/// through it: every event once, in order, from where the reader stopped.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn reads_that_stop_inside_a_write_resume_there() {
-    for (store, dir) in backends().await {
+store_tests! {
+    /// A run's log read from a number inside one write's events, with a limit
+    /// that ends inside it, and the global cursor stepped one event at a time
+    /// through it: every event once, in order, from where the reader stopped.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_that_stop_inside_a_write_resume_there(store, dir) {
         let a = agent(json!({}), 100);
         let s = session(&store, dir.path()).await;
         enqueue(&store, &s, &a, "one").await;
@@ -163,15 +163,13 @@ async fn reads_that_stop_inside_a_write_resume_there() {
         assert_eq!(stepped, (3..=8).collect::<Vec<_>>());
         assert_eq!(store.events_since(cursor, 10).await.unwrap(), vec![], "nothing after the last event");
     }
-}
 
-/// Commits that arrive together (and that a backend may write together):
-/// each is judged alone. The cancelled runs' commits are refused and change
-/// nothing; the others end their runs, append their answers to their
-/// sessions' histories and pass each session's turn to its next run.
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn commits_arriving_together_are_each_fenced_ended_and_pass_their_turn() {
-    for (store, dir) in backends().await {
+    /// Commits that arrive together (and that a backend may write together):
+    /// each is judged alone. The cancelled runs' commits are refused and change
+    /// nothing; the others end their runs, append their answers to their
+    /// sessions' histories and pass each session's turn to its next run.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn commits_arriving_together_are_each_fenced_ended_and_pass_their_turn(store, dir) {
         let a = agent(json!({}), 100);
         let mut sessions = Vec::new();
         for r in 0..RUNS {

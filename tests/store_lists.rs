@@ -9,9 +9,9 @@ use store_support::*;
 use wingman::model::RunStatus;
 use wingman::store::{Heartbeat, Order, RunFilter, SessionFilter, WorkerStatus};
 
-#[tokio::test]
-async fn workers_are_listed_with_their_leases_and_the_runs_they_hold() {
-    for (store, dir) in backends().await {
+store_tests! {
+    #[tokio::test]
+    async fn workers_are_listed_with_their_leases_and_the_runs_they_hold(store, dir) {
         assert!(store.list_workers().await.unwrap().is_empty());
         let a = agent(json!({}), 5);
         let s1 = session(&store, dir.path()).await;
@@ -53,11 +53,9 @@ async fn workers_are_listed_with_their_leases_and_the_runs_they_hold() {
         let running = RunFilter { status: Some(RunStatus::Running), limit: 10, ..Default::default() };
         assert_eq!(store.list_runs(&running).await.unwrap().len(), 1);
     }
-}
 
-#[tokio::test]
-async fn runs_and_sessions_page_from_the_newest_as_from_the_oldest() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn runs_and_sessions_page_from_the_newest_as_from_the_oldest(store, dir) {
         let a = agent(json!({}), 5);
         let mut sessions = Vec::new();
         let mut runs = Vec::new();

@@ -33,8 +33,7 @@ enum Cut {
 
 #[tokio::test]
 async fn a_submission_whose_answer_is_lost_is_written_once() {
-    if pg_support::postgres_url().is_none() {
-        eprintln!("PostgreSQL skipped: WINGMAN_TEST_POSTGRES_URL is not set");
+    if pg_support::postgres_url_or_skip().is_none() {
         return;
     }
     for cut in [Cut::AfterCommit, Cut::BeforeExecute] {

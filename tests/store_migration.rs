@@ -2,7 +2,8 @@
 //! histories: events and messages written a row each (migrations 1 to 7)
 //! read back the same, events in the same commit order, once migrations 8
 //! and 9 have put a write's events, and a run's messages, in one row.
-//! Skipped, with a message, unless `WINGMAN_TEST_POSTGRES_URL` is set.
+//! Skipped, with a message, unless `WINGMAN_TEST_POSTGRES_URL` is set (failed
+//! instead under `WINGMAN_TEST_POSTGRES=required`).
 
 #[path = "pg_support/mod.rs"]
 mod pg_support;
@@ -17,8 +18,7 @@ const BEFORE_EVENT_ROWS: i64 = 7;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn events_and_messages_written_a_row_each_read_back_the_same_after_the_upgrade() {
-    if pg_support::postgres_url().is_none() {
-        eprintln!("skipped: WINGMAN_TEST_POSTGRES_URL is not set");
+    if pg_support::postgres_url_or_skip().is_none() {
         return;
     }
     let db = pg_support::PgDatabase::create();

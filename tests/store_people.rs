@@ -37,9 +37,9 @@ async fn submit(store: &Arc<dyn Store>, session: &str, strategy: MultitaskStrate
     Ok(store.enqueue_run(run, None).await?.run.id)
 }
 
-#[tokio::test]
-async fn a_run_neither_ends_nor_parks_with_an_unread_message_in_its_inbox() {
-    for (store, dir) in backends().await {
+store_tests! {
+    #[tokio::test]
+    async fn a_run_neither_ends_nor_parks_with_an_unread_message_in_its_inbox(store, dir) {
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &agent(json!({}), 5), "x").await;
         let w = worker(&store).await;
@@ -66,11 +66,9 @@ async fn a_run_neither_ends_nor_parks_with_an_unread_message_in_its_inbox() {
         let late = store.steer_run(&run, "too late").await;
         assert!(matches!(late, Err(StoreError::Conflict(_))), "{late:?}");
     }
-}
 
-#[tokio::test]
-async fn a_waiting_run_holds_no_worker_until_a_decision_queues_it_again() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_waiting_run_holds_no_worker_until_a_decision_queues_it_again(store, dir) {
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &agent(json!({}), 5), "x").await;
         let next = enqueue(&store, &s, &agent(json!({}), 5), "y").await;
@@ -106,11 +104,9 @@ async fn a_waiting_run_holds_no_worker_until_a_decision_queues_it_again() {
         assert!(ctx.checkpoints.iter().any(|c| matches!(c.body, CheckpointBody::Decision { .. })));
         assert_eq!(status(&store, &next).await, RunStatus::Queued);
     }
-}
 
-#[tokio::test]
-async fn a_new_message_rejects_interrupts_or_rolls_back_the_unfinished_runs() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_new_message_rejects_interrupts_or_rolls_back_the_unfinished_runs(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;
         let first = enqueue(&store, &s, &a, "first").await;

@@ -26,9 +26,9 @@ fn fleet(agent_id: &str) -> Fleet {
     }
 }
 
-#[tokio::test]
-async fn fleets_are_created_read_listed_updated_and_deleted() {
-    for (store, _dir) in backends().await {
+store_tests! {
+    #[tokio::test]
+    async fn fleets_are_created_read_listed_updated_and_deleted(store, _dir) {
         let mut first = fleet("agent-1");
         // IDs order by their millisecond first: the second is made a little later.
         tokio::time::sleep(std::time::Duration::from_millis(3)).await;
@@ -53,11 +53,9 @@ async fn fleets_are_created_read_listed_updated_and_deleted() {
         assert!(matches!(store.update_fleet(&first).await, Err(StoreError::NotFound(_))));
         assert_eq!(store.list_fleets().await.unwrap().len(), 1);
     }
-}
 
-#[tokio::test]
-async fn several_keys_are_stored_in_one_write_and_replace_earlier_ones() {
-    for (store, _dir) in backends().await {
+    #[tokio::test]
+    async fn several_keys_are_stored_in_one_write_and_replace_earlier_ones(store, _dir) {
         store.put_credential("openai", &ApiKey::new("old-key")).await.unwrap();
         let stored = store
             .put_credentials(vec![
@@ -102,9 +100,9 @@ async fn fleet_run(store: &Arc<dyn Store>, n: usize, cap: u32, key: Option<Idemp
     (enqueued.fleet_run.id, enqueued.created)
 }
 
-#[tokio::test]
-async fn a_fleet_runs_tasks_hold_its_slots_and_each_ending_writes_one_result() {
-    for (store, _dir) in backends().await {
+store_tests! {
+    #[tokio::test]
+    async fn a_fleet_runs_tasks_hold_its_slots_and_each_ending_writes_one_result(store, _dir) {
         let (id, _) = fleet_run(&store, 5, 2, None).await;
         let run = store.get_fleet_run(&id).await.unwrap().unwrap();
         let fleet_of =
@@ -138,11 +136,9 @@ async fn a_fleet_runs_tasks_hold_its_slots_and_each_ending_writes_one_result() {
         assert_eq!(indexes, [Some(2), Some(3)], "a page after task 1");
         assert!(tasks.iter().all(|t| t.status == RunStatus::Succeeded));
     }
-}
 
-#[tokio::test]
-async fn cancelling_a_fleet_run_ends_every_open_task_once() {
-    for (store, _dir) in backends().await {
+    #[tokio::test]
+    async fn cancelling_a_fleet_run_ends_every_open_task_once(store, _dir) {
         let (id, _) = fleet_run(&store, 4, 1, None).await;
         let w = worker(&store).await;
         assert_eq!(store.claim_runs(&w, 10).await.unwrap().len(), 1);
@@ -155,11 +151,9 @@ async fn cancelling_a_fleet_run_ends_every_open_task_once() {
         assert_eq!(events.last().unwrap().kind, "done");
         assert!(matches!(store.cancel_fleet_run("nope").await, Err(StoreError::NotFound(_))));
     }
-}
 
-#[tokio::test]
-async fn fleet_runs_are_listed_and_an_idempotency_key_returns_the_first() {
-    for (store, _dir) in backends().await {
+    #[tokio::test]
+    async fn fleet_runs_are_listed_and_an_idempotency_key_returns_the_first(store, _dir) {
         let key = || IdempotencyKey { scope: "fleet:x".into(), key: "k".into(), request_hash: "h".into() };
         let (first, created) = fleet_run(&store, 2, 0, Some(key())).await;
         assert!(created);

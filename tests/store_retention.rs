@@ -54,9 +54,9 @@ async fn prune_all(store: &Arc<dyn Store>, limit: u32) -> (Pruned, u32) {
     }
 }
 
-#[tokio::test]
-async fn pruning_removes_only_the_logs_of_runs_that_ended_and_keeps_their_results_and_histories() {
-    for (store, dir) in backends().await {
+store_tests! {
+    #[tokio::test]
+    async fn pruning_removes_only_the_logs_of_runs_that_ended_and_keeps_their_results_and_histories(store, dir) {
         let (ended_session, ended) = ended_run(&store, dir.path(), "the answer").await;
         // A running run with a checkpoint, a waiting one, and a queued one.
         let running = enqueue(&store, &session(&store, dir.path()).await, &agent(json!({}), 5), "r").await;
@@ -92,11 +92,9 @@ async fn pruning_removes_only_the_logs_of_runs_that_ended_and_keeps_their_result
         assert_eq!(store.load_run(&waiting).await.unwrap().checkpoints.len(), 1);
         assert!(store.prune_logs(ENDED, 100).await.unwrap().is_empty(), "a pruned log is not pruned again");
     }
-}
 
-#[tokio::test]
-async fn pruning_goes_in_batches_no_larger_than_asked_until_every_old_log_is_gone() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn pruning_goes_in_batches_no_larger_than_asked_until_every_old_log_is_gone(store, dir) {
         let mut runs = Vec::new();
         let mut events = 0;
         for i in 0..3 {
@@ -113,11 +111,9 @@ async fn pruning_goes_in_batches_no_larger_than_asked_until_every_old_log_is_gon
             assert_eq!(event_count(&store, run).await, 0);
         }
     }
-}
 
-#[tokio::test]
-async fn a_finished_fleet_runs_log_is_pruned_with_its_tasks_logs_and_its_counts_stay() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_finished_fleet_runs_log_is_pruned_with_its_tasks_logs_and_its_counts_stay(store, dir) {
         let a = agent(json!({}), 5);
         let now = Utc::now();
         let fleet = Fleet {
@@ -169,11 +165,9 @@ async fn a_finished_fleet_runs_log_is_pruned_with_its_tasks_logs_and_its_counts_
         assert_eq!((kept.status, kept.progress), (cancelled.status, cancelled.progress));
         assert_eq!(store.fleet_run_tasks(&id, None, 10).await.unwrap().len(), 2, "its tasks stay");
     }
-}
 
-#[tokio::test]
-async fn only_a_run_that_has_ended_is_deleted_and_its_whole_log_goes_with_it() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn only_a_run_that_has_ended_is_deleted_and_its_whole_log_goes_with_it(store, dir) {
         assert!(matches!(store.delete_run("no-such-run").await, Err(StoreError::NotFound(_))));
         let s = session(&store, dir.path()).await;
         let key = IdempotencyKey { scope: format!("message:{s}"), key: "k".into(), request_hash: "h".into() };
@@ -207,11 +201,9 @@ async fn only_a_run_that_has_ended_is_deleted_and_its_whole_log_goes_with_it() {
         let again = store.enqueue_run(new(), Some(key)).await.unwrap();
         assert!(again.created, "the deleted run's idempotency key is forgotten");
     }
-}
 
-#[tokio::test]
-async fn a_tail_of_a_run_deleted_while_it_reads_ends_without_waiting_for_a_done() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_tail_of_a_run_deleted_while_it_reads_ends_without_waiting_for_a_done(store, dir) {
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &agent(json!({}), 5), "question").await;
         let lease = claim(&store, &run).await;

@@ -66,9 +66,9 @@ async fn drain_in_order(store: &Arc<dyn Store>, session: &str, remaining: &[Stri
     assert_eq!(history, expected, "the history follows submission order");
 }
 
-#[tokio::test]
-async fn cancelling_a_run_in_any_position_keeps_the_session_in_order() {
-    for (store, dir) in backends().await {
+store_tests! {
+    #[tokio::test]
+    async fn cancelling_a_run_in_any_position_keeps_the_session_in_order(store, dir) {
         for position in 0..RUNS {
             let (s, runs, _) = queued_session(&store, dir.path()).await;
             let w = patient_worker(&store).await;
@@ -88,22 +88,18 @@ async fn cancelling_a_run_in_any_position_keeps_the_session_in_order() {
             assert_eq!(cancelled.status, RunStatus::Cancelled, "position {position}");
         }
     }
-}
 
-#[tokio::test]
-async fn cancelling_queued_runs_before_the_head_is_claimed_keeps_the_order() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn cancelling_queued_runs_before_the_head_is_claimed_keeps_the_order(store, dir) {
         let (s, runs, _) = queued_session(&store, dir.path()).await;
         // Nothing claimed yet: the head holds the turn while queued.
         store.cancel_run(&runs[2]).await.unwrap();
         store.cancel_run(&runs[0]).await.unwrap();
         drain_in_order(&store, &s, &[runs[1].clone(), runs[3].clone()], &[]).await;
     }
-}
 
-#[tokio::test]
-async fn a_run_failed_by_its_worker_or_by_rescue_passes_the_turn_once() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_run_failed_by_its_worker_or_by_rescue_passes_the_turn_once(store, dir) {
         // The worker ends the head with a failure of its own.
         let (s, runs, _) = queued_session(&store, dir.path()).await;
         let w = patient_worker(&store).await;
@@ -131,11 +127,9 @@ async fn a_run_failed_by_its_worker_or_by_rescue_passes_the_turn_once() {
         store.commit(&next.lease, text_commit(1, &format!("answer to {}", runs[1]), true)).await.unwrap();
         drain_in_order(&store, &s, &runs[3..], &["m1", &format!("answer to {}", runs[1])]).await;
     }
-}
 
-#[tokio::test]
-async fn a_handed_back_run_keeps_its_turn() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn a_handed_back_run_keeps_its_turn(store, dir) {
         let (s, runs, _) = queued_session(&store, dir.path()).await;
         let w = patient_worker(&store).await;
         for how in [HandBack::AtStepBoundary, HandBack::Interrupted] {
@@ -147,11 +141,9 @@ async fn a_handed_back_run_keeps_its_turn() {
         store.commit(&head.lease, text_commit(1, "first answer", true)).await.unwrap();
         drain_in_order(&store, &s, &runs[2..], &["m0", "first answer"]).await;
     }
-}
 
-#[tokio::test]
-async fn deleting_a_session_ends_all_its_runs_and_starts_none() {
-    for (store, dir) in backends().await {
+    #[tokio::test]
+    async fn deleting_a_session_ends_all_its_runs_and_starts_none(store, dir) {
         let (s, runs, _) = queued_session(&store, dir.path()).await;
         let (other, other_runs, _) = queued_session(&store, dir.path()).await;
         let w = patient_worker(&store).await;
@@ -168,16 +160,14 @@ async fn deleting_a_session_ends_all_its_runs_and_starts_none() {
         store.commit(&claims[1].lease, text_commit(1, "other answer", true)).await.unwrap();
         drain_in_order(&store, &other, &other_runs[1..], &["m0", "other answer"]).await;
     }
-}
 
-/// A run submitted while the session's running run ends is never stranded
-/// behind it: the submission's busy check sees the end even when the end
-/// committed while the submission waited for the session's lock (a check
-/// that read the session's runs as they were before the wait would block the
-/// new run for a turn that was already passed on).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_run_submitted_as_the_running_one_ends_is_never_stranded() {
-    for (store, dir) in backends().await {
+    /// A run submitted while the session's running run ends is never stranded
+    /// behind it: the submission's busy check sees the end even when the end
+    /// committed while the submission waited for the session's lock (a check
+    /// that read the session's runs as they were before the wait would block the
+    /// new run for a turn that was already passed on).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_run_submitted_as_the_running_one_ends_is_never_stranded(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;
         let w = worker(&store).await;

@@ -19,7 +19,7 @@ pub mod routes;
 #[path = "../pg_support/mod.rs"]
 mod pg_support;
 #[allow(unused_imports)]
-pub use pg_support::postgres_url;
+pub use pg_support::postgres_url_or_skip;
 
 /// Which database a test's processes share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,7 +30,8 @@ pub enum Backend {
 
 /// Defines each test once and runs it on both backends: a module per test
 /// with a `sqlite` and a `postgres` test function (the latter skipped, with
-/// a message, unless `WINGMAN_TEST_POSTGRES_URL` is set).
+/// a message, unless `WINGMAN_TEST_POSTGRES_URL` is set, and failed instead
+/// under `WINGMAN_TEST_POSTGRES=required`).
 #[macro_export]
 macro_rules! on_both_backends {
     ($(async fn $name:ident($backend:ident: Backend) $body:block)*) => {$(
@@ -47,8 +48,7 @@ macro_rules! on_both_backends {
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                if common::postgres_url().is_none() {
-                    eprintln!("skipped: WINGMAN_TEST_POSTGRES_URL is not set");
+                if common::postgres_url_or_skip().is_none() {
                     return;
                 }
                 body(Backend::Postgres).await

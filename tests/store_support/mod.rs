@@ -1,5 +1,6 @@
-//! What the store conformance suites share: every backend under test, and
-//! small builders of agents, sessions, runs, workers and commits.
+//! What the store conformance suites share: the macro that runs each test
+//! on every backend, a fresh store of each, and small builders of agents,
+//! sessions, runs, workers and commits.
 #![allow(dead_code)]
 
 use std::sync::Arc;
@@ -17,6 +18,41 @@ pub const LEASE: Duration = Duration::from_millis(300);
 #[path = "../pg_support/mod.rs"]
 pub mod pg_support;
 
+/// Defines each store test once and runs it on every backend: a module per
+/// test with a `sqlite` and a `postgres` test function, each on a fresh
+/// store of its backend, so that one backend's failure hides nothing of the
+/// other's and either runs alone (`cargo test --test store -- ::postgres`).
+/// The attributes written above a test (its `#[tokio::test(…)]`, its doc)
+/// go on both functions. The `postgres` one skips with a message unless
+/// `WINGMAN_TEST_POSTGRES_URL` is set, and fails instead under
+/// `WINGMAN_TEST_POSTGRES=required`.
+#[macro_export]
+macro_rules! store_tests {
+    ($($(#[$attr:meta])* async fn $name:ident($store:ident, $guard:ident) $body:block)*) => {$(
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            async fn body(
+                $store: std::sync::Arc<dyn wingman::store::Store>,
+                $guard: $crate::store_support::Guard,
+            ) $body
+
+            $(#[$attr])*
+            async fn sqlite() {
+                let (store, guard) = $crate::store_support::open_sqlite().await;
+                body(store, guard).await
+            }
+
+            $(#[$attr])*
+            async fn postgres() {
+                let Some((store, guard)) = $crate::store_support::open_postgres().await else { return };
+                body(store, guard).await
+            }
+        }
+    )*};
+}
+
 /// What a store under test lives in: a directory (the SQLite file, and the
 /// runs' work dirs), and for PostgreSQL a database of its own, dropped with it.
 pub struct Guard {
@@ -26,6 +62,7 @@ pub struct Guard {
 }
 
 impl Guard {
+    /// The test's directory: the SQLite file's, and the runs' work dirs'.
     pub fn path(&self) -> &std::path::Path {
         self.dir.path()
     }
@@ -36,22 +73,22 @@ impl Guard {
     }
 }
 
-/// Every backend under test, each with a fresh database: SQLite always,
-/// PostgreSQL when `WINGMAN_TEST_POSTGRES_URL` is set.
-pub async fn backends() -> Vec<(Arc<dyn Store>, Guard)> {
+/// A store on a fresh SQLite file.
+pub async fn open_sqlite() -> (Arc<dyn Store>, Guard) {
     let dir = tempfile::tempdir().unwrap();
     let url = dir.path().join("t.db").to_string_lossy().into_owned();
     let store = store::open(&url, &store::StoreOptions::default()).await.unwrap();
-    let mut all = vec![(store, Guard { dir, url, _database: None })];
-    if pg_support::postgres_url().is_some() {
-        let database = pg_support::PgDatabase::create();
-        let store = store::open(&database.url, &store::StoreOptions::default()).await.unwrap();
-        let url = database.url.clone();
-        all.push((store, Guard { dir: tempfile::tempdir().unwrap(), url, _database: Some(database) }));
-    } else {
-        eprintln!("PostgreSQL skipped: WINGMAN_TEST_POSTGRES_URL is not set");
-    }
-    all
+    (store, Guard { dir, url, _database: None })
+}
+
+/// A store on a fresh PostgreSQL database, or `None` once the test has said
+/// it is skipped (see [`pg_support::postgres_url_or_skip`]).
+pub async fn open_postgres() -> Option<(Arc<dyn Store>, Guard)> {
+    pg_support::postgres_url_or_skip()?;
+    let database = pg_support::PgDatabase::create();
+    let store = store::open(&database.url, &store::StoreOptions::default()).await.unwrap();
+    let url = database.url.clone();
+    Some((store, Guard { dir: tempfile::tempdir().unwrap(), url, _database: Some(database) }))
 }
 
 pub fn agent(options: Value, max_steps: u32) -> Agent {
