@@ -1,12 +1,13 @@
 //! The architecture invariants of docs/architecture.md, read from the code:
-//! which module may use which. A `use crate::x` (or a path `crate::x::…`)
-//! that breaks a rule fails this test with the file and the line.
+//! which module may use which (a `use crate::x`, or a path `crate::x::…`,
+//! that breaks a rule fails with the file and the line), and what a test
+//! can check of "a backend persists decisions; it makes none".
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The domain: plain types and rules, no I/O.
-const DOMAIN: &[&str] = &["model", "attempt", "approval", "checkpoint", "credential", "event", "fleet"];
+const DOMAIN: &[&str] = &["model", "attempt", "approval", "checkpoint", "credential", "event", "fleet", "lifecycle"];
 
 /// What each module may use besides itself. Modules not listed here are the
 /// top layer (the command line, the application's wiring, benchmarks,
@@ -18,7 +19,7 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         "model" | "attempt" => Some(vec![]),
         "approval" | "credential" => Some(vec!["model"]),
         "checkpoint" => Some(vec!["model", "approval"]),
-        "event" | "fleet" => with(&[]),
+        "event" | "fleet" | "lifecycle" => with(&[]),
         // A backend persists domain values: it knows no provider, tool,
         // engine or HTTP.
         "store" => with(&[]),
@@ -152,4 +153,158 @@ fn the_checker_sees_a_broken_rule() {
     assert!(!allowed("store").unwrap().contains(&"provider"));
     assert!(!allowed("api").unwrap().contains(&"engine"));
     assert!(!allowed("metrics").unwrap().contains(&"store"));
+}
+
+/// The backends' source files, each with its text.
+fn backend_files() -> Vec<(String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    for backend in ["store/sqlite", "store/postgres"] {
+        rust_files(&src.join(backend), &mut files);
+    }
+    files.sort();
+    files.iter().map(|f| (format!("{}", f.strip_prefix(&src).unwrap().display()), read(f))).collect()
+}
+
+fn read(file: &Path) -> String {
+    std::fs::read_to_string(file).unwrap()
+}
+
+/// What belongs to the rules (`src/lifecycle`, `attempt`, `fleet`,
+/// `checkpoint`), with the reason: code of a backend that names one of these
+/// is making a decision, or building an event, of its own.
+const RULES_ONLY: &[(&str, &str)] = &[
+    ("RunEvent::", "events are built by the rules"),
+    ("_event(", "events are built by the rules"),
+    ("RunStatus::", "which status a run takes is the rules' to say"),
+    ("FleetRunStatus::", "how a fleet run ends is fleet::task_ended's to say"),
+    ("is_terminal(", "whether a run has ended is the rules' to say"),
+    ("MultitaskStrategy::", "a strategy's plan is lifecycle::make_way's"),
+    ("attempt::", "a rescue's charge is lifecycle::rescue's"),
+    ("final_status", "how a fleet run ends is fleet::task_ended's to say"),
+    ("fleet::starts_blocked", "a fleet run's slots are lifecycle::fleet_run's"),
+    ("summarize(", "a run's summary is the rules' (Ending::of, lifecycle::complete)"),
+    ("StoreError::Conflict(", "refusals come from the rules (lifecycle::Refusal)"),
+    ("StoreError::Busy(", "refusals come from the rules (lifecycle::Refusal)"),
+    ("StoreError::InboxWaiting", "refusals come from the rules (lifecycle::admit)"),
+];
+
+/// The places in `files` where code (not comments) names something of [`RULES_ONLY`].
+fn decisions_in(files: &[(String, String)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (name, text) in files {
+        for (n, line) in text.lines().enumerate() {
+            for (pattern, reason) in RULES_ONLY {
+                if code_part(line).contains(pattern) {
+                    found.push(format!("{name}:{}: {}\n    {reason}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_backend_persists_decisions_and_makes_none() {
+    let found = decisions_in(&backend_files());
+    assert!(found.is_empty(), "a backend decides what the rules should:\n{}", found.join("\n"));
+}
+
+/// The text of every comment line of `text` at least `min` characters long.
+fn comment_lines(text: &str, min: usize) -> Vec<String> {
+    let comment = |line: &str| {
+        let line = line.trim_start().strip_prefix("//")?;
+        Some(line.trim_start_matches(['/', '!']).trim().to_string())
+    };
+    text.lines().filter_map(comment).filter(|c| c.chars().count() >= min).collect()
+}
+
+#[test]
+fn no_comment_is_copied_between_the_backends() {
+    let files = backend_files();
+    let of = |backend: &str| -> BTreeSet<String> {
+        files.iter().filter(|(name, _)| name.contains(backend)).flat_map(|(_, text)| comment_lines(text, 40)).collect()
+    };
+    let copied: Vec<_> = of("sqlite").intersection(&of("postgres")).cloned().collect();
+    assert!(
+        copied.is_empty(),
+        "comments written in both backends (say a rule once, in the domain, and what the operation does once, \
+         on the Store trait):\n{}",
+        copied.join("\n")
+    );
+}
+
+/// The string literals of Rust source, with the line each starts on.
+fn literals(text: &str) -> Vec<(usize, String)> {
+    let (mut found, mut line, mut chars) = (Vec::new(), 1, text.char_indices().peekable());
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            '/' if text[at..].starts_with("//") => {
+                while chars.peek().is_some_and(|&(_, c)| c != '\n') {
+                    chars.next();
+                }
+            }
+            '\'' if text[at..].starts_with("'\"'") => {
+                chars.next();
+                chars.next();
+            }
+            '"' => {
+                let mut literal = String::new();
+                while let Some((_, c)) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => literal.extend(chars.next().map(|(_, c)| c)),
+                        c => literal.push(c),
+                    }
+                }
+                found.push((line, literal.clone()));
+                line += literal.matches('\n').count();
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// A literal that reads as a message: words, not SQL or a format of SQL.
+fn is_message(literal: &str) -> bool {
+    const SQL: &[&str] = &["SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "EXISTS", "CREATE", "PRAGMA", "runs."];
+    let first = literal.split_whitespace().next().unwrap_or("");
+    literal.split_whitespace().count() >= 3 && !first.starts_with('{') && !SQL.iter().any(|s| first.starts_with(s))
+}
+
+#[test]
+fn each_message_of_a_backend_is_written_once_in_src() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut count: std::collections::BTreeMap<String, usize> = Default::default();
+    for file in &files {
+        for (_, literal) in literals(&read(file)) {
+            *count.entry(literal).or_default() += 1;
+        }
+    }
+    let mut copied = Vec::new();
+    for (name, text) in backend_files() {
+        for (line, literal) in literals(&text).into_iter().filter(|(_, l)| is_message(l)) {
+            if count[&literal] > 1 {
+                copied.push(format!("{name}:{line}: {literal:?} is written {} times in src/", count[&literal]));
+            }
+        }
+    }
+    assert!(copied.is_empty(), "messages written more than once:\n{}", copied.join("\n"));
+}
+
+#[test]
+fn the_backend_checks_see_what_they_look_for() {
+    let backend = |text: &str| vec![("store/sqlite/x.rs".to_string(), text.to_string())];
+    assert_eq!(decisions_in(&backend("let e = RunEvent::done(s, None, &sum);")).len(), 1);
+    assert_eq!(decisions_in(&backend("if strategy == MultitaskStrategy::Reject {")).len(), 1);
+    assert!(decisions_in(&backend("// RunEvent::Done is the rules'")).is_empty(), "comments are not code");
+    assert!(decisions_in(&backend("let plan = lifecycle::make_way(s, id, &runs)?;")).is_empty());
+    assert_eq!(comment_lines("    /// Cancels every task that has not ended, first\nlet x = 1;", 40).len(), 1);
+    let found = literals("let a = \"one \\\"two\\\" three\"; // \"not this\"\nlet b = '\"'; \"x\"");
+    assert_eq!(found, [(1, "one \"two\" three".to_string()), (2, "x".to_string())]);
+    assert!(is_message("run {id} is already {}") && !is_message("SELECT id FROM runs WHERE x") && !is_message("a b"));
 }

@@ -122,6 +122,12 @@ pub struct WorkerInfo {
     pub runs: Vec<String>,
 }
 
+impl WorkerInfo {
+    /// How long a worker that is gone and holds nothing stays listed: each
+    /// registration forgets those gone longer.
+    pub const FORGOTTEN_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+}
+
 /// What the heartbeat learned.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Heartbeat {

@@ -50,6 +50,12 @@ impl StoreError {
         StoreError::Internal(message.into().into())
     }
 
+    /// The refusal of an insert whose key a row has already: `what` with
+    /// this `id` exists.
+    pub fn already_exists(what: &str, id: &str) -> StoreError {
+        StoreError::Conflict(format!("{what} {id} already exists"))
+    }
+
     /// An [`StoreError::Unavailable`] error with a message of its own.
     pub fn unavailable(message: impl Into<String>) -> StoreError {
         StoreError::Unavailable(message.into().into())

@@ -7,7 +7,7 @@ use super::commit::fence;
 use super::progress::finish;
 use super::Pending;
 use crate::lifecycle::{self, Effect, HandBack, IdempotencyKey, Lease, NewRun, Rescue, TaskRun};
-use crate::model::{MultitaskStrategy, Run};
+use crate::model::Run;
 use crate::store::rows::{self, Columns};
 use crate::store::{Claim, Enqueued, StoreError, StoreResult};
 
@@ -41,7 +41,7 @@ pub async fn enqueue(
 /// unfinished runs first. Such a one is written by [`insert_run`] alone,
 /// outside any explicit transaction.
 pub fn is_plain(new: &NewRun, key: &Option<IdempotencyKey>) -> bool {
-    key.is_none() && new.strategy == MultitaskStrategy::Enqueue
+    key.is_none() && !lifecycle::reads_unfinished(new.strategy)
 }
 
 /// Writes one submitted run and its `run_queued` event in one call of

@@ -21,7 +21,7 @@ pub async fn insert_body(c: &mut PgConnection, table: BodyTable, body: &Body) ->
         .await;
     match inserted {
         Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-            Err(StoreError::Conflict(format!("{} {} already exists", table.what(), body.id)))
+            Err(StoreError::already_exists(table.what(), &body.id))
         }
         other => other.map(|_| ()).map_err(Into::into),
     }

@@ -4,10 +4,7 @@ use std::time::Duration;
 
 use sqlx::PgConnection;
 
-use crate::store::{Heartbeat, Lease, StoreResult};
-
-/// How long a worker that is gone and holds nothing stays listed.
-const FORGET_AFTER_MS: i64 = 3_600_000;
+use crate::store::{Heartbeat, Lease, StoreResult, WorkerInfo};
 
 /// Registers a worker with a lease of `lease` from now, and forgets workers
 /// that have been gone for an hour and hold nothing.
@@ -16,7 +13,7 @@ pub async fn register(c: &mut PgConnection, id: &str, name: &str, lease: Duratio
         "DELETE FROM workers WHERE lease_expires_at < wingman_ms() - $1 AND NOT EXISTS
            (SELECT 1 FROM runs WHERE runs.worker_id = workers.id AND runs.status = 'running')",
     )
-    .bind(FORGET_AFTER_MS)
+    .bind(WorkerInfo::FORGOTTEN_AFTER.as_millis() as i64)
     .execute(&mut *c)
     .await?;
     sqlx::query(

@@ -8,7 +8,7 @@ use crate::store::{StoreError, StoreResult};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection};
 
-/// Inserts or replaces a key, keeping its first `created_at`.
+/// Upserts a credential row; `created_at` stays the first one's.
 pub fn put(conn: &Connection, name: &str, key: &ApiKey, now: DateTime<Utc>) -> StoreResult<CredentialInfo> {
     let created_at: i64 = conn
         .prepare_cached(
@@ -33,7 +33,7 @@ pub fn get(conn: &Connection, name: &str) -> StoreResult<Option<ApiKey>> {
     })
 }
 
-/// Every credential, without its key (the hint is computed from it here).
+/// Every credential's info; keys are read only to make their hints.
 pub fn list(conn: &Connection) -> StoreResult<Vec<CredentialInfo>> {
     let sql = "SELECT provider, api_key, created_at, updated_at FROM credentials ORDER BY provider";
     rows::select_all(conn, sql, [], info)

@@ -20,7 +20,7 @@ use crate::store::{EnqueuedFleetRun, StoreError, StoreResult};
 pub const SELECT: &str = "SELECT f.*, (SELECT COUNT(*) FROM runs INDEXED BY runs_running
      WHERE runs.status = 'running' AND runs.fleet_run_id = f.id) AS running FROM fleet_runs f";
 
-/// Writes a fleet run and all its tasks; see [`crate::store::Store::enqueue_fleet_run`].
+/// [`crate::store::Store::enqueue_fleet_run`], a row at a time in the writer's transaction.
 pub fn enqueue(conn: &Connection, new: NewFleetRun, key: Option<IdempotencyKey>) -> StoreResult<EnqueuedFleetRun> {
     if let Some(key) = &key {
         if let Some(id) = remembered(conn, key)? {
@@ -73,9 +73,8 @@ pub fn task_started(conn: &Connection, run_id: &str, now: DateTime<Utc>) -> Stor
     Ok(())
 }
 
-/// The end of a task, in the transaction that ends its run: what
-/// [`fleet::task_ended`] decides from the fleet run's counts, written (the
-/// counts, the `result` and perhaps `done`, the slot handed on).
+/// Writes what [`fleet::task_ended`] makes of a task's end, given the fleet
+/// run's row as the writer's transaction reads it.
 pub fn task_ended(conn: &Connection, task: EndedTask, now: DateTime<Utc>) -> StoreResult<()> {
     let (before, cancel_requested, seq) = conn
         .prepare_cached(
@@ -120,8 +119,8 @@ pub fn task_ended(conn: &Connection, task: EndedTask, now: DateTime<Utc>) -> Sto
     Ok(())
 }
 
-/// Cancels every task that has not ended, waiting ones first so that no
-/// slot passes to a task about to be cancelled anyway.
+/// [`crate::store::Store::cancel_fleet_run`]. Blocked tasks end first, so
+/// that no slot passes to a task about to end too.
 pub fn cancel(conn: &Connection, id: &str, now: DateTime<Utc>) -> StoreResult<FleetRun> {
     let run = get(conn, id)?.ok_or(StoreError::NotFound("fleet run"))?;
     let reason = lifecycle::cancel_fleet_run(&run)?;

@@ -53,7 +53,7 @@ fn history_before(conn: &Connection, session_id: &str, run_id: &str) -> StoreRes
     Ok(history)
 }
 
-/// A run's stored checkpoints, in the order they were made.
+/// Reads a run's checkpoints, by step and then as they were written.
 pub fn checkpoints(conn: &Connection, run_id: &str) -> StoreResult<Vec<Checkpoint>> {
     let mut select =
         conn.prepare_cached("SELECT step, body FROM checkpoints WHERE run_id = ?1 ORDER BY step, created_at, call_id")?;

@@ -14,8 +14,8 @@ use crate::lifecycle::{self, InboxItem, InboxKind, MakeWay};
 use crate::model::{MultitaskStrategy, Run};
 use crate::store::{StoreError, StoreResult};
 
-/// Carries out a new message's strategy for the session's unfinished runs
-/// ([`lifecycle::make_way`]), before the message is written.
+/// Carries out [`lifecycle::make_way`] for a session, reading its unfinished
+/// runs by `runs_session_active`.
 pub fn make_way(
     conn: &Connection,
     session_id: &str,
@@ -41,7 +41,7 @@ pub fn make_way(
     Ok(())
 }
 
-/// Leaves a message in a run's inbox; a waiting run is queued again to take it.
+/// [`crate::store::Store::steer_run`], in the writer's transaction.
 pub fn steer(conn: &Connection, run_id: &str, message: &str, now: DateTime<Utc>) -> StoreResult<Run> {
     let run = get_run(conn, run_id)?.ok_or(StoreError::NotFound("run"))?;
     let steer = lifecycle::steer(&run, message)?;
@@ -53,7 +53,7 @@ pub fn steer(conn: &Connection, run_id: &str, message: &str, now: DateTime<Utc>)
     get_run(conn, run_id)?.ok_or(StoreError::NotFound("run"))
 }
 
-/// Records decisions for a waiting run and queues it again.
+/// [`crate::store::Store::decide`], in the writer's transaction.
 pub fn decide(
     conn: &Connection,
     run_id: &str,

@@ -102,15 +102,15 @@ pub(super) fn insert_checkpoints(
     Ok(())
 }
 
-/// What the store holds of a run for the rules that summarise it.
+/// The run's input and checkpoints, from the writer's transaction.
 pub fn stored(conn: &Connection, run_id: &str) -> StoreResult<Stored> {
     let input: String =
         conn.prepare_cached("SELECT input FROM runs WHERE id = ?1")?.query_row([run_id], |r| r.get(0))?;
     Ok(Stored { input: serde_json::from_str(&input)?, checkpoints: load::checkpoints(conn, run_id)? })
 }
 
-/// Ends a run outside a worker's commit (cancel, a run out of attempts, a
-/// deleted session, a newer message's strategy), for `reason`.
+/// Writes the end [`Ending::of`] gives `reason` (an end no worker decided),
+/// its `done` numbered after the run's last event.
 pub fn finish(conn: &Connection, run_id: &str, reason: &EndReason, now: DateTime<Utc>) -> StoreResult<()> {
     let ending = Ending::of(reason, &stored(conn, run_id)?);
     let seq: i64 = conn
@@ -197,7 +197,7 @@ fn append_history(
     Ok(())
 }
 
-/// Cancels a run that has not ended; the rules refuse an ended one.
+/// [`crate::store::Store::cancel_run`], in the writer's transaction.
 pub fn cancel(conn: &Connection, id: &str, now: DateTime<Utc>) -> StoreResult<Run> {
     let run = get_run(conn, id)?.ok_or(StoreError::NotFound("run"))?;
     finish(conn, id, &lifecycle::cancel(&run)?, now)?;

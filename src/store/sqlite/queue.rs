@@ -14,8 +14,8 @@ use crate::store::{Claim, Enqueued, StoreError, StoreResult};
 /// Statuses of a run that still holds its session's turn.
 const ACTIVE: &str = "('queued','running','waiting')";
 
-/// Writes a new run and its `run_queued` event; with an idempotency key
-/// already used, returns the first run instead (or refuses another body).
+/// [`crate::store::Store::enqueue_run`]: the key looked up, the strategy
+/// carried out, then the run inserted, in the writer's transaction.
 pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued> {
     if let Some(key) = &key {
         if let Some(run) = replayed(conn, key)? {
@@ -70,7 +70,7 @@ pub fn insert_run(
     insert_events(conn, &new.id, 1, std::slice::from_ref(queued), at)
 }
 
-/// Records that `key` submitted what `id` names (a run or a fleet run).
+/// Stores `key` beside the ID it submitted (a run's or a fleet run's).
 pub fn remember_key(conn: &Connection, key: &IdempotencyKey, id: &str, at: DateTime<Utc>) -> StoreResult<()> {
     conn.prepare_cached(
         "INSERT INTO idempotency_keys (scope, key, request_hash, run_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -79,8 +79,8 @@ pub fn remember_key(conn: &Connection, key: &IdempotencyKey, id: &str, at: DateT
     Ok(())
 }
 
-/// The ID first submitted with this key, if the key was used and the rules
-/// replay it ([`lifecycle::replay`]).
+/// Looks `key` up: the ID it submitted first, if [`lifecycle::replay`] says
+/// this request replays it.
 pub fn remembered(conn: &Connection, key: &IdempotencyKey) -> StoreResult<Option<String>> {
     let found: Option<(String, String)> = conn
         .prepare_cached("SELECT request_hash, run_id FROM idempotency_keys WHERE scope = ?1 AND key = ?2")?
@@ -122,8 +122,8 @@ pub fn get_run(conn: &Connection, id: &str) -> StoreResult<Option<Run>> {
     }
 }
 
-/// Claims runs for a worker: first those whose worker's lease expired (they
-/// resume), then queued runs at the head of their session, oldest first.
+/// [`crate::store::Store::claim_runs`]: rescues first, then queued runs by
+/// `runs_ready`, all in the writer's transaction.
 pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>) -> StoreResult<Vec<Claim>> {
     // A worker whose own lease lapsed must not claim: its runs are orphans now,
     // and claiming them under the same id would run one twice in one process.
@@ -152,8 +152,8 @@ pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>)
     Ok(started.into_iter().map(|(claim, _)| claim).collect())
 }
 
-/// Takes over runs whose worker's lease expired, or fails them, as
-/// [`lifecycle::rescue`] decides.
+/// The runs of lapsed leases, by `runs_running`, each taken over or failed
+/// as [`lifecycle::rescue`] says.
 fn rescue_orphans(
     conn: &Connection,
     worker_id: &str,

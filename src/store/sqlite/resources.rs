@@ -14,8 +14,13 @@ use crate::store::{StoreError, StoreResult};
 
 pub fn insert_body(conn: &Connection, table: BodyTable, body: &Body) -> StoreResult<()> {
     let sql = format!("INSERT INTO {} (id, body, created_at, updated_at) VALUES (?1, ?2, ?3, ?4)", table.name());
-    conn.prepare_cached(&sql)?.execute(params![body.id, body.json, ms(body.created_at), ms(body.updated_at)])?;
-    Ok(())
+    let inserted = conn.prepare_cached(&sql)?.execute(params![body.id, body.json, ms(body.created_at), ms(body.updated_at)]);
+    match inserted {
+        Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) => {
+            Err(StoreError::already_exists(table.what(), &body.id))
+        }
+        other => other.map(|_| ()).map_err(Into::into),
+    }
 }
 
 pub fn update_body(conn: &Connection, table: BodyTable, body: &Body) -> StoreResult<()> {
@@ -55,7 +60,7 @@ pub fn update_session(conn: &Connection, s: &Session) -> StoreResult<()> {
     found(updated, "session")
 }
 
-/// Deletes a session and its history; its unfinished runs end `cancelled`.
+/// [`crate::store::Store::delete_session`], in the writer's transaction.
 pub fn delete_session(conn: &Connection, id: &str) -> StoreResult<()> {
     let present: bool =
         conn.prepare_cached("SELECT EXISTS(SELECT 1 FROM sessions WHERE id = ?1)")?.query_row([id], |r| r.get(0))?;

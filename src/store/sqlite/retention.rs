@@ -45,9 +45,8 @@ impl Owner {
     }
 }
 
-/// Removes up to `limit` rows of the logs of runs, then fleet runs, that
-/// ended more than `older_than` before `now`, oldest first. A log whose last
-/// rows this removes is marked pruned, with its inbox removed.
+/// [`crate::store::Store::prune_logs`], judged by `now`: runs' logs first,
+/// then fleet runs', each found through its owner's partial index.
 pub fn prune(conn: &Connection, older_than: Duration, limit: u32, now: DateTime<Utc>) -> StoreResult<Pruned> {
     let cutoff = ms(now) - i64::try_from(older_than.as_millis()).unwrap_or(i64::MAX);
     let limit = u64::from(limit.max(1));
@@ -93,10 +92,9 @@ fn delete_log(conn: &Connection, id: &str, budget: u64) -> StoreResult<(u64, u64
     Ok((events, checkpoints))
 }
 
-/// One transaction of a run's deletion: refuses an unknown run or one that
-/// has not ended, removes up to `limit` rows of its log and, once the log is
-/// empty, the run itself with its inbox and the idempotency keys that name
-/// it. True when the run is gone.
+/// One write of [`crate::store::Store::delete_run`]: at most `limit` rows
+/// of the run's log, then, once none is left, its row, inbox and keys.
+/// True when the run is gone.
 pub fn delete_run(conn: &Connection, id: &str, limit: u32) -> StoreResult<bool> {
     let status: Option<String> =
         conn.prepare_cached("SELECT status FROM runs WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?;

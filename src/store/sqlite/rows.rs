@@ -69,7 +69,7 @@ pub fn select_first<T>(
     found.next()?.map(decode).transpose()
 }
 
-/// A fleet's definition and whether one of its fleet runs is unfinished.
+/// A fleet's body, with `running` set while a fleet run of it is open.
 pub const FLEET_SELECT: &str = "SELECT body, EXISTS(SELECT 1 FROM fleet_runs INDEXED BY fleet_runs_open
      WHERE fleet_runs.fleet_id = fleets.id AND fleet_runs.status IN ('queued', 'running')) AS running FROM fleets";
 

@@ -34,6 +34,9 @@ const CHECK_EVERY: Duration = Duration::from_micros(150);
 /// writes the WAL without a commit; a slow fsync may take this long).
 const CHECK_FOR: Duration = Duration::from_millis(20);
 
+/// What the log says when the watch stops and workers fall back to polling.
+const STOPPED: &str = "change notifications stopped; polling only";
+
 /// Starts watching the database at `db` through its `wal` file and returns
 /// a receiver whose value changes after every commit by another connection.
 /// `None` (with a log line) if the kernel refuses the watch: callers then
@@ -104,14 +107,14 @@ fn forward(fd: OwnedFd, name: CString, conn: Connection, tx: watch::Sender<u64>)
             if e.kind() == io::ErrorKind::Interrupted {
                 continue;
             }
-            tracing::warn!(error = %e, "change notifications stopped; polling only");
+            tracing::warn!(error = %e, "{STOPPED}");
             return;
         }
         if tx.is_closed() {
             return;
         }
         if let Err(e) = rearm(fd.as_raw_fd(), &name, &tx) {
-            tracing::warn!(error = %e, "change notifications stopped; polling only");
+            tracing::warn!(error = %e, "{STOPPED}");
             return;
         }
         seen = committed_after(&conn, seen);

@@ -7,19 +7,15 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection};
 
 use super::rows::ms;
-use crate::store::{Heartbeat, Lease, StoreResult};
+use crate::store::{Heartbeat, Lease, StoreResult, WorkerInfo};
 
-/// How long a worker that is gone and holds nothing stays listed.
-const FORGET_AFTER_MS: i64 = 3_600_000;
-
-/// Registers a worker with a lease of `lease` from now, and forgets workers
-/// that have been gone for an hour and hold nothing.
+/// [`crate::store::Store::register_worker`], judged by `now`.
 pub fn register(conn: &Connection, id: &str, name: &str, lease: Duration, now: DateTime<Utc>) -> StoreResult<()> {
     conn.prepare_cached(
         "DELETE FROM workers WHERE lease_expires_at < ?1 AND NOT EXISTS
            (SELECT 1 FROM runs WHERE runs.worker_id = workers.id AND runs.status = 'running')",
     )?
-    .execute([ms(now) - FORGET_AFTER_MS])?;
+    .execute([ms(now) - WorkerInfo::FORGOTTEN_AFTER.as_millis() as i64])?;
     conn.prepare_cached("INSERT INTO workers (id, name, started_at, lease_expires_at) VALUES (?1, ?2, ?3, ?4)")?
         .execute(params![id, name, ms(now), ms(now + lease)])?;
     Ok(())
@@ -42,7 +38,7 @@ pub fn heartbeat(conn: &Connection, id: &str, lease: Duration, now: DateTime<Utc
     Ok(Heartbeat::Renewed { held_runs })
 }
 
-/// Ends a worker's lease at once (a clean shutdown).
+/// [`crate::store::Store::deregister_worker`].
 pub fn deregister(conn: &Connection, id: &str) -> StoreResult<()> {
     conn.prepare_cached("UPDATE workers SET lease_expires_at = 0 WHERE id = ?1")?.execute([id])?;
     Ok(())
