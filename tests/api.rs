@@ -351,3 +351,23 @@ async fn message_stream_enqueues_then_streams_the_run(backend: Backend) {
     assert_eq!(status, 400, "bad input is refused before any stream starts: {body}");
 }
 }
+
+on_both_backends! {
+    async fn a_run_of_an_unknown_kind_is_not_read_as_a_message(backend: Backend) {
+        // A stored run whose kind this version does not know (a newer
+        // version's, say) is an error the server logs, never a message run.
+        let env = TestEnv::on(backend);
+        let server = env.server(0);
+        let api = server.api();
+        let agent = api.create_agent(json!({"name": "a", "provider": "scripted", "model": "echo"})).await;
+        let session = api.create_session(&agent, None).await;
+        let run = api.send(&session, "hi").await;
+        assert_eq!(api.run(&run).await["kind"], "message");
+        env.execute(&format!("UPDATE runs SET kind = 'subagent' WHERE id = '{run}'")).await;
+        let (status, body) = api.get(&format!("/runs/{run}")).await;
+        assert_eq!(status, 500, "{body}");
+        assert!(!body.to_string().contains("subagent"), "the cause is logged, not answered: {body}");
+        let log = server.process.log_text();
+        assert!(log.contains(r#"unknown run kind "subagent""#), "{log}");
+    }
+}

@@ -14,7 +14,8 @@ use crate::store::{StoreError, StoreResult};
 
 pub fn insert_body(conn: &Connection, table: BodyTable, body: &Body) -> StoreResult<()> {
     let sql = format!("INSERT INTO {} (id, body, created_at, updated_at) VALUES (?1, ?2, ?3, ?4)", table.name());
-    let inserted = conn.prepare_cached(&sql)?.execute(params![body.id, body.json, ms(body.created_at), ms(body.updated_at)]);
+    let inserted =
+        conn.prepare_cached(&sql)?.execute(params![body.id, body.json, ms(body.created_at), ms(body.updated_at)]);
     match inserted {
         Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) => {
             Err(StoreError::already_exists(table.what(), &body.id))
