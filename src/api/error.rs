@@ -31,9 +31,10 @@ pub enum ApiError {
     Unprocessable(String),
     #[error("{message}")]
     Rejected { status: StatusCode, message: String },
-    /// The database could not be reached: the client may retry.
-    #[error("the database is unavailable; retry shortly")]
-    Unavailable(String),
+    /// The database could not be reached, or was too busy to answer in
+    /// time (`busy`: every connection in use): the client may retry.
+    #[error("{}", if *busy { "the database is busy (every connection is in use); retry shortly" } else { "the database is unavailable; retry shortly" })]
+    Unavailable { detail: String, busy: bool },
     #[error("internal error")]
     Internal(String),
 }
@@ -46,7 +47,7 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Rejected { status, .. } => *status,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -56,11 +57,12 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         match &self {
             ApiError::Internal(detail) => tracing::error!(error = %detail, "internal error"),
-            ApiError::Unavailable(detail) => tracing::warn!(error = %detail, "database unavailable"),
+            ApiError::Unavailable { detail, busy: true } => tracing::warn!(error = %detail, "database busy"),
+            ApiError::Unavailable { detail, busy: false } => tracing::warn!(error = %detail, "database unavailable"),
             _ => {}
         }
         let mut response = (self.status(), Json(ErrorBody { error: self.to_string() })).into_response();
-        if let ApiError::Unavailable(_) = self {
+        if let ApiError::Unavailable { .. } = self {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
         }
         response
@@ -72,7 +74,10 @@ impl From<StoreError> for ApiError {
         match e {
             StoreError::NotFound(what) => ApiError::NotFound(what.to_string()),
             StoreError::Conflict(message) | StoreError::Busy(message) => ApiError::Conflict(message),
-            other if other.is_retryable() => ApiError::Unavailable(other.to_string()),
+            other if other.is_retryable() => {
+                let busy = matches!(other, StoreError::Overloaded(_));
+                ApiError::Unavailable { detail: other.to_string(), busy }
+            }
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -139,4 +144,19 @@ pub async fn json_errors(response: Response) -> Response {
     parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     parts.headers.remove(header::CONTENT_LENGTH);
     Response::from_parts(parts, axum::body::Body::from(body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_database_is_a_503_that_says_busy() {
+        let busy = ApiError::from(StoreError::Overloaded("every connection in use".into()));
+        let down = ApiError::from(StoreError::unavailable("connection refused"));
+        assert_eq!((busy.status(), down.status()), (StatusCode::SERVICE_UNAVAILABLE, StatusCode::SERVICE_UNAVAILABLE));
+        assert!(busy.to_string().contains("busy") && !down.to_string().contains("busy"), "{busy} / {down}");
+        let response = busy.into_response();
+        assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "1");
+    }
 }

@@ -210,7 +210,7 @@ pub fn wants_sse(headers: &HeaderMap) -> bool {
 /// after a lost connection.
 pub fn reconnect_when_unavailable(answer: ApiResult<Response>, headers: &HeaderMap) -> ApiResult<Response> {
     match answer {
-        Err(ApiError::Unavailable(detail)) if wants_sse(headers) => {
+        Err(ApiError::Unavailable { detail, .. }) if wants_sse(headers) => {
             tracing::warn!(error = %detail, "database unavailable; an event stream was told to reconnect");
             let frames = [
                 SseEvent::default().comment("the database is unavailable; reconnect"),

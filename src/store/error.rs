@@ -33,6 +33,11 @@ pub enum StoreError {
     /// nothing was written, and retrying may help.
     #[error("database unavailable: {0}")]
     Unavailable(#[source] SourceError),
+    /// The database is there but every connection of the pool stayed in use
+    /// for as long as the call could wait (load, not an outage): nothing was
+    /// written, and retrying a moment later may help.
+    #[error("database busy: {0}")]
+    Overloaded(#[source] SourceError),
     /// The database answered, but not as this code expects (a row that does
     /// not decode, a failed statement): retrying gives the same answer.
     #[error("storage error: {0}")]
@@ -42,7 +47,7 @@ pub enum StoreError {
 impl StoreError {
     /// True when the same call may succeed if made again.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, StoreError::Unavailable(_))
+        matches!(self, StoreError::Unavailable(_) | StoreError::Overloaded(_))
     }
 
     /// An [`StoreError::Internal`] error with a message of its own.

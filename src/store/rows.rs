@@ -14,7 +14,10 @@ use crate::store::{Order, StoreError, StoreResult, WorkerInfo, WorkerStatus};
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
-        if sqlx_retryable(&e) {
+        if matches!(e, sqlx::Error::PoolTimedOut) {
+            let why = "every connection of the pool stayed in use for as long as the call could wait";
+            StoreError::Overloaded(why.into())
+        } else if sqlx_retryable(&e) {
             StoreError::Unavailable(Box::new(e))
         } else {
             StoreError::Internal(Box::new(e))
@@ -23,7 +26,7 @@ impl From<sqlx::Error> for StoreError {
 }
 
 /// Whether an sqlx error (sqlx serves PostgreSQL alone) may go away on its
-/// own: a lost or refused connection, a full pool, and the server's
+/// own: a lost or refused connection, a closed pool, and the server's
 /// serialization failures, deadlocks, shutdowns or starts, lack of
 /// resources, or a write sent to a server that is no longer the primary
 /// (during a failover). SQLite's errors are rusqlite's, classified beside
@@ -33,7 +36,6 @@ fn sqlx_retryable(e: &sqlx::Error) -> bool {
         sqlx::Error::Io(_)
         | sqlx::Error::Tls(_)
         | sqlx::Error::Protocol(_)
-        | sqlx::Error::PoolTimedOut
         | sqlx::Error::PoolClosed
         | sqlx::Error::WorkerCrashed => true,
         // PostgreSQL's SQLSTATEs: connection, resources, serialization, deadlock,
@@ -233,4 +235,18 @@ pub fn push_worker(workers: &mut Vec<WorkerInfo>, row: &impl Columns) -> StoreRe
         worker.runs.push(run);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pool_exhausted_by_load_is_busy_not_unavailable() {
+        let busy = StoreError::from(sqlx::Error::PoolTimedOut);
+        assert!(matches!(busy, StoreError::Overloaded(_)) && busy.is_retryable(), "{busy:?}");
+        assert!(busy.to_string().starts_with("database busy: every connection"), "{busy}");
+        let lost = StoreError::from(sqlx::Error::PoolClosed);
+        assert!(matches!(lost, StoreError::Unavailable(_)) && lost.is_retryable());
+    }
 }
