@@ -101,7 +101,8 @@ pub struct WorkerArgs {
     /// Retries of a transient provider failure within one step.
     #[arg(long, env = "WINGMAN_PROVIDER_RETRIES", default_value_t = 4)]
     pub provider_retries: u32,
-    /// The first provider retry delay in milliseconds (doubles each retry, with jitter).
+    /// The first provider retry delay in milliseconds (doubles each retry;
+    /// each wait is drawn uniformly between half the delay and all of it).
     #[arg(long, env = "WINGMAN_RETRY_BASE_MS", default_value_t = 500)]
     pub retry_base_ms: u64,
     /// A JSON file of model prices laid over the shipped ones (docs/providers.md).
