@@ -1,5 +1,6 @@
 //! Settings, from flags and `WINGMAN_*` environment variables.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -11,10 +12,27 @@ use crate::store::StoreOptions;
 use crate::tools::sandbox::{SandboxConfig, SandboxMode};
 use crate::worker::WorkerConfig;
 
-/// The default database: `~/.local/share/wingman/wingman.db`.
+/// The default database: `wingman.db` in [`default_data_dir`].
 pub fn default_database_url() -> String {
-    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
-    home.join(".local/share/wingman/wingman.db").to_string_lossy().into_owned()
+    default_data_dir().join("wingman.db").to_string_lossy().into_owned()
+}
+
+/// The default data directory: `$XDG_DATA_HOME/wingman`, or
+/// `~/.local/share/wingman` when that variable is unset, empty or relative.
+pub fn default_data_dir() -> PathBuf {
+    data_dir_in(std::env::var_os("XDG_DATA_HOME"), std::env::var_os("HOME"))
+}
+
+/// [`default_data_dir`] for these values of `XDG_DATA_HOME` and `HOME`. The
+/// XDG base directory rule says a relative path in its variables is invalid
+/// and is ignored: it would name a different directory from every working
+/// directory.
+fn data_dir_in(xdg_data_home: Option<OsString>, home: Option<OsString>) -> PathBuf {
+    let base = match xdg_data_home.map(PathBuf::from).filter(|dir| dir.is_absolute()) {
+        Some(dir) => dir,
+        None => home.map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".")).join(".local/share"),
+    };
+    base.join("wingman")
 }
 
 /// Where the database lives and how it is written.
@@ -24,7 +42,8 @@ pub struct DatabaseArgs {
     #[arg(long, env = "WINGMAN_DATABASE_URL", default_value_t = default_database_url())]
     pub database_url: String,
     /// Where sessions created without a `work_dir` get one: beside the
-    /// SQLite file by default, `~/.local/share/wingman` with PostgreSQL.
+    /// SQLite file by default, `$XDG_DATA_HOME/wingman` (or
+    /// `~/.local/share/wingman`) with PostgreSQL.
     #[arg(long, env = "WINGMAN_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
     /// `full` survives power loss (the default); `normal` is faster but may
@@ -49,13 +68,15 @@ impl DatabaseArgs {
     }
 
     /// The data directory: `--data-dir`, else beside the SQLite file, else
-    /// the default database's directory.
+    /// the default one ([`default_data_dir`]).
     pub fn data_dir(&self) -> PathBuf {
         if let Some(dir) = &self.data_dir {
             return dir.clone();
         }
-        let file = self.database_file().unwrap_or_else(|| PathBuf::from(default_database_url()));
-        file.parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
+        match self.database_file() {
+            Some(file) => file.parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".")),
+            None => default_data_dir(),
+        }
     }
 }
 
@@ -80,7 +101,8 @@ pub struct WorkerArgs {
     /// Retries of a transient provider failure within one step.
     #[arg(long, env = "WINGMAN_PROVIDER_RETRIES", default_value_t = 4)]
     pub provider_retries: u32,
-    /// The first provider retry delay in milliseconds (doubles each retry, with jitter).
+    /// The first provider retry delay in milliseconds (doubles each retry;
+    /// each wait is drawn uniformly between half the delay and all of it).
     #[arg(long, env = "WINGMAN_RETRY_BASE_MS", default_value_t = 500)]
     pub retry_base_ms: u64,
     /// A JSON file of model prices laid over the shipped ones (docs/providers.md).
@@ -160,5 +182,19 @@ impl RetentionArgs {
     pub fn config(&self) -> Option<RetentionConfig> {
         let interval = Duration::from_millis(self.prune_interval_ms.max(1));
         self.retain_days.map(|days| RetentionConfig::days(days, interval))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_data_directory_follows_xdg_data_home_only_when_it_is_absolute() {
+        let dir = |xdg: Option<&str>| data_dir_in(xdg.map(OsString::from), Some("/home/u".into()));
+        assert_eq!(dir(Some("/data")), PathBuf::from("/data/wingman"));
+        for ignored in [None, Some(""), Some("data")] {
+            assert_eq!(dir(ignored), PathBuf::from("/home/u/.local/share/wingman"), "{ignored:?}");
+        }
     }
 }

@@ -333,7 +333,7 @@ async fn message_stream_enqueues_then_streams_the_run(backend: Backend) {
         .unwrap();
     assert_eq!(response.status().as_u16(), 200);
     assert_eq!(response.headers()["x-accel-buffering"], "no");
-    let mut parser = common::SseParser::default();
+    let mut parser = common::SseDecoder::default();
     let mut events: Vec<Value> = Vec::new();
     let mut body = response.bytes_stream();
     while let Some(chunk) = body.next().await {

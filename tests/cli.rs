@@ -113,6 +113,37 @@ fn migrate_creates_the_database_and_can_run_again() {
     assert!(db.exists());
 }
 
+/// Runs `wingman migrate` with no database named, `HOME` at `home` and
+/// `XDG_DATA_HOME` set to `xdg` (or unset), from `cwd`.
+fn migrate_by_default(home: &std::path::Path, xdg: Option<&str>, cwd: &std::path::Path) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_wingman"));
+    command.arg("migrate").current_dir(cwd).env("HOME", home).env_remove("XDG_DATA_HOME");
+    for name in ["WINGMAN_DATABASE_URL", "WINGMAN_DATA_DIR"] {
+        command.env_remove(name);
+    }
+    if let Some(xdg) = xdg {
+        command.env("XDG_DATA_HOME", xdg);
+    }
+    let out = command.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn the_default_database_follows_xdg_data_home_when_it_is_absolute() {
+    let env = TestEnv::new();
+    let (home, xdg) = (env.path().join("home"), env.path().join("xdg"));
+    migrate_by_default(&home, Some(xdg.to_str().unwrap()), env.path());
+    assert!(xdg.join("wingman/wingman.db").exists(), "$XDG_DATA_HOME/wingman is the data directory");
+    assert!(!home.join(".local/share/wingman").exists());
+    // A relative or empty XDG_DATA_HOME is ignored, as the XDG rule says.
+    for (n, ignored) in [Some("relative/data"), Some(""), None].into_iter().enumerate() {
+        let home = env.path().join(format!("home{n}"));
+        migrate_by_default(&home, ignored, env.path());
+        assert!(home.join(".local/share/wingman/wingman.db").exists(), "{ignored:?}");
+    }
+    assert!(!env.path().join("relative").exists());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fleet_run_from_the_command_line_survives_a_server_restart() {
     let env = TestEnv::new();

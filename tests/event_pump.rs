@@ -8,7 +8,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{assert_dense, step_agent, Api, Backend, SseParser, TestEnv};
+use common::{assert_dense, step_agent, Api, Backend, SseDecoder, TestEnv};
 use futures_util::StreamExt;
 use serde_json::Value;
 
@@ -63,7 +63,7 @@ async fn delivered(api: &Api) -> f64 {
 /// A run's live SSE stream, read a frame at a time.
 struct Tail {
     stream: futures_util::stream::BoxStream<'static, reqwest::Result<bytes::Bytes>>,
-    parser: SseParser,
+    parser: SseDecoder,
     events: Vec<Value>,
 }
 
@@ -72,7 +72,7 @@ impl Tail {
         let url = format!("{}/runs/{run}/events", api.base);
         let response = api.http.get(url).header("Accept", "text/event-stream").send().await.unwrap();
         assert_eq!(response.status().as_u16(), 200);
-        Tail { stream: response.bytes_stream().boxed(), parser: SseParser::default(), events: Vec::new() }
+        Tail { stream: response.bytes_stream().boxed(), parser: SseDecoder::default(), events: Vec::new() }
     }
 
     /// Reads until an event of `kind` arrives; returns every event so far.

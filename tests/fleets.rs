@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use common::Backend;
-use common::{assert_dense, Api, SseParser, TestEnv};
+use common::{assert_dense, Api, SseDecoder, TestEnv};
 use futures_util::StreamExt;
 use providers_support::{fixture, MockServer, Reply};
 use serde_json::{json, Value};
@@ -138,7 +138,7 @@ async fn sse_piece(api: &Api, id: &str, last: &mut u64, max: usize, seen: &mut V
     if response.status() == 204 {
         return true;
     }
-    let mut parser = SseParser::default();
+    let mut parser = SseDecoder::default();
     let mut body = response.bytes_stream();
     let mut read = 0;
     while let Ok(Some(Ok(chunk))) = tokio::time::timeout(Duration::from_secs(5), body.next()).await {

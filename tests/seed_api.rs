@@ -11,7 +11,7 @@ mod providers_support;
 use std::time::Duration;
 
 use common::Backend;
-use common::{Api, SseParser, TestEnv};
+use common::{Api, SseDecoder, TestEnv};
 use futures_util::StreamExt;
 use providers_support::{fixture, retool, MockServer, Reply};
 use serde_json::{json, Value};
@@ -294,7 +294,7 @@ async fn the_message_stream_carries_the_original_event_names(backend: Backend) {
         .unwrap();
     assert_eq!(response.status().as_u16(), 200);
     assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
-    let mut parser = SseParser::default();
+    let mut parser = SseDecoder::default();
     let mut frames = Vec::new();
     let mut body = response.bytes_stream();
     'read: while let Some(chunk) = tokio::time::timeout(LIMIT, body.next()).await.expect("the stream stalled") {
@@ -373,7 +373,7 @@ async fn a_fleet_run_answers_the_original_results_blocking_and_streamed(backend:
 
     let response = api.http.post(format!("{}/fleets/{fleet}/run/stream", api.base)).body(body).send().await.unwrap();
     assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
-    let mut parser = SseParser::default();
+    let mut parser = SseDecoder::default();
     let mut names = Vec::new();
     let mut body = response.bytes_stream();
     'read: while let Some(chunk) = tokio::time::timeout(LIMIT, body.next()).await.expect("the stream stalled") {

@@ -8,7 +8,7 @@ use futures_util::StreamExt;
 use serde_json::{json, Value};
 
 use super::{ms, percentile, Setup};
-use crate::cli::sse::Parser;
+use crate::sse::Decoder;
 
 #[derive(Debug, Args)]
 pub struct EnqueueArgs {
@@ -98,10 +98,10 @@ pub async fn pickup(setup: &Setup, args: PickupArgs) -> anyhow::Result<()> {
         let answered = started.elapsed();
         anyhow::ensure!(response.status().is_success(), "stream submit failed: {}", response.status());
         let mut stream = response.bytes_stream();
-        let mut parser = Parser::default();
+        let mut decoder = Decoder::default();
         let mut seen = None;
         'read: while let Some(chunk) = stream.next().await {
-            for frame in parser.push(&chunk?) {
+            for frame in decoder.push(&chunk?) {
                 if frame.event.as_deref() == Some("run_started") && seen.is_none() {
                     seen = Some(started.elapsed());
                 }

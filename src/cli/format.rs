@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
+use unicode_width::UnicodeWidthStr;
 
 use super::style::{Style, Tone};
 
@@ -111,7 +112,10 @@ impl Shorten {
     }
 }
 
-/// Columns aligned under bold headers, each cell in its own tone.
+/// Columns aligned under bold headers, each cell in its own tone. Cells
+/// are aligned by the columns a terminal gives them (two for most CJK
+/// characters and emoji), and a row may have more cells than there are
+/// headers.
 #[derive(Debug, Default)]
 pub struct Table {
     headers: Vec<&'static str>,
@@ -119,29 +123,30 @@ pub struct Table {
 }
 
 impl Table {
+    /// A table with these headers and no rows yet.
     pub fn new(headers: &[&'static str]) -> Table {
         Table { headers: headers.to_vec(), rows: Vec::new() }
     }
 
+    /// Adds a row, one text and tone per column.
     pub fn row(&mut self, cells: Vec<(String, Tone)>) {
         self.rows.push(cells);
     }
 
-    /// The table's lines; the last column is not padded.
+    /// The table's lines (no header line without headers); the last column
+    /// is not padded.
     pub fn render(&self, style: &Style) -> String {
-        let mut widths: Vec<usize> = self.headers.iter().map(|h| h.len()).collect();
-        for row in &self.rows {
-            for (i, (text, _)) in row.iter().enumerate() {
-                widths[i] = widths[i].max(text.chars().count());
-            }
-        }
-        let last = widths.len() - 1;
+        let widths = self.widths();
+        let last = widths.len().saturating_sub(1);
         let pad = |i: usize, text: &str| match i == last {
             true => text.to_string(),
-            false => format!("{text:<width$}", width = widths[i]),
+            false => format!("{text}{}", " ".repeat(widths[i].saturating_sub(text.width()))),
         };
-        let header: Vec<String> = self.headers.iter().enumerate().map(|(i, h)| pad(i, h)).collect();
-        let mut out = style.paint(Tone::Bold, header.join("  ").trim_end()) + "\n";
+        let mut out = String::new();
+        if !self.headers.is_empty() {
+            let header: Vec<String> = self.headers.iter().enumerate().map(|(i, h)| pad(i, h)).collect();
+            out = style.paint(Tone::Bold, header.join("  ").trim_end()) + "\n";
+        }
         for row in &self.rows {
             let cells: Vec<String> =
                 row.iter().enumerate().map(|(i, (t, tone))| style.paint(*tone, &pad(i, t))).collect();
@@ -149,6 +154,20 @@ impl Table {
             out.push('\n');
         }
         out
+    }
+
+    /// Each column's width in terminal columns: its widest cell or header.
+    fn widths(&self) -> Vec<usize> {
+        let mut widths: Vec<usize> = self.headers.iter().map(|h| h.width()).collect();
+        for row in &self.rows {
+            if widths.len() < row.len() {
+                widths.resize(row.len(), 0);
+            }
+            for (width, (text, _)) in widths.iter_mut().zip(row) {
+                *width = (*width).max(text.width());
+            }
+        }
+        widths
     }
 }
 
@@ -194,5 +213,30 @@ mod tests {
         assert_eq!(plain, "ID   STATUS     NOTE\na    succeeded  x\nbbb  failed\n");
         let coloured = table.render(&Style::decide(true, None, None));
         assert!(coloured.contains("\x1b[31mfailed   \x1b[0m"), "{coloured:?}");
+    }
+
+    #[test]
+    fn rows_longer_than_the_headers_and_empty_headers_are_drawn() {
+        let plain = Style::decide(false, None, None);
+        let cell = |text: &str| (text.to_string(), Tone::Plain);
+        let mut table = Table::new(&["A"]);
+        table.row(vec![cell("x"), cell("extra")]);
+        table.row(vec![cell("long"), cell("y"), cell("z")]);
+        assert_eq!(table.render(&plain), "A\nx     extra\nlong  y      z\n");
+        let mut table = Table::new(&[]);
+        assert_eq!(table.render(&plain), "");
+        table.row(vec![cell("a"), cell("b")]);
+        assert_eq!(table.render(&plain), "a  b\n");
+    }
+
+    #[test]
+    fn wide_characters_are_aligned_by_the_columns_they_take() {
+        let cell = |text: &str| (text.to_string(), Tone::Plain);
+        let mut table = Table::new(&["NAME", "NOTE"]);
+        table.row(vec![cell("漢字"), cell("x")]);
+        table.row(vec![cell("🦀 ok"), cell("y")]);
+        table.row(vec![cell("abcdef"), cell("z")]);
+        let text = table.render(&Style::decide(false, None, None));
+        assert_eq!(text, "NAME    NOTE\n漢字    x\n🦀 ok   y\nabcdef  z\n");
     }
 }

@@ -25,7 +25,6 @@ pub mod outcome;
 mod remote;
 mod runs;
 mod sessions;
-pub mod sse;
 mod style;
 mod tail;
 mod transcript;

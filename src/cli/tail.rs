@@ -10,9 +10,9 @@ use serde_json::Value;
 use super::format::Shorten;
 use super::outcome::{done_status, judge};
 use super::remote::{segment, Remote};
-use super::sse::Parser;
 use super::style::Style;
 use super::transcript::Transcript;
+use crate::sse::Decoder;
 
 /// Follows a run's events until `done`, printing them, then prints a
 /// summary line on standard error. A dropped connection or a server restart
@@ -121,11 +121,11 @@ async fn follow_once(
         // The log has ended and every event after `last` was already seen.
         return Ok(true);
     }
-    let mut parser = Parser::default();
+    let mut decoder = Decoder::default();
     let mut body = response.bytes_stream();
     while let Some(chunk) = body.next().await {
         let chunk = chunk.map_err(|e| TailError::Retry(e.to_string()))?;
-        for frame in parser.push(&chunk) {
+        for frame in decoder.push(&chunk) {
             let Some(seq) = frame.id.as_deref().and_then(|id| id.parse::<u64>().ok()) else { continue };
             if seq <= *last {
                 continue;

@@ -34,7 +34,8 @@ pub struct LoopConfig {
     pub delta_flush: Duration,
     /// Retries of a transient provider failure before the run fails.
     pub provider_retries: u32,
-    /// The first retry delay; it doubles each retry, with jitter.
+    /// The first retry delay; it doubles each retry, and each wait is drawn
+    /// between half the delay and all of it (see [`retry_delay`]).
     pub retry_base: Duration,
     /// The longest retry delay, also the cap on a provider's `retry-after`.
     pub retry_cap: Duration,
@@ -369,7 +370,9 @@ fn restarted(step: u32, attempt: u32, call_id: Option<String>, reason: &str) -> 
     RunEvent::StepRestarted { step, attempt, call_id, retry: None, delay_ms: None, status: None, reason: reason.into() }
 }
 
-/// Exponential backoff with full jitter, or the provider's `retry-after`, capped.
+/// Exponential backoff with equal jitter (a uniform draw between half the
+/// doubled, capped delay and all of it, so that a retry never comes much
+/// sooner than the schedule says), or the provider's `retry-after`, capped.
 pub fn retry_delay(config: &LoopConfig, failures: u32, retry_after: Option<Duration>) -> Duration {
     if let Some(after) = retry_after {
         return after.min(config.retry_cap);

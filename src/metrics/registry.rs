@@ -5,9 +5,12 @@
 //! label names, buckets); the registry keeps one value per family and label
 //! values. Values sit behind one mutex: a process records a few samples per
 //! step of a run, far too few for the lock to matter, and a scrape sees every
-//! family at one instant.
+//! family at one instant. A sample whose label values do not match its
+//! family's names is refused, in every build, and the family's first such
+//! sample logged as an error: written, it would pair names and values wrongly
+//! or drop some, and a metric is never worth stopping a process for.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::sync::Mutex;
 
@@ -57,16 +60,24 @@ enum Value {
 /// Series keyed by family name and label values.
 type Series = BTreeMap<(&'static str, Vec<String>), Value>;
 
+/// What the registry's mutex guards.
+#[derive(Debug, Default)]
+struct State {
+    series: Series,
+    /// Families a sample was refused for, so that each is logged once.
+    refused: BTreeSet<&'static str>,
+}
+
 /// The values of every series recorded in a process.
 #[derive(Debug, Default)]
 pub struct Registry {
-    series: Mutex<Series>,
+    state: Mutex<State>,
 }
 
 impl Registry {
     /// An empty registry (usable in a `static`).
     pub const fn new() -> Registry {
-        Registry { series: Mutex::new(BTreeMap::new()) }
+        Registry { state: Mutex::new(State { series: BTreeMap::new(), refused: BTreeSet::new() }) }
     }
 
     /// Adds `amount` to a counter (or a gauge).
@@ -92,23 +103,39 @@ impl Registry {
     }
 
     fn update(&self, family: &'static Family, labels: &[&str], change: impl FnOnce(&mut Value)) {
-        debug_assert_eq!(labels.len(), family.labels.len(), "labels of {}", family.name);
+        let mut state = self.lock();
+        if labels.len() != family.labels.len() {
+            let first = state.refused.insert(family.name);
+            drop(state);
+            if first {
+                tracing::error!(
+                    family = family.name,
+                    expected = family.labels.len(),
+                    given = labels.len(),
+                    "a metric sample with the wrong number of label values was refused (logged once per family)"
+                );
+            }
+            return;
+        }
         let key = (family.name, labels.iter().map(|l| l.to_string()).collect());
-        // A panic elsewhere while holding the lock leaves values that are still
-        // numbers: keep counting rather than lose the metrics.
-        let mut series = self.series.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let value = series.entry(key).or_insert_with(|| match family.kind {
+        let value = state.series.entry(key).or_insert_with(|| match family.kind {
             Kind::Histogram(bounds) => Value::Histogram { buckets: vec![0; bounds.len() + 1], sum: 0.0, count: 0 },
             Kind::Counter | Kind::Gauge => Value::Number(0.0),
         });
         change(value);
     }
 
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // A panic elsewhere while holding the lock leaves values that are still
+        // numbers: keep counting rather than lose the metrics.
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// Writes `families`, each with its `# HELP` and `# TYPE` lines and every
     /// series recorded for it. A family with no labels shows zeros before
     /// its first sample, so that it is visible from the start.
     pub fn render(&self, families: &[&'static Family], out: &mut Exposition) {
-        let series = self.series.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        let series = self.lock().series.clone();
         for family in families {
             out.family(family);
             let mut found = false;
@@ -280,6 +307,53 @@ mod tests {
         assert!(text.contains("t_runs_total{status=\"a \\\"quoted\\\" \\\\ value\\nwith a line feed\"} 1\n"), "{text}");
         let runs: Vec<&str> = text.lines().filter(|l| l.starts_with("t_runs_total")).collect();
         assert_eq!(runs.len(), 1, "{text}");
+    }
+
+    /// What `record` logged, line by line, at any level.
+    fn logged(record: impl FnOnce()) -> Vec<String> {
+        let captured = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let writer = captured.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || Captured(writer.clone()))
+            .with_ansi(false)
+            .with_max_level(tracing::Level::TRACE)
+            .finish();
+        tracing::subscriber::with_default(subscriber, record);
+        let text = String::from_utf8(captured.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_string).collect()
+    }
+
+    struct Captured(std::sync::Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Checked in every build, not only where `debug_assertions` would
+    /// have caught it: a series whose label values do not match its
+    /// family's names would be written with labels silently dropped.
+    #[test]
+    fn a_series_with_the_wrong_number_of_labels_is_refused_and_logged_once() {
+        let registry = Registry::new();
+        let lines = logged(|| {
+            registry.add(&RUNS, &["failed", "extra"], 1.0);
+            registry.add(&RUNS, &[], 1.0);
+            registry.observe(&LATENCY, &["tool", "extra"], 0.5);
+            registry.add(&RUNS, &["succeeded"], 1.0);
+        });
+        let text = render(&registry);
+        let runs: Vec<&str> = text.lines().filter(|l| l.starts_with("t_runs_total")).collect();
+        assert_eq!(runs, ["t_runs_total{status=\"succeeded\"} 1"], "{text}");
+        assert!(!text.lines().any(|l| l.starts_with("t_latency_seconds")), "{text}");
+        let refusals: Vec<&String> = lines.iter().filter(|l| l.contains("label")).collect();
+        assert_eq!(refusals.len(), 2, "once per family: {lines:?}");
+        assert!(refusals[0].contains("t_runs_total") && refusals[1].contains("t_latency_seconds"), "{lines:?}");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //!
 //! The HTTP providers (`anthropic`, `openai`, `ollama`) each live in their own
 //! module; what they share is in [`http`] (the client, error classification),
-//! [`sse`] (stream decoding), [`options`] (recognised agent options),
+//! [`sse`] (reading a stream of events with [`crate::sse`]), [`options`] (recognised agent options),
 //! [`auth`] (credentials), [`pricing`] (cost) and [`schema`] (structured
 //! output). docs/providers.md describes them for users.
 

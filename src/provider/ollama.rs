@@ -90,7 +90,7 @@ impl Provider for Ollama {
             state.on_line(&http::json_body(response, idle).await?.to_string(), deltas)?;
             return state.finish();
         }
-        let mut lines = super::sse::LineBuffer::default();
+        let mut lines = crate::sse::LineBuffer::default();
         while let Some(chunk) = http::next_chunk(&mut response, idle).await? {
             for line in lines.push(&chunk) {
                 state.on_line(&line, deltas)?;

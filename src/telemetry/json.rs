@@ -4,7 +4,10 @@
 //!
 //! A line holds `timestamp` (RFC 3339, UTC), `level`, `target`, `message`,
 //! the fields of every span it was logged in (outermost first) and its own
-//! fields, a field of the line winning over a span's of the same name.
+//! fields, a field of the line winning over a span's of the same name. The
+//! line's own keys always say what they say: a field that bears one of their
+//! names (a span's `message` too, since the message is the line's) is kept
+//! as `fields.<name>` instead.
 
 use std::fmt;
 
@@ -53,21 +56,37 @@ where
         mut writer: Writer<'_>,
         event: &Event<'_>,
     ) -> fmt::Result {
-        let meta = event.metadata();
-        let mut line = Map::new();
-        let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
-        line.insert("timestamp".into(), Value::String(now));
-        line.insert("level".into(), Value::String(meta.level().to_string()));
-        line.insert("target".into(), Value::String(meta.target().to_string()));
+        let mut fields = Map::new();
         if let Some(scope) = ctx.event_scope() {
             for span in scope.from_root() {
-                if let Some(fields) = span.extensions().get::<FormattedFields<JsonFields>>() {
-                    line.extend(parse_object(&fields.fields));
+                if let Some(stored) = span.extensions().get::<FormattedFields<JsonFields>>() {
+                    fields.extend(parse_object(&stored.fields).into_iter().map(|(k, v)| (aside(k, true), v)));
                 }
             }
         }
-        event.record(&mut Collect(&mut line));
-        writeln!(writer, "{}", Value::Object(line))
+        let mut own = Map::new();
+        event.record(&mut Collect(&mut own));
+        fields.extend(own.into_iter().map(|(k, v)| (aside(k, false), v)));
+        let meta = event.metadata();
+        let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
+        fields.insert("timestamp".into(), Value::String(now));
+        fields.insert("level".into(), Value::String(meta.level().to_string()));
+        fields.insert("target".into(), Value::String(meta.target().to_string()));
+        writeln!(writer, "{}", Value::Object(fields))
+    }
+}
+
+/// The keys a line writes itself, which no field may take.
+const OWN_KEYS: &[&str] = &["timestamp", "level", "target"];
+
+/// The key a field is written under: its name, or `fields.<name>` when the
+/// name is one of the line's own keys. The line's `message` is the event's:
+/// a span's field of that name is set aside too.
+fn aside(name: String, of_span: bool) -> String {
+    if OWN_KEYS.contains(&name.as_str()) || (of_span && name == "message") {
+        format!("fields.{name}")
+    } else {
+        name
     }
 }
 
@@ -180,6 +199,25 @@ mod tests {
             (&json("bash"), &json("boom"), &Value::Bool(false))
         );
         assert!(inside["timestamp"].as_str().unwrap().ends_with('Z'));
+    }
+
+    #[test]
+    fn fields_named_like_the_lines_own_keys_do_not_replace_them() {
+        let lines = lines_of(|| {
+            let span = tracing::info_span!("run", level = "from the span", message = "the span's", run_id = "r1");
+            let _entered = span.enter();
+            tracing::warn!(level = "from the line", target = 5, timestamp = "yesterday", "the line's");
+        });
+        let line = &lines[0];
+        assert_eq!((&line["level"], &line["message"]), (&json("WARN"), &json("the line's")), "{line}");
+        assert_eq!(line["target"], json(module_path!()), "{line}");
+        assert!(line["timestamp"].as_str().unwrap().ends_with('Z'), "{line}");
+        assert_eq!(
+            (&line["fields.level"], &line["fields.target"], &line["fields.timestamp"]),
+            (&json("from the line"), &Value::from(5), &json("yesterday")),
+            "the line's field wins over the span's, under the other key: {line}"
+        );
+        assert_eq!((&line["fields.message"], &line["run_id"]), (&json("the span's"), &json("r1")), "{line}");
     }
 
     fn json(text: &str) -> Value {

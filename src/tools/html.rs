@@ -154,13 +154,19 @@ fn attr_value(s: &str, i: usize) -> (&str, usize) {
     }
 }
 
-/// Where `</name` first occurs in `s`, ignoring ASCII case; `s.len()` if never.
+/// Where the end tag `</name` first occurs in `s`, ignoring ASCII case;
+/// `s.len()` if never. As in HTML, the name must end there (whitespace, `/`,
+/// `>` or the end of the input follows it): `</scriptx>` inside a script is
+/// the script's text.
 fn find_close(s: &str, name: &str) -> usize {
     let b = s.as_bytes();
     let mut from = 0;
     while let Some(i) = s[from..].find("</").map(|i| i + from) {
         let candidate = &b[i + 2..];
-        if candidate.len() >= name.len() && candidate[..name.len()].eq_ignore_ascii_case(name.as_bytes()) {
+        if candidate.len() >= name.len()
+            && candidate[..name.len()].eq_ignore_ascii_case(name.as_bytes())
+            && candidate.get(name.len()).is_none_or(|&c| c.is_ascii_whitespace() || c == b'/' || c == b'>')
+        {
             return i;
         }
         from = i + 2;
@@ -309,5 +315,35 @@ mod tests {
         assert_eq!(to_text("a < b"), "a < b");
         assert_eq!(to_text("&#xFFFFFFFF; &#0; &#x1FFFFFFFF;"), "\u{FFFD} \u{FFFD} &#x1FFFFFFFF;");
         assert_eq!(to_text("<SCRIPT>alert(1)</SCRIPT>after"), "after");
+    }
+
+    #[test]
+    fn a_raw_text_element_ends_only_at_its_own_end_tag() {
+        assert_eq!(find_close("a</scriptx>b</script>", "script"), 12);
+        assert_eq!(find_close("a</script-x></SCRIPT >", "script"), 12);
+        assert_eq!(find_close("a</script/>", "script"), 1);
+        assert_eq!(find_close("a</script", "script"), 1, "the end of the input ends the name too");
+        assert_eq!(find_close("a</scrip", "script"), 8);
+        assert_eq!(to_text("<script>var a = '</scriptx>'; no text</script>after"), "after");
+        assert_eq!(to_text("<title>A </titles> B</title>x"), "Title: A </titles> B\n\nx");
+    }
+
+    #[test]
+    fn a_page_of_many_thousands_of_links_keeps_every_one() {
+        let n = 20_000;
+        let links: Vec<String> = (0..n).map(|i| format!("[link {i}](/p{i})")).collect();
+        let page: String = (0..n).map(|i| format!("<a href=\"/p{i}\">link {i}</a> ")).collect();
+        assert_eq!(to_text(&page), links.join(" "));
+        // An `a` inside an open `a` ends it first, as HTML parsers do, so
+        // links never nest and the end tags left over close nothing.
+        let unclosed: String = (0..n).map(|i| format!("<a href=\"/p{i}\">link {i} ")).collect();
+        assert_eq!(to_text(&(unclosed + &"</a>".repeat(n))), links.join(" "));
+    }
+
+    #[test]
+    fn links_without_text_or_target_are_plain_and_an_open_one_ends_with_the_page() {
+        assert_eq!(to_text("a <a href=x> </a> b <a>no target</a> <a href='#top'>top</a>"), "a b no target top");
+        assert_eq!(to_text("<p><a href=x><b>bold</b> link</a>.</p>"), "[**bold** link](x).");
+        assert_eq!(to_text("see <a href=x>the end"), "see [the end](x)");
     }
 }

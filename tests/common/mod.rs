@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 
-pub use wingman::cli::sse::Parser as SseParser;
+pub use wingman::sse::Decoder as SseDecoder;
 
 pub mod browser;
 pub mod routes;
@@ -559,29 +559,40 @@ impl Api {
         assert_eq!(response.status().as_u16(), 200);
         let content_type = response.headers()["content-type"].to_str().unwrap_or("").to_string();
         assert!(content_type.starts_with("text/event-stream"), "{content_type}");
-        let mut parser = SseParser::default();
-        let mut stream = response.bytes_stream();
-        let mut events = Vec::new();
-        while let Some(chunk) = tokio::time::timeout(Duration::from_secs(30), stream.next()).await.expect("SSE stalled")
-        {
-            let chunk = chunk.expect("chunk");
-            self.transcript.lock().unwrap().push(String::from_utf8_lossy(&chunk).into_owned());
-            for frame in parser.push(&chunk) {
-                let event: Value = serde_json::from_str(&frame.data).expect("frame JSON");
-                assert_eq!(frame.id.as_deref(), Some(event["seq"].to_string().as_str()), "id: is the seq");
-                assert_eq!(frame.event.as_deref(), event["type"].as_str(), "event: is the type");
-                let done = event["type"] == "done";
-                events.push(event);
-                if done {
-                    return (events, true);
-                }
-                if max.is_some_and(|m| events.len() >= m) {
-                    return (events, false);
-                }
+        // The body goes to the transcript whole: decoded chunk by chunk, a
+        // character or a secret cut between two chunks would not be found.
+        let mut raw = Vec::new();
+        let read = read_events(response, &mut raw, max).await;
+        self.transcript.lock().unwrap().push(String::from_utf8_lossy(&raw).into_owned());
+        read
+    }
+}
+
+/// Reads an SSE log's events until its `done` or the `max`-th, keeping the
+/// bytes received in `raw`; checks that each frame's `id` and `event` are
+/// the event's `seq` and `type`.
+async fn read_events(response: reqwest::Response, raw: &mut Vec<u8>, max: Option<usize>) -> (Vec<Value>, bool) {
+    let mut decoder = SseDecoder::default();
+    let mut stream = response.bytes_stream();
+    let mut events = Vec::new();
+    while let Some(chunk) = tokio::time::timeout(Duration::from_secs(30), stream.next()).await.expect("SSE stalled") {
+        let chunk = chunk.expect("chunk");
+        raw.extend_from_slice(&chunk);
+        for frame in decoder.push(&chunk) {
+            let event: Value = serde_json::from_str(&frame.data).expect("frame JSON");
+            assert_eq!(frame.id.as_deref(), Some(event["seq"].to_string().as_str()), "id: is the seq");
+            assert_eq!(frame.event.as_deref(), event["type"].as_str(), "event: is the type");
+            let done = event["type"] == "done";
+            events.push(event);
+            if done {
+                return (events, true);
+            }
+            if max.is_some_and(|m| events.len() >= m) {
+                return (events, false);
             }
         }
-        (events, false)
     }
+    (events, false)
 }
 
 /// Asserts that a run's log is dense (seq 1, 2, …) with exactly one `done`, last.

@@ -6,8 +6,8 @@ use serde_json::{json, Value};
 use super::*;
 use crate::model::{Content, Message, Role, Usage};
 use crate::provider::fixtures::{self, assert_same, drain, without_caller};
-use crate::provider::sse::SseDecoder;
 use crate::provider::ToolSpec;
+use crate::sse::Decoder;
 
 fn tools_of(capture: &Value) -> Vec<ToolSpec> {
     capture["tools"]
@@ -151,7 +151,7 @@ fn turns_of_one_role_merge_and_empty_ones_are_dropped() {
 fn replay(name: &str, size: usize) -> (Result<InferenceResponse, ProviderError>, Vec<String>) {
     let (tx, mut rx) = fixtures::deltas();
     let mut state = StreamState::default();
-    let mut decoder = SseDecoder::default();
+    let mut decoder = Decoder::default();
     let bytes = fixtures::bytes(name);
     let mut failed = None;
     'outer: for chunk in bytes.chunks(size) {
@@ -224,7 +224,7 @@ fn a_stream_cut_before_message_stop_is_transient() {
     let cut = &bytes[..bytes.len() / 2];
     let (tx, _rx) = fixtures::deltas();
     let mut state = StreamState::default();
-    for event in SseDecoder::default().push(cut) {
+    for event in Decoder::default().push(cut) {
         state.on_event(&event.data, &tx).unwrap();
     }
     let error = state.finish().unwrap_err();

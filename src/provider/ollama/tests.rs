@@ -6,8 +6,8 @@ use serde_json::{json, Value};
 use super::*;
 use crate::model::{Content, Message, Role, Usage};
 use crate::provider::fixtures::{self, assert_same, drain};
-use crate::provider::sse::LineBuffer;
 use crate::provider::ToolSpec;
+use crate::sse::LineBuffer;
 
 fn request(capture: &Value, options: Value) -> InferenceRequest {
     let tool = &capture["tools"][0]["function"];

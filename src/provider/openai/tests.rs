@@ -6,8 +6,8 @@ use serde_json::{json, Value};
 use super::*;
 use crate::model::{Content, Message, Role, Usage};
 use crate::provider::fixtures::{self, assert_same, drain};
-use crate::provider::sse::SseDecoder;
 use crate::provider::ToolSpec;
+use crate::sse::Decoder;
 
 fn request(capture: &Value, options: Value) -> InferenceRequest {
     let tools = capture["tools"].as_array().into_iter().flatten().map(|t| ToolSpec {
@@ -92,7 +92,7 @@ fn the_tool_result_turn_has_the_documented_shape() {
 fn replay(bytes: &[u8], size: usize) -> (Result<InferenceResponse, ProviderError>, Vec<String>) {
     let (tx, mut rx) = fixtures::deltas();
     let mut state = StreamState::default();
-    let mut decoder = SseDecoder::default();
+    let mut decoder = Decoder::default();
     for chunk in bytes.chunks(size) {
         for event in decoder.push(chunk) {
             if let Err(e) = state.on_data(&event.data, &tx) {

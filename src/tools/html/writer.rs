@@ -17,8 +17,16 @@ pub(super) struct Writer {
     pre: usize,
     /// Open lists: `None` for bullets, `Some(n)` for the next number.
     lists: Vec<Option<u32>>,
-    /// Open links: where their text starts in `out`, and their target.
-    links: Vec<(usize, Option<String>)>,
+    /// The open link, if any (links never nest: see [`Writer::open_link`]).
+    link: Option<Link>,
+}
+
+/// A link being written.
+struct Link {
+    /// Where its text starts in `out`: just after the `[` written for it
+    /// when it has a target.
+    start: usize,
+    target: Option<String>,
 }
 
 impl Writer {
@@ -107,8 +115,10 @@ impl Writer {
     }
 
     /// The finished text: the title first, no trailing spaces, no runs of
-    /// blank lines.
-    pub(super) fn finish(self) -> String {
+    /// blank lines. A link still open ends with the document, as in a
+    /// browser.
+    pub(super) fn finish(mut self) -> String {
+        self.close_link();
         let mut text = String::new();
         if let Some(title) = self.title {
             text.push_str(&format!("Title: {title}\n\n"));
@@ -205,23 +215,35 @@ impl Writer {
         }
     }
 
+    /// Starts a link; its `[` is written now, so that closing it only
+    /// appends. An `a` inside an open `a` ends that one first, as HTML
+    /// parsers do: links never nest, and nested ones closed from the inside
+    /// out would each have moved the text after the outer one's start.
     fn open_link(&mut self, href: Option<&str>) {
+        self.close_link();
         self.start_inline();
-        let href =
+        let target =
             href.map(str::trim).filter(|h| !h.is_empty() && !h.starts_with('#') && !h.starts_with("javascript:"));
-        self.links.push((self.out.len(), href.map(str::to_string)));
+        if target.is_some() {
+            self.out.push('[');
+        }
+        self.link = Some(Link { start: self.out.len(), target: target.map(str::to_string) });
         self.glue = self.out.len();
     }
 
-    /// Wraps the link's text as `[text](href)` when both are there.
+    /// Ends the open link as `[text](target)` when it has both; a link
+    /// without text loses its `[` (which is cheap: all that follows it is
+    /// whitespace).
     fn close_link(&mut self) {
-        let Some((start, href)) = self.links.pop() else { return };
-        let Some(href) = href else { return };
-        if start > self.out.len() || !self.out.is_char_boundary(start) || self.out[start..].trim().is_empty() {
-            return;
+        let Some(Link { start, target: Some(target) }) = self.link.take() else { return };
+        if self.out.get(start..).is_some_and(|text| !text.trim().is_empty()) {
+            self.out.push_str(&format!("]({target})"));
+        } else if self.out.get(start - 1..start) == Some("[") {
+            self.out.remove(start - 1);
+            if self.glue >= start {
+                self.glue -= 1;
+            }
         }
-        self.out.insert(start, '[');
-        self.out.push_str(&format!("]({href})"));
     }
 
     fn image(&mut self, tag: &Tag) {
