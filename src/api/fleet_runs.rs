@@ -14,13 +14,14 @@ use utoipa_axum::routes;
 
 use super::error::{naming, naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
+use super::order::ListOrder;
 use super::runs::{accepted, check_limit, check_message, idempotency_key, EventsQuery, WaitQuery};
 use super::sse::{self, EventFrame, LoggedEvent};
 use super::work_dir;
 use super::AppState;
 use crate::fleet::{self, TaskEnd, TaskResult, MAX_TASKS};
 use crate::model::{new_id, Fleet, FleetRun, RunInput, Session};
-use crate::store::{EnqueuedFleetRun, FleetRunFilter, NewFleetRun, NewTask, Order};
+use crate::store::{EnqueuedFleetRun, FleetRunFilter, NewFleetRun, NewTask};
 
 /// The most tasks one page of `GET /fleet-runs/{id}` shows.
 const MAX_PAGE: u32 = 1000;
@@ -274,8 +275,8 @@ struct ListQuery {
     after: Option<String>,
     /// `asc` (oldest first, the default) or `desc`.
     #[serde(default)]
-    #[param(value_type = Option<Order>)]
-    order: Order,
+    #[param(value_type = Option<ListOrder>)]
+    order: ListOrder,
 }
 
 /// Fleet runs, oldest first, a page at a time.
@@ -292,7 +293,7 @@ struct ListQuery {
 )]
 async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<FleetRunPage>> {
     let limit = check_limit(q.limit, 50, 500)?;
-    let filter = FleetRunFilter { fleet_id: q.fleet_id, after: q.after, limit, order: q.order };
+    let filter = FleetRunFilter { fleet_id: q.fleet_id, after: q.after, limit, order: q.order.into() };
     let fleet_runs = state.store.list_fleet_runs(&filter).await?;
     let next_after = if fleet_runs.len() as u32 == limit { fleet_runs.last().map(|r| r.id.clone()) } else { None };
     Ok(Json(FleetRunPage { fleet_runs, next_after }))

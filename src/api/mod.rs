@@ -37,6 +37,7 @@ mod health;
 mod messages;
 mod metrics;
 pub mod openapi;
+mod order;
 mod people;
 mod providers;
 mod runs;

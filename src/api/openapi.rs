@@ -21,6 +21,7 @@ use utoipa::{Modify, OpenApi, PartialSchema};
 use super::bearer::OPEN_PATHS;
 use super::cors::RouteMethods;
 use super::error::ErrorBody;
+use super::order::ListOrder;
 
 /// The document's fixed parts; the paths come from the router.
 #[derive(OpenApi)]
@@ -31,7 +32,7 @@ use super::error::ErrorBody;
     ),
     security(("bearer" = [])),
     modifiers(&BearerScheme),
-    components(schemas(ErrorBody)),
+    components(schemas(ErrorBody, ListOrder)),
     tags(
         (name = "health", description = "Liveness, readiness and this document"),
         (name = "providers", description = "The provider and model catalogue, and provider credentials"),

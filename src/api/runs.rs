@@ -13,10 +13,11 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::QueryParams;
+use super::order::ListOrder;
 use super::sse::{self, EventFrame, LoggedEvent};
 use super::{AppState, Deleted};
 use crate::model::{Run, RunStatus};
-use crate::store::{IdempotencyKey, Order, RunFilter};
+use crate::store::{IdempotencyKey, RunFilter};
 
 /// The largest message accepted, in bytes.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
@@ -126,8 +127,8 @@ struct ListQuery {
     after: Option<String>,
     /// `asc` (oldest first, the default) or `desc`.
     #[serde(default)]
-    #[param(value_type = Option<Order>)]
-    order: Order,
+    #[param(value_type = Option<ListOrder>)]
+    order: ListOrder,
 }
 
 /// A page of runs.
@@ -173,7 +174,7 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
         status,
         after: q.after,
         limit,
-        order: q.order,
+        order: q.order.into(),
     };
     let runs = state.store.list_runs(&filter).await?;
     let next_after = if runs.len() as u32 == limit { runs.last().map(|r| r.id.clone()) } else { None };

@@ -12,10 +12,11 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
+use super::order::ListOrder;
 use super::runs::check_limit;
 use super::{deleted, work_dir, AppState, Deleted};
 use crate::model::{new_id, Content, Message, Role, Session};
-use crate::store::{Order, SessionFilter};
+use crate::store::SessionFilter;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -139,8 +140,8 @@ struct ListQuery {
     after: Option<String>,
     /// `asc` (oldest first, the default) or `desc`.
     #[serde(default)]
-    #[param(value_type = Option<Order>)]
-    order: Order,
+    #[param(value_type = Option<ListOrder>)]
+    order: ListOrder,
 }
 
 /// Sessions with their histories, oldest first: a plain array, as the
@@ -163,7 +164,7 @@ async fn list(
 ) -> ApiResult<Json<Vec<SessionView>>> {
     // Every session when no limit is given, as the original API answered.
     let limit = q.limit.map(|l| check_limit(Some(l), l, 500)).transpose()?;
-    let filter = SessionFilter { after: q.after, limit, order: q.order };
+    let filter = SessionFilter { after: q.after, limit, order: q.order.into() };
     let sessions = state.store.list_sessions(&filter).await?;
     let mut listed = Vec::with_capacity(sessions.len());
     for session in sessions {
