@@ -52,6 +52,9 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir "$work/root"
+# Made before the server starts: the loop below may read it before the
+# shell that starts the server has opened it.
+: >"$work/stdout"
 # Port 0: the server picks a free port and prints its address first.
 WINGMAN_LOG=warn "$binary" serve --addr 127.0.0.1:0 --workers 2 \
     --database-url "$work/wingman.db" --data-dir "$work" --work-root "$work/root" \
