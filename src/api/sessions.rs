@@ -14,6 +14,7 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::order::ListOrder;
 use super::runs::check_limit;
+use super::schemas::{self, Id, JsonObject};
 use super::{deleted, work_dir, AppState, Deleted};
 use crate::model::{new_id, Content, Message, Role, Session};
 use crate::store::SessionFilter;
@@ -28,13 +29,16 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[serde(deny_unknown_fields)]
 struct SessionFields {
     /// The agent its messages go to unless a message names another.
+    #[schema(value_type = Option<Id>)]
     agent_id: Option<String>,
+    #[schema(schema_with = schemas::plain)]
     title: Option<String>,
     /// An absolute path that does not contain the database; by default a
     /// directory of its own under the data directory.
+    #[schema(schema_with = schemas::work_dir)]
     work_dir: Option<String>,
     /// Any JSON object, kept as given.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<JsonObject>)]
     metadata: Option<Value>,
 }
 
@@ -184,7 +188,7 @@ async fn find(state: &AppState, id: &str) -> ApiResult<Session> {
     path = "/sessions/{id}",
     tag = "sessions",
     operation_id = "get_session",
-    params(("id" = String, Path, description = "The session's ID")),
+    params(("id" = Id, Path, description = "The session's ID")),
     responses(
         (status = 200, description = "The session", body = SessionView),
         (status = 404, description = "No such session", body = ErrorBody),
@@ -202,7 +206,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     path = "/sessions/{id}",
     tag = "sessions",
     operation_id = "update_session",
-    params(("id" = String, Path, description = "The session's ID")),
+    params(("id" = Id, Path, description = "The session's ID")),
     request_body = Option<SessionFields>,
     responses(
         (status = 200, description = "The session as changed", body = SessionView),
@@ -246,7 +250,7 @@ async fn update(
     path = "/sessions/{id}",
     tag = "sessions",
     operation_id = "delete_session",
-    params(("id" = String, Path, description = "The session's ID")),
+    params(("id" = Id, Path, description = "The session's ID")),
     responses(
         (status = 200, description = "Deleted", body = Deleted),
         (status = 404, description = "No such session", body = ErrorBody),
