@@ -134,6 +134,46 @@ async fn the_document_is_openapi_3_1_with_the_crate_version_and_the_bearer_schem
     assert_eq!(unique.len(), ids.len(), "operationIds are unique");
 }
 
+/// Every `$ref` of `value` with where it was found, as (JSON pointer, reference).
+fn references(value: &Value, at: &str, found: &mut Vec<(String, String)>) {
+    match value {
+        Value::Object(object) => {
+            for (key, item) in object {
+                let here = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+                match (key.as_str(), item) {
+                    ("$ref", Value::String(reference)) => found.push((here, reference.clone())),
+                    _ => references(item, &here, found),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                references(item, &format!("{at}/{i}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_reference_in_the_document_resolves() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let document = document(&server.api()).await;
+    let mut found = Vec::new();
+    references(&document, "", &mut found);
+    assert!(found.len() > 10, "the document refers to its components: {found:?}");
+    let dangling: Vec<String> = found
+        .iter()
+        .filter(|(_, reference)| {
+            let target = reference.strip_prefix('#').filter(|pointer| pointer.starts_with("/components/"));
+            target.and_then(|pointer| document.pointer(pointer)).is_none()
+        })
+        .map(|(at, reference)| format!("{at} -> {reference}"))
+        .collect();
+    assert!(dangling.is_empty(), "references that name nothing in the document's components:\n{}", dangling.join("\n"));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_route_is_documented_and_every_documented_operation_is_served() {
     let env = TestEnv::new();

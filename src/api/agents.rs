@@ -6,12 +6,15 @@ use axum::Json;
 use chrono::Utc;
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use utoipa::ToSchema;
+use utoipa::openapi::schema::{AllOfBuilder, AnyOfBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
+use super::schemas::{self, Id, JsonObject};
 use super::{deleted, AppState, Deleted};
 use crate::model::{new_id, Agent, DEFAULT_MAX_STEPS, MAX_MAX_STEPS};
 use crate::{provider, tools};
@@ -25,26 +28,60 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct AgentFields {
-    /// Required on `POST`; not empty.
+    /// Required on `POST`; not blank.
+    #[schema(schema_with = schemas::name)]
     name: Option<String>,
     /// `scripted` (the default), `anthropic`, `openai` or `ollama`.
+    #[schema(schema_with = schemas::provider)]
     provider: Option<String>,
     /// Required for real providers; `echo` by default for `scripted`.
+    #[schema(schema_with = schemas::plain)]
     model: Option<String>,
     /// Forwarded to the provider; unknown keys are refused.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<JsonObject>)]
     options: Option<Map<String, Value>>,
     /// The system prompt.
+    #[schema(schema_with = schemas::plain)]
     instructions: Option<String>,
     /// Built-in tool names: the only tools its runs may use.
+    #[schema(schema_with = schemas::tools)]
     tools: Option<Vec<String>>,
     /// A JSON Schema the final answer must satisfy.
+    #[schema(value_type = Option<JsonObject>)]
     output_schema: Option<Value>,
     /// Inference steps before a run fails (default 50).
     #[schema(minimum = 1, maximum = 1000)]
     max_steps: Option<u32>,
     /// Tools whose calls wait for a person's decision (`["*"]` for all).
+    #[schema(schema_with = schemas::approve_tools)]
     approve_tools: Option<Vec<String>>,
+}
+
+/// The body of `POST /agents`, in the document: [`AgentFields`] with `name`
+/// required, and `model` unless the provider is `scripted` (the handler
+/// reads `AgentFields`, refuses a missing name, and gives only `scripted` a
+/// default model).
+struct NewAgent;
+
+impl PartialSchema for NewAgent {
+    fn schema() -> RefOr<Schema> {
+        let description = "A new agent: `name` is required, and `model` unless the provider is `scripted`";
+        let fields = schemas::requiring(AgentFields::schema(), &["name"], description);
+        let scripted = ObjectBuilder::new().schema_type(SchemaType::AnyValue).property(
+            "provider",
+            ObjectBuilder::new().schema_type(SchemaType::AnyValue).enum_values(Some([Some("scripted"), None])),
+        );
+        let model = ObjectBuilder::new().schema_type(Type::String).min_length(Some(1));
+        let named = ObjectBuilder::new().schema_type(SchemaType::AnyValue).property("model", model).required("model");
+        let model_rule = AnyOfBuilder::new().item(scripted).item(named);
+        AllOfBuilder::new().item(fields).item(model_rule).into()
+    }
+}
+
+impl ToSchema for NewAgent {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        AgentFields::schemas(schemas);
+    }
 }
 
 impl AgentFields {
@@ -122,7 +159,7 @@ fn validate(agent: &mut Agent) -> ApiResult<()> {
     path = "/agents",
     tag = "agents",
     operation_id = "create_agent",
-    request_body = AgentFields,
+    request_body = NewAgent,
     responses(
         (status = 201, description = "The agent", body = Agent),
         (status = 400, description = "A refused value: an empty name, an unknown provider or tool, a bad option or output_schema, a missing model", body = ErrorBody),
@@ -137,8 +174,17 @@ async fn create(
     if fields.name.is_none() {
         return Err(ApiError::Unprocessable("missing field `name`".into()));
     }
+    let mut agent = blank_agent();
+    fields.apply(&mut agent);
+    validate(&mut agent)?;
+    state.store.insert_agent(&agent).await?;
+    Ok((StatusCode::CREATED, Json(agent)))
+}
+
+/// A new agent before a client's fields are applied: the defaults.
+fn blank_agent() -> Agent {
     let now = Utc::now();
-    let mut agent = Agent {
+    Agent {
         id: new_id(),
         name: String::new(),
         provider: "scripted".into(),
@@ -151,11 +197,7 @@ async fn create(
         approve_tools: Vec::new(),
         created_at: now,
         updated_at: now,
-    };
-    fields.apply(&mut agent);
-    validate(&mut agent)?;
-    state.store.insert_agent(&agent).await?;
-    Ok((StatusCode::CREATED, Json(agent)))
+    }
 }
 
 /// Every agent: a plain array.
@@ -176,7 +218,7 @@ async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Agent>>> {
     path = "/agents/{id}",
     tag = "agents",
     operation_id = "get_agent",
-    params(("id" = String, Path, description = "The agent's ID")),
+    params(("id" = Id, Path, description = "The agent's ID")),
     responses(
         (status = 200, description = "The agent", body = Agent),
         (status = 404, description = "No such agent", body = ErrorBody),
@@ -193,7 +235,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     path = "/agents/{id}",
     tag = "agents",
     operation_id = "update_agent",
-    params(("id" = String, Path, description = "The agent's ID")),
+    params(("id" = Id, Path, description = "The agent's ID")),
     request_body = Option<AgentFields>,
     responses(
         (status = 200, description = "The agent as changed", body = Agent),
@@ -220,7 +262,7 @@ async fn update(
     path = "/agents/{id}",
     tag = "agents",
     operation_id = "delete_agent",
-    params(("id" = String, Path, description = "The agent's ID")),
+    params(("id" = Id, Path, description = "The agent's ID")),
     responses(
         (status = 200, description = "Deleted", body = Deleted),
         (status = 404, description = "No such agent", body = ErrorBody),
@@ -229,4 +271,59 @@ async fn update(
 async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
     state.store.delete_agent(&id).await.map_err(naming(format!("agent {id}")))?;
     Ok(deleted())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::*;
+
+    /// What `POST /agents` makes of `body`: whether it is accepted.
+    fn handler_accepts(body: &Value) -> bool {
+        let Ok(fields) = serde_json::from_value::<AgentFields>(body.clone()) else { return false };
+        let mut agent = blank_agent();
+        let named = fields.name.is_some();
+        fields.apply(&mut agent);
+        named && validate(&mut agent).is_ok()
+    }
+
+    /// Whether the document's schema of `POST /agents` accepts `body`.
+    fn schema_accepts(body: &Value) -> bool {
+        let mut schema = serde_json::to_value(NewAgent::schema()).unwrap();
+        let mut components = Vec::new();
+        NewAgent::schemas(&mut components);
+        let components: serde_json::Map<String, Value> =
+            components.into_iter().map(|(name, s)| (name, serde_json::to_value(s).unwrap())).collect();
+        schema["components"] = json!({ "schemas": components });
+        let mut schemas = boon::Schemas::new();
+        let mut compiler = boon::Compiler::new();
+        compiler.add_resource("urn:wingman:new-agent", schema).unwrap();
+        let index = compiler.compile("urn:wingman:new-agent", &mut schemas).unwrap();
+        schemas.validate(body, index).is_ok()
+    }
+
+    #[test]
+    fn the_schema_of_a_new_agent_accepts_what_the_handler_accepts() {
+        let bodies = [
+            json!({"name": "a"}),
+            json!({"name": "a", "provider": null}),
+            json!({"name": "a", "provider": "scripted", "model": ""}),
+            json!({"name": "a", "provider": "openai"}),
+            json!({"name": "a", "provider": "openai", "model": null}),
+            json!({"name": "a", "provider": "openai", "model": ""}),
+            json!({"name": "a", "provider": "openai", "model": "gpt-5"}),
+            json!({"name": "a", "provider": "nope", "model": "m"}),
+            json!({"name": " ", "model": "m"}),
+            json!({"model": "m"}),
+            json!({"name": "a", "tools": ["read", "bash"], "approve_tools": ["*"], "max_steps": 1000}),
+            json!({"name": "a", "tools": ["nope"]}),
+            json!({"name": "a", "max_steps": 0}),
+            json!({"name": "a", "unknown": 1}),
+            json!({"name": "a", "options": {"script": [{"text": "hi"}]}, "output_schema": {"type": "object"}}),
+        ];
+        for body in bodies {
+            assert_eq!(schema_accepts(&body), handler_accepts(&body), "{body}");
+        }
+    }
 }

@@ -20,6 +20,7 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::require_json;
+use super::schemas;
 use super::{deleted, AppState, Deleted};
 use crate::credential::CredentialInfo;
 use crate::model::timestamp;
@@ -35,16 +36,25 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[serde(deny_unknown_fields)]
 struct PutBody {
     /// Keyed by credential name: a provider ID, or `provider:label`; at least one.
+    #[schema(schema_with = credentials)]
     providers: BTreeMap<String, Credential>,
 }
 
+/// One key.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct Credential {
     /// Always `api_key`.
     #[serde(rename = "type")]
+    #[schema(pattern = "^api_key$")]
     kind: String,
+    #[schema(schema_with = schemas::api_key)]
     key: String,
+}
+
+/// The `providers` of `PUT /provider/auth`, each credential inline.
+fn credentials() -> utoipa::openapi::schema::Schema {
+    schemas::credentials(<Credential as utoipa::PartialSchema>::schema())
 }
 
 /// `{"providers": {…}, "updated_at"?}`: never a key.
@@ -161,7 +171,7 @@ async fn put(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> 
     path = "/provider/auth/{provider}",
     tag = "providers",
     operation_id = "delete_credential",
-    params(("provider" = String, Path, description = "The credential name: a provider ID, or `provider:label`")),
+    params(("provider" = inline(schemas::CredentialName), Path, description = "The credential name: a provider ID, or `provider:label`")),
     responses(
         (status = 200, description = "Deleted", body = Deleted),
         (status = 400, description = "Not a credential name", body = ErrorBody),

@@ -5,22 +5,22 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use chrono::Utc;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use super::error::{naming, naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
-use super::runs::{accepted, check_limit, check_message, idempotency_key, EventsQuery, WaitQuery};
+use super::fleet_tasks::{check_tasks, task_session, RunBody};
+use super::order::ListOrder;
+use super::runs::{accepted, check_limit, idempotency_key, EventsQuery, WaitQuery};
+use super::schemas::{Id, IdempotencyKey, Seq};
 use super::sse::{self, EventFrame, LoggedEvent};
-use super::work_dir;
 use super::AppState;
-use crate::fleet::{self, TaskEnd, TaskResult, MAX_TASKS};
-use crate::model::{new_id, Fleet, FleetRun, RunInput, Session};
-use crate::store::{EnqueuedFleetRun, FleetRunFilter, NewFleetRun, NewTask, Order};
+use crate::fleet::{self, TaskEnd, TaskResult};
+use crate::model::{new_id, FleetRun, RunInput};
+use crate::store::{EnqueuedFleetRun, FleetRunFilter, NewFleetRun, NewTask};
 
 /// The most tasks one page of `GET /fleet-runs/{id}` shows.
 const MAX_PAGE: u32 = 1000;
@@ -36,32 +36,6 @@ pub fn routes(fleet_body_bytes: usize) -> OpenApiRouter<AppState> {
         .routes(routes!(show))
         .routes(routes!(events))
         .routes(routes!(cancel))
-}
-
-/// The body of a fleet run: the original API's.
-#[derive(Debug, Deserialize, Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct RunBody {
-    /// 1 to 10,000 tasks.
-    #[schema(min_items = 1, max_items = 10000)]
-    tasks: Vec<TaskBody>,
-}
-
-/// One task: a message for the fleet's agent.
-#[derive(Debug, Deserialize, Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct TaskBody {
-    /// Not empty; at most 256 KiB.
-    message: String,
-    /// The task's `work_dir`; the fleet's, else a directory of its own, by default.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    work_dir: Option<String>,
-    /// Replaces the agent's instructions for this task only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    instructions: Option<String>,
-    /// Passed through untouched into the task's result.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    data: Option<Value>,
 }
 
 /// The answer of an accepted fleet run: the fleet run, and its ID under the
@@ -93,47 +67,6 @@ struct FleetRunView {
     /// Pass as `after` for the next page of tasks; `null` on the last one.
     #[schema(required = true)]
     next_after: Option<u32>,
-}
-
-fn check_tasks(state: &AppState, tasks: &[TaskBody]) -> ApiResult<()> {
-    if tasks.is_empty() {
-        return Err(ApiError::BadRequest("tasks must hold at least one task".into()));
-    }
-    if tasks.len() > MAX_TASKS {
-        return Err(ApiError::BadRequest(format!("a fleet run holds at most {MAX_TASKS} tasks")));
-    }
-    for (i, task) in tasks.iter().enumerate() {
-        let bad = |m: &str| ApiError::BadRequest(format!("tasks[{i}]: {m}"));
-        check_message(&task.message).map_err(|m| bad(&m))?;
-        if let Some(dir) = &task.work_dir {
-            work_dir::check(state, dir).map_err(|e| match e {
-                ApiError::Unprocessable(m) => ApiError::Unprocessable(format!("tasks[{i}]: {m}")),
-                other => bad(&other.to_string()),
-            })?;
-        }
-    }
-    Ok(())
-}
-
-/// A task's session: its own, in the task's work_dir, else the fleet's, else
-/// a directory of its own under the data directory.
-fn task_session(state: &AppState, fleet: &Fleet, fleet_run_id: &str, index: usize, task: &TaskBody) -> Session {
-    let id = new_id();
-    let work_dir = task
-        .work_dir
-        .clone()
-        .or_else(|| fleet.work_dir.clone())
-        .unwrap_or_else(|| state.config.data_dir.join("sessions").join(&id).to_string_lossy().into_owned());
-    let now = Utc::now();
-    Session {
-        id,
-        agent_id: Some(fleet.agent_id.clone()),
-        title: Some(format!("{} task {index}", fleet.name)),
-        work_dir,
-        metadata: json!({"fleet_id": fleet.id, "fleet_run_id": fleet_run_id, "task_index": index}),
-        created_at: now,
-        updated_at: now,
-    }
 }
 
 /// Writes the fleet run and all its tasks in one transaction.
@@ -182,9 +115,9 @@ async fn enqueue(state: &AppState, fleet_id: &str, headers: &HeaderMap, body: Ru
     tag = "fleets",
     operation_id = "run_fleet",
     params(
-        ("id" = String, Path, description = "The fleet's ID"),
+        ("id" = Id, Path, description = "The fleet's ID"),
         WaitQuery,
-        ("Idempotency-Key" = Option<String>, Header, description = "1 to 255 visible ASCII characters: the same key with the same body returns the first fleet run"),
+        ("Idempotency-Key" = Option<IdempotencyKey>, Header, description = "1 to 255 visible ASCII characters: the same key with the same body returns the first fleet run"),
     ),
     request_body = RunBody,
     responses(
@@ -225,8 +158,8 @@ async fn submit(
     tag = "fleets",
     operation_id = "run_fleet_stream",
     params(
-        ("id" = String, Path, description = "The fleet's ID"),
-        ("Idempotency-Key" = Option<String>, Header, description = "As for `POST /fleets/{id}/run`"),
+        ("id" = Id, Path, description = "The fleet's ID"),
+        ("Idempotency-Key" = Option<IdempotencyKey>, Header, description = "As for `POST /fleets/{id}/run`"),
     ),
     request_body = RunBody,
     responses(
@@ -274,8 +207,8 @@ struct ListQuery {
     after: Option<String>,
     /// `asc` (oldest first, the default) or `desc`.
     #[serde(default)]
-    #[param(value_type = Option<Order>)]
-    order: Order,
+    #[param(value_type = Option<ListOrder>)]
+    order: ListOrder,
 }
 
 /// Fleet runs, oldest first, a page at a time.
@@ -292,7 +225,7 @@ struct ListQuery {
 )]
 async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<FleetRunPage>> {
     let limit = check_limit(q.limit, 50, 500)?;
-    let filter = FleetRunFilter { fleet_id: q.fleet_id, after: q.after, limit, order: q.order };
+    let filter = FleetRunFilter { fleet_id: q.fleet_id, after: q.after, limit, order: q.order.into() };
     let fleet_runs = state.store.list_fleet_runs(&filter).await?;
     let next_after = if fleet_runs.len() as u32 == limit { fleet_runs.last().map(|r| r.id.clone()) } else { None };
     Ok(Json(FleetRunPage { fleet_runs, next_after }))
@@ -321,7 +254,7 @@ async fn find(state: &AppState, id: &str) -> ApiResult<FleetRun> {
     path = "/fleet-runs/{id}",
     tag = "fleet-runs",
     operation_id = "get_fleet_run",
-    params(("id" = String, Path, description = "The fleet run's ID"), ShowQuery),
+    params(("id" = Id, Path, description = "The fleet run's ID"), ShowQuery),
     responses(
         (status = 200, description = "The fleet run and a page of its tasks", body = FleetRunView),
         (status = 400, description = "A limit out of range, an unknown parameter", body = ErrorBody),
@@ -350,9 +283,9 @@ async fn show(
     tag = "fleet-runs",
     operation_id = "fleet_run_events",
     params(
-        ("id" = String, Path, description = "The fleet run's ID"),
+        ("id" = Id, Path, description = "The fleet run's ID"),
         EventsQuery,
-        ("Last-Event-ID" = Option<u64>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
+        ("Last-Event-ID" = Option<Seq>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
     ),
     responses(
         (status = 200, description = "The events (`fleet_queued`, `result`, `done`): a JSON array, or with `Accept: text/event-stream` an SSE stream. While the database cannot be reached, an SSE client gets a stream of a `retry:` hint alone, which ends: an EventSource reconnects with its `Last-Event-ID` instead of giving up on a 503",
@@ -384,7 +317,7 @@ async fn events(
     path = "/fleet-runs/{id}/cancel",
     tag = "fleet-runs",
     operation_id = "cancel_fleet_run",
-    params(("id" = String, Path, description = "The fleet run's ID")),
+    params(("id" = Id, Path, description = "The fleet run's ID")),
     responses(
         (status = 202, description = "The fleet run", body = FleetRun),
         (status = 404, description = "No such fleet run", body = ErrorBody),

@@ -5,12 +5,15 @@ use axum::http::StatusCode;
 use axum::Json;
 use chrono::Utc;
 use serde::Deserialize;
-use utoipa::ToSchema;
+use utoipa::openapi::schema::Schema;
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
+use super::schemas::{self, Id};
 use super::work_dir;
 use super::{deleted, AppState, Deleted};
 use crate::model::{new_id, Fleet, FleetStatus};
@@ -28,9 +31,11 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct FleetFields {
-    /// Required on `POST`; not empty.
+    /// Required on `POST`; not blank.
+    #[schema(schema_with = schemas::name)]
     name: Option<String>,
     /// Required on `POST`.
+    #[schema(value_type = Option<Id>)]
     agent_id: Option<String>,
     /// How many of a fleet run's tasks run at once; 0 (the default) is no cap.
     #[schema(maximum = 100000)]
@@ -38,8 +43,26 @@ struct FleetFields {
     /// Its tasks' default `work_dir`. `null` clears it: each task then gets a
     /// directory of its own.
     #[serde(default, deserialize_with = "present")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = schemas::work_dir)]
     work_dir: Option<Option<String>>,
+}
+
+/// The body of `POST /fleets`, in the document: [`FleetFields`] with `name`
+/// and `agent_id` required (the handler reads `FleetFields` and refuses
+/// either missing).
+struct NewFleet;
+
+impl PartialSchema for NewFleet {
+    fn schema() -> RefOr<Schema> {
+        let description = "A new fleet: `name` and `agent_id` are required, the rest optional.";
+        schemas::requiring(FleetFields::schema(), &["name", "agent_id"], description)
+    }
+}
+
+impl ToSchema for NewFleet {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        FleetFields::schemas(schemas);
+    }
 }
 
 /// Tells a field set to `null` (`Some(None)`) from an absent one (`None`).
@@ -71,7 +94,7 @@ async fn check(state: &AppState, fields: &FleetFields) -> ApiResult<()> {
     path = "/fleets",
     tag = "fleets",
     operation_id = "create_fleet",
-    request_body = FleetFields,
+    request_body = NewFleet,
     responses(
         (status = 201, description = "The fleet", body = Fleet),
         (status = 400, description = "An empty name, a `worker_count` over the limit, a refused `work_dir`", body = ErrorBody),
@@ -124,7 +147,7 @@ async fn find(state: &AppState, id: &str) -> ApiResult<Fleet> {
     path = "/fleets/{id}",
     tag = "fleets",
     operation_id = "get_fleet",
-    params(("id" = String, Path, description = "The fleet's ID")),
+    params(("id" = Id, Path, description = "The fleet's ID")),
     responses(
         (status = 200, description = "The fleet", body = Fleet),
         (status = 404, description = "No such fleet", body = ErrorBody),
@@ -140,7 +163,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     path = "/fleets/{id}",
     tag = "fleets",
     operation_id = "update_fleet",
-    params(("id" = String, Path, description = "The fleet's ID")),
+    params(("id" = Id, Path, description = "The fleet's ID")),
     request_body = Option<FleetFields>,
     responses(
         (status = 200, description = "The fleet as changed", body = Fleet),
@@ -179,7 +202,7 @@ async fn update(
     path = "/fleets/{id}",
     tag = "fleets",
     operation_id = "delete_fleet",
-    params(("id" = String, Path, description = "The fleet's ID")),
+    params(("id" = Id, Path, description = "The fleet's ID")),
     responses(
         (status = 200, description = "Deleted", body = Deleted),
         (status = 404, description = "No such fleet", body = ErrorBody),

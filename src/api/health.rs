@@ -8,7 +8,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::AppState;
-use crate::store::QueueStats;
+use crate::store;
 use crate::tools::sandbox::{self, SandboxStatus};
 
 /// The answer of a server whose database answers.
@@ -20,6 +20,25 @@ pub struct Health {
     queue: QueueStats,
     /// What this server's own workers run `bash` with.
     sandbox: SandboxStatus,
+}
+
+// The API's own copy of the store's counts: the answer's shape is the API's
+// to keep, and the store's types carry no HTTP schema.
+/// The queue at a glance, as `GET /health` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+pub struct QueueStats {
+    /// Runs waiting for a worker (including those waiting for their session's turn).
+    queued: u64,
+    /// Runs a worker holds now.
+    running: u64,
+    /// Workers whose lease is live.
+    workers: u64,
+}
+
+impl From<store::QueueStats> for QueueStats {
+    fn from(stats: store::QueueStats) -> QueueStats {
+        QueueStats { queued: stats.queued, running: stats.running, workers: stats.workers }
+    }
 }
 
 /// The answer of a server whose database does not answer.
@@ -47,12 +66,24 @@ pub async fn health(State(state): State<AppState>) -> Response {
     match state.store.queue_stats().await {
         Ok(queue) => {
             let sandbox = sandbox::status(state.config.tool_sandbox);
-            Json(Health { status: "ok", queue, sandbox }).into_response()
+            Json(Health { status: "ok", queue: queue.into(), sandbox }).into_response()
         }
         Err(e) => {
             tracing::error!(error = %e, "health check: the database did not answer");
             let body = Unhealthy { status: "unavailable", error: "the database did not answer".into() };
             (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_queue_answers_with_the_stores_counts_under_their_names() {
+        let stats = store::QueueStats { queued: 3, running: 2, workers: 1 };
+        let answer = serde_json::to_value(QueueStats::from(stats)).unwrap();
+        assert_eq!(answer, serde_json::json!({"queued": 3, "running": 2, "workers": 1}));
     }
 }

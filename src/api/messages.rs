@@ -16,6 +16,7 @@ use utoipa_axum::routes;
 use super::error::{naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::runs::{accepted, check_message, idempotency_key, read_run, WaitQuery};
+use super::schemas::{self, Id, IdempotencyKey};
 use super::sse::{self, MessageStreamFrame};
 use super::AppState;
 use crate::approval::WaitingCall;
@@ -33,9 +34,11 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[serde(deny_unknown_fields)]
 pub struct MessageBody {
     /// The agent to run; the session's by default.
+    #[schema(value_type = Option<Id>)]
     agent_id: Option<String>,
-    /// Not empty; at most 256 KiB.
+    /// Not blank; at most 256 KiB.
     #[serde(alias = "prompt")]
+    #[schema(schema_with = schemas::message)]
     message: String,
     /// What becomes of the session's unfinished runs (default `enqueue`).
     #[serde(default)]
@@ -128,9 +131,9 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
     tag = "runs",
     operation_id = "send_message",
     params(
-        ("id" = String, Path, description = "The session's ID"),
+        ("id" = Id, Path, description = "The session's ID"),
         WaitQuery,
-        ("Idempotency-Key" = Option<String>, Header, description = "1 to 255 visible ASCII characters: the same key with the same body returns the first run"),
+        ("Idempotency-Key" = Option<IdempotencyKey>, Header, description = "1 to 255 visible ASCII characters: the same key with the same body returns the first run"),
     ),
     request_body = MessageBody,
     responses(
@@ -179,8 +182,8 @@ async fn submit_message(
     tag = "runs",
     operation_id = "send_message_stream",
     params(
-        ("id" = String, Path, description = "The session's ID"),
-        ("Idempotency-Key" = Option<String>, Header, description = "As for `POST /sessions/{id}/message`"),
+        ("id" = Id, Path, description = "The session's ID"),
+        ("Idempotency-Key" = Option<IdempotencyKey>, Header, description = "As for `POST /sessions/{id}/message`"),
     ),
     request_body = MessageBody,
     responses(

@@ -21,6 +21,8 @@ use utoipa::{Modify, OpenApi, PartialSchema};
 use super::bearer::OPEN_PATHS;
 use super::cors::RouteMethods;
 use super::error::ErrorBody;
+use super::order::ListOrder;
+use super::schemas::{self, AnyJson, Id, IdempotencyKey, JsonObject, Seq};
 
 /// The document's fixed parts; the paths come from the router.
 #[derive(OpenApi)]
@@ -31,7 +33,7 @@ use super::error::ErrorBody;
     ),
     security(("bearer" = [])),
     modifiers(&BearerScheme),
-    components(schemas(ErrorBody)),
+    components(schemas(ErrorBody, ListOrder, Id, Seq, IdempotencyKey, AnyJson, JsonObject)),
     tags(
         (name = "health", description = "Liveness, readiness and this document"),
         (name = "providers", description = "The provider and model catalogue, and provider credentials"),
@@ -66,7 +68,11 @@ impl Modify for BearerScheme {
 /// whether they apply to a route without a token (`/health`) and to a
 /// route with no body.
 const SHARED: &[(&str, &str, Applies)] = &[
-    ("400", "Malformed JSON, a refused value or bad query parameters", Applies::WithInput),
+    (
+        "400",
+        "Malformed JSON, a refused value (text with a NUL character anywhere, in a body or the query) or bad query parameters",
+        Applies::WithInput,
+    ),
     ("401", "With --auth-token: no `Authorization: Bearer <token>`, or another token", Applies::WithToken),
     (
         "403",
@@ -116,6 +122,7 @@ pub fn complete(document: &mut Document) {
                 operation.security = Some(Vec::new());
             }
             optional_body(operation);
+            parameters_not_null(operation);
             add_shared(operation, open);
         }
     }
@@ -133,6 +140,18 @@ fn optional_body(operation: &mut Operation) {
         if let (Some(item), None, 2) = (items.next(), items.next(), one_of.items.len()) {
             content.schema = Some(item.clone());
             body.required = Some(Required::False);
+        }
+    }
+}
+
+/// A parameter is a value or absent, never `null`: utoipa writes an
+/// optional header's schema as `T` or `null`, and a client that sends the
+/// text `null` as a number is refused.
+fn parameters_not_null(operation: &mut Operation) {
+    for parameter in operation.parameters.iter_mut().flatten() {
+        let RefOr::T(parameter) = parameter else { continue };
+        if let Some(schema) = parameter.schema.take() {
+            parameter.schema = Some(schemas::not_null(schema));
         }
     }
 }
@@ -231,9 +250,11 @@ mod tests {
     fn bodies_that_refuse_unknown_fields_say_so_and_optional_bodies_are_not_null() {
         let document = document();
         let schemas = &document["components"]["schemas"];
-        for name in ["AgentFields", "SessionFields", "FleetFields", "MessageBody", "RunBody", "TaskBody", "PutBody"] {
+        let bodies = ["AgentFields", "SessionFields", "FleetFields", "NewFleet", "MessageBody", "RunBody", "TaskBody"];
+        for name in bodies.into_iter().chain(["PutBody", "SteerBody", "ApproveBody"]) {
             assert_eq!(schemas[name]["additionalProperties"], false, "{name}");
         }
+        assert_eq!(schemas["NewAgent"]["allOf"][0]["additionalProperties"], false);
         let body = &document["paths"]["/sessions"]["post"]["requestBody"];
         assert_eq!(body["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/SessionFields");
         assert_eq!(body["required"], false, "an empty body is fine: {body}");

@@ -5,6 +5,8 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
+use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Schema, Type};
+use utoipa::openapi::{Ref, RefOr};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -12,6 +14,7 @@ use utoipa_axum::routes;
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
 use super::runs::check_message;
+use super::schemas::{self, Id};
 use super::AppState;
 use crate::approval::{self, Decided, DecisionRequest};
 use crate::checkpoint::{next_action, Checkpoint, CheckpointBody, NextAction};
@@ -27,8 +30,33 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ApproveBody {
+    #[schema(schema_with = decisions)]
     decisions: Vec<DecisionRequest>,
 }
+
+/// The schema of `decisions`: [`DecisionRequest`]s, whose own schema is the
+/// domain's and cannot name the API's rule that no text holds a NUL
+/// character, nor that `input` is JSON of the same kind.
+fn decisions() -> Schema {
+    let mut input = Ref::from_schema_name("AnyJson");
+    input.description = "For `edit`: the JSON object the call runs with instead".into();
+    let decision = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .property("call_id", schemas::no_nul())
+        .required("call_id")
+        .property("decision", schemas::one_of_strings(&["approve", "edit", "reject", "respond"], DECISION))
+        .required("decision")
+        .property("input", RefOr::Ref(input))
+        .property("message", schemas::plain())
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .description(Some("One decision: `{\"call_id\", \"decision\", \"input\"?, \"message\"?}`; `message` for `reject` (optional) and `respond`"));
+    let description = "A decision for every call the run waits on";
+    ArrayBuilder::new().items(RefOr::T(decision.into())).description(Some(description)).into()
+}
+
+/// What `decision` says.
+const DECISION: &str =
+    "`approve`, `edit` (with `input`), `reject` (with `message`, optional) or `respond` (with `message`)";
 
 /// Records a decision for every call the run waits on and queues it again.
 #[utoipa::path(
@@ -36,7 +64,7 @@ struct ApproveBody {
     path = "/runs/{id}/approve",
     tag = "people",
     operation_id = "approve_run",
-    params(("id" = String, Path, description = "The run's ID")),
+    params(("id" = Id, Path, description = "The run's ID")),
     request_body = ApproveBody,
     responses(
         (status = 202, description = "The run, queued again", body = Run),
@@ -77,7 +105,8 @@ async fn approve(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct SteerBody {
-    /// Not empty; at most 256 KiB.
+    /// Not blank; at most 256 KiB.
+    #[schema(schema_with = schemas::message)]
     message: String,
 }
 
@@ -88,7 +117,7 @@ struct SteerBody {
     path = "/runs/{id}/steer",
     tag = "people",
     operation_id = "steer_run",
-    params(("id" = String, Path, description = "The run's ID")),
+    params(("id" = Id, Path, description = "The run's ID")),
     request_body = SteerBody,
     responses(
         (status = 202, description = "The run", body = Run),

@@ -13,10 +13,12 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::QueryParams;
+use super::order::ListOrder;
+use super::schemas::{Id, Seq};
 use super::sse::{self, EventFrame, LoggedEvent};
 use super::{AppState, Deleted};
 use crate::model::{Run, RunStatus};
-use crate::store::{IdempotencyKey, Order, RunFilter};
+use crate::store::{IdempotencyKey, RunFilter};
 
 /// The largest message accepted, in bytes.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
@@ -98,7 +100,7 @@ pub async fn read_run(state: &AppState, run_id: &str) -> ApiResult<Run> {
     path = "/runs/{id}",
     tag = "runs",
     operation_id = "get_run",
-    params(("id" = String, Path, description = "The run's ID")),
+    params(("id" = Id, Path, description = "The run's ID")),
     responses(
         (status = 200, description = "The run", body = Run),
         (status = 404, description = "No such run", body = ErrorBody),
@@ -122,12 +124,13 @@ struct ListQuery {
     /// Runs per page (default 50).
     #[param(minimum = 1, maximum = 500)]
     limit: Option<u32>,
-    /// The `next_after` of the page before.
+    /// The `next_after` of the page before: a run's ID.
+    #[param(value_type = Option<Id>)]
     after: Option<String>,
     /// `asc` (oldest first, the default) or `desc`.
     #[serde(default)]
-    #[param(value_type = Option<Order>)]
-    order: Order,
+    #[param(value_type = Option<ListOrder>)]
+    order: ListOrder,
 }
 
 /// A page of runs.
@@ -173,7 +176,7 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
         status,
         after: q.after,
         limit,
-        order: q.order,
+        order: q.order.into(),
     };
     let runs = state.store.list_runs(&filter).await?;
     let next_after = if runs.len() as u32 == limit { runs.last().map(|r| r.id.clone()) } else { None };
@@ -187,6 +190,7 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
 pub struct EventsQuery {
     /// The events after this `seq` (0, the default, is from the start);
     /// `Last-Event-ID` wins over it.
+    #[param(value_type = Option<Seq>)]
     pub after: Option<u64>,
 }
 
@@ -200,9 +204,9 @@ pub struct EventsQuery {
     tag = "runs",
     operation_id = "run_events",
     params(
-        ("id" = String, Path, description = "The run's ID"),
+        ("id" = Id, Path, description = "The run's ID"),
         EventsQuery,
-        ("Last-Event-ID" = Option<u64>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
+        ("Last-Event-ID" = Option<Seq>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
     ),
     responses(
         (status = 200, description = "The events: a JSON array, or with `Accept: text/event-stream` an SSE stream of frames `id: <seq>`, `event: <type>`, `data: <event JSON>`. While the database cannot be reached, an SSE client gets a stream of a `retry:` hint alone, which ends: an EventSource reconnects with its `Last-Event-ID` instead of giving up on a 503",
@@ -235,7 +239,7 @@ async fn events(
     path = "/runs/{id}/cancel",
     tag = "runs",
     operation_id = "cancel_run",
-    params(("id" = String, Path, description = "The run's ID")),
+    params(("id" = Id, Path, description = "The run's ID")),
     responses(
         (status = 202, description = "The cancelled run", body = Run),
         (status = 404, description = "No such run", body = ErrorBody),
@@ -256,7 +260,7 @@ async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiRes
     path = "/runs/{id}",
     tag = "runs",
     operation_id = "delete_run",
-    params(("id" = String, Path, description = "The run's ID")),
+    params(("id" = Id, Path, description = "The run's ID")),
     responses(
         (status = 200, description = "Deleted, with its events and checkpoints", body = Deleted),
         (status = 404, description = "No such run", body = ErrorBody),

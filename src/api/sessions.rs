@@ -12,10 +12,12 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
+use super::order::ListOrder;
 use super::runs::check_limit;
+use super::schemas::{self, Id, JsonObject};
 use super::{deleted, work_dir, AppState, Deleted};
 use crate::model::{new_id, Content, Message, Role, Session};
-use crate::store::{Order, SessionFilter};
+use crate::store::SessionFilter;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -27,13 +29,16 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[serde(deny_unknown_fields)]
 struct SessionFields {
     /// The agent its messages go to unless a message names another.
+    #[schema(value_type = Option<Id>)]
     agent_id: Option<String>,
+    #[schema(schema_with = schemas::plain)]
     title: Option<String>,
     /// An absolute path that does not contain the database; by default a
     /// directory of its own under the data directory.
+    #[schema(schema_with = schemas::work_dir)]
     work_dir: Option<String>,
     /// Any JSON object, kept as given.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<JsonObject>)]
     metadata: Option<Value>,
 }
 
@@ -139,8 +144,8 @@ struct ListQuery {
     after: Option<String>,
     /// `asc` (oldest first, the default) or `desc`.
     #[serde(default)]
-    #[param(value_type = Option<Order>)]
-    order: Order,
+    #[param(value_type = Option<ListOrder>)]
+    order: ListOrder,
 }
 
 /// Sessions with their histories, oldest first: a plain array, as the
@@ -163,7 +168,7 @@ async fn list(
 ) -> ApiResult<Json<Vec<SessionView>>> {
     // Every session when no limit is given, as the original API answered.
     let limit = q.limit.map(|l| check_limit(Some(l), l, 500)).transpose()?;
-    let filter = SessionFilter { after: q.after, limit, order: q.order };
+    let filter = SessionFilter { after: q.after, limit, order: q.order.into() };
     let sessions = state.store.list_sessions(&filter).await?;
     let mut listed = Vec::with_capacity(sessions.len());
     for session in sessions {
@@ -183,7 +188,7 @@ async fn find(state: &AppState, id: &str) -> ApiResult<Session> {
     path = "/sessions/{id}",
     tag = "sessions",
     operation_id = "get_session",
-    params(("id" = String, Path, description = "The session's ID")),
+    params(("id" = Id, Path, description = "The session's ID")),
     responses(
         (status = 200, description = "The session", body = SessionView),
         (status = 404, description = "No such session", body = ErrorBody),
@@ -201,7 +206,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     path = "/sessions/{id}",
     tag = "sessions",
     operation_id = "update_session",
-    params(("id" = String, Path, description = "The session's ID")),
+    params(("id" = Id, Path, description = "The session's ID")),
     request_body = Option<SessionFields>,
     responses(
         (status = 200, description = "The session as changed", body = SessionView),
@@ -245,7 +250,7 @@ async fn update(
     path = "/sessions/{id}",
     tag = "sessions",
     operation_id = "delete_session",
-    params(("id" = String, Path, description = "The session's ID")),
+    params(("id" = Id, Path, description = "The session's ID")),
     responses(
         (status = 200, description = "Deleted", body = Deleted),
         (status = 404, description = "No such session", body = ErrorBody),

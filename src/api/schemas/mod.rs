@@ -1,0 +1,273 @@
+//! What the handlers accept that a field's Rust type does not say, as
+//! schemas of the OpenAPI document: IDs, text that must not be blank, the
+//! names of providers, tools and credentials, absolute paths. Each is built
+//! from the constants and catalogues the handlers check against, so the
+//! document follows them when they change; the tests check each schema
+//! against the handlers' own checks.
+
+use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
+
+use super::runs::MAX_MESSAGE_BYTES;
+use crate::{provider, tools};
+
+mod json;
+mod nullable;
+
+pub use json::{AnyJson, JsonObject};
+use nullable::or_null;
+pub use nullable::{not_null, requiring};
+
+/// Text without NUL characters: the API refuses a body with one in any
+/// string or key (PostgreSQL cannot store it).
+const NO_NUL: &str = r"^[^\u0000]*$";
+
+/// The characters `str::trim` removes (Unicode's White_Space), spelled out,
+/// since `\s` means other sets in other regular expression dialects.
+const WHITE_SPACE: &str = r"\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000";
+
+/// A resource's ID: a ULID, 26 characters of Crockford's base 32, as the
+/// server makes every ID. Anything else names no resource (`404`).
+pub struct Id;
+
+impl PartialSchema for Id {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some("^[0-7][0-9A-HJKMNP-TV-Z]{25}$"))
+            .description(Some("An ID the server gave: a ULID (26 characters of Crockford's base 32)"))
+            .into()
+    }
+}
+
+impl ToSchema for Id {}
+
+/// An event's `seq` as a client gives it back (`?after=`, `Last-Event-ID`):
+/// any whole number up to the largest `u64`, since a cursor past the end of a
+/// log is answered with nothing rather than refused.
+pub struct Seq;
+
+impl PartialSchema for Seq {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(0))
+            .maximum(Some(utoipa::Number::UInt(u64::MAX as usize)))
+            .description(Some("An event's `seq`: a whole number from 0"))
+            .into()
+    }
+}
+
+impl ToSchema for Seq {}
+
+/// An `Idempotency-Key`: 1 to 255 visible ASCII characters (with spaces
+/// and tabs between them, which HTTP keeps; around them it drops them).
+pub struct IdempotencyKey;
+
+impl PartialSchema for IdempotencyKey {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some(r"^[\t -~]*[!-~][\t -~]*$"))
+            .max_length(Some(255))
+            .description(Some("1 to 255 visible ASCII characters"))
+            .into()
+    }
+}
+
+impl ToSchema for IdempotencyKey {}
+
+/// A credential name, as a path parameter: see [`credential_name`].
+pub struct CredentialName;
+
+impl PartialSchema for CredentialName {
+    fn schema() -> RefOr<Schema> {
+        credential_name().into()
+    }
+}
+
+impl ToSchema for CredentialName {}
+
+/// A string with a character other than white space and no NUL character
+/// (the API refuses text with one anywhere in a body).
+fn text(description: &str) -> Schema {
+    let pattern = format!(r"^[^\u0000]*[^\u0000{WHITE_SPACE}][^\u0000]*$");
+    ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)).description(Some(description)).into()
+}
+
+/// A message a run is given: not blank, at most [`MAX_MESSAGE_BYTES`].
+///
+/// The limit is in bytes of UTF-8, which JSON Schema cannot state, so it is
+/// only described: `maxLength` counts characters, and the bound it could
+/// give (as many characters as bytes) is no bound a client can rely on.
+pub fn message() -> Schema {
+    text(&format!("Not blank; at most {} KiB of UTF-8", MAX_MESSAGE_BYTES / 1024))
+}
+
+/// A name that must not be blank, or `null`.
+pub fn name() -> Schema {
+    or_null(text("Not blank"))
+}
+
+/// Any text without NUL characters.
+pub fn no_nul() -> Schema {
+    ObjectBuilder::new().schema_type(Type::String).pattern(Some(NO_NUL)).into()
+}
+
+/// Any text without NUL characters, or `null`.
+pub fn plain() -> Schema {
+    or_null(no_nul())
+}
+
+/// One of `values`, a string: what a field with a few known values accepts.
+pub fn one_of_strings(values: &[&str], description: &str) -> Schema {
+    one_of(values.iter().copied(), description)
+}
+
+/// A `work_dir`, an absolute path without NUL characters, or `null`.
+pub fn work_dir() -> Schema {
+    let description = "An absolute path that does not contain the database; with --work-root, inside it";
+    let path = ObjectBuilder::new().schema_type(Type::String).pattern(Some(r"^/[^\u0000]*$"));
+    or_null(path.description(Some(description)).into())
+}
+
+/// A string that is one of `values`.
+fn one_of<'a>(values: impl IntoIterator<Item = &'a str>, description: &str) -> Schema {
+    let values: Vec<&str> = values.into_iter().collect();
+    ObjectBuilder::new().schema_type(Type::String).enum_values(Some(values)).description(Some(description)).into()
+}
+
+/// The ID of a provider this build knows, or `null`.
+pub fn provider() -> Schema {
+    let catalog = provider::catalog();
+    or_null(one_of(catalog.iter().map(|p| p.id), "The provider (`scripted` by default)"))
+}
+
+/// A list of built-in tools, or `null`.
+pub fn tools() -> Schema {
+    let tool = one_of(tools::NAMES.iter().copied(), "A built-in tool");
+    let description = "Built-in tool names: the only tools its runs may use";
+    or_null(ArrayBuilder::new().items(RefOr::T(tool)).description(Some(description)).into())
+}
+
+/// A list of built-in tools, `*` for every tool, or `null`.
+pub fn approve_tools() -> Schema {
+    let tool = one_of(tools::NAMES.iter().copied().chain(["*"]), "A built-in tool, or `*` for all");
+    let description = "Tools whose calls wait for a person's decision (`[\"*\"]` for all)";
+    or_null(ArrayBuilder::new().items(RefOr::T(tool)).description(Some(description)).into())
+}
+
+/// A credential name: the ID of a provider that takes keys, alone or with
+/// a label (`openai:work`) of 1 to 64 characters of a-z, 0-9, `-`, `_`, `.`.
+pub fn credential_name() -> Schema {
+    let catalog = provider::catalog();
+    let keyed: Vec<&str> = catalog.iter().filter(|p| p.env.is_some()).map(|p| p.id).collect();
+    let pattern = format!("^({})(:[a-z0-9_.-]{{1,64}})?$", keyed.join("|"));
+    let description = "A provider that takes keys, alone or with a label: `openai` or `openai:work`";
+    ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)).description(Some(description)).into()
+}
+
+/// The credentials of `PUT /provider/auth`: at least one, each under a
+/// credential name.
+pub fn credentials(credential: RefOr<Schema>) -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .property_names(Some(credential_name()))
+        .additional_properties(Some(AdditionalProperties::RefOr(credential)))
+        .min_properties(Some(1))
+        .description(Some("Keyed by credential name: a provider ID, or `provider:label`; at least one"))
+        .into()
+}
+
+/// An API key: 1 to 4096 visible ASCII characters, no spaces.
+pub fn api_key() -> Schema {
+    let description = "1 to 4096 visible ASCII characters, no spaces";
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some("^[!-~]{1,4096}$"))
+        .description(Some(description))
+        .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::model::new_id;
+    use crate::provider::auth::{check_key, check_name};
+
+    /// Whether `schema` accepts `value`, as a JSON Schema validator reads it.
+    fn accepts(schema: impl Into<RefOr<Schema>>, value: &Value) -> bool {
+        let schema = serde_json::to_value(schema.into()).unwrap();
+        let mut schemas = boon::Schemas::new();
+        let mut compiler = boon::Compiler::new();
+        compiler.add_resource("urn:wingman:schema", schema).unwrap();
+        let index = compiler.compile("urn:wingman:schema", &mut schemas).unwrap();
+        schemas.validate(value, index).is_ok()
+    }
+
+    #[test]
+    fn ids_are_the_ulids_the_server_makes() {
+        for _ in 0..100 {
+            assert!(accepts(Id::schema(), &json!(new_id())));
+        }
+        for refused in ["", "01jnosuchresource000000000", "01JNOSUCHRESOURCE000000000", "81ARZ3NDEKTSV4RRFFQ69G5FAV"] {
+            assert!(!accepts(Id::schema(), &json!(refused)), "{refused:?}");
+        }
+    }
+
+    #[test]
+    fn a_message_is_what_check_message_accepts_short_of_its_byte_count() {
+        let samples = ["a", " a ", "", " ", "\t\n\r", "\u{3000}\u{85}\u{a0}", "\u{1c}", "\u{200b}"];
+        for sample in samples {
+            let handler = super::super::runs::check_message(sample).is_ok();
+            assert_eq!(accepts(message(), &json!(sample)), handler, "{sample:?}");
+            assert_eq!(accepts(name(), &json!(sample)), !sample.trim().is_empty(), "{sample:?}");
+        }
+        assert!(!accepts(message(), &json!("a\u{0}b")), "the API refuses NUL in any text");
+        assert!(accepts(plain(), &json!(" ")) && accepts(plain(), &json!(null)));
+        assert!(!accepts(plain(), &json!("\u{0}")) && !accepts(name(), &json!("\u{0}")));
+    }
+
+    #[test]
+    fn credential_names_and_keys_are_what_the_credential_checks_accept() {
+        let label = "a".repeat(64);
+        let names = ["openai", "anthropic:work", "ollama:a.b-c_9", "openai:", "openai:Work", "openai:a b", "scripted"];
+        let long = [format!("openai:{label}"), format!("openai:{label}a"), "nope".into(), "OPENAI".into()];
+        for name in names.iter().map(|n| n.to_string()).chain(long) {
+            assert_eq!(accepts(credential_name(), &json!(name)), check_name(&name).is_ok(), "{name:?}");
+        }
+        for key in ["sk-0123456789", "", "a b", "é", "~!", &"k".repeat(4096), &"k".repeat(4097)] {
+            assert_eq!(accepts(api_key(), &json!(key)), check_key(key).is_ok(), "{key:?}");
+        }
+    }
+
+    #[test]
+    fn providers_and_tools_are_the_catalogues() {
+        for known in provider::catalog().iter().map(|p| p.id).chain(["nope"]) {
+            assert_eq!(accepts(provider(), &json!(known)), provider::is_known(known), "{known}");
+        }
+        let all: Vec<&str> = tools::NAMES.to_vec();
+        assert!(accepts(tools(), &json!(all)) && accepts(approve_tools(), &json!(["*", "bash"])));
+        assert!(!accepts(tools(), &json!(["*"])) && !accepts(approve_tools(), &json!(["nope"])));
+    }
+
+    #[test]
+    fn an_idempotency_key_is_visible_ascii_up_to_255_characters() {
+        for (key, accepted) in [("k", true), ("a b\tc", true), ("", false), (" \t", false), ("é", false)] {
+            assert_eq!(accepts(IdempotencyKey::schema(), &json!(key)), accepted, "{key:?}");
+        }
+        assert!(accepts(IdempotencyKey::schema(), &json!("k".repeat(255))));
+        assert!(!accepts(IdempotencyKey::schema(), &json!("k".repeat(256))));
+    }
+
+    #[test]
+    fn a_work_dir_is_an_absolute_path() {
+        assert!(accepts(work_dir(), &json!("/srv/agents/a")));
+        for refused in ["", "relative/dir", "/a\u{0}b"] {
+            assert!(!accepts(work_dir(), &json!(refused)), "{refused:?}");
+        }
+    }
+}
