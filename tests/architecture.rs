@@ -273,11 +273,19 @@ fn literals(text: &str) -> Vec<(usize, String)> {
     found
 }
 
+/// A literal that is SQL, or a part of SQL.
+fn is_sql(literal: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "EXISTS", "CREATE", "PRAGMA", "ORDER", "WHERE", "ASC", "DESC",
+    ];
+    let first = literal.split_whitespace().next().unwrap_or("");
+    WORDS.iter().any(|w| first.starts_with(w)) || first.starts_with("runs.") || literal.contains(" FROM ")
+}
+
 /// A literal that reads as a message: words, not SQL or a format of SQL.
 fn is_message(literal: &str) -> bool {
-    const SQL: &[&str] = &["SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "EXISTS", "CREATE", "PRAGMA", "runs."];
     let first = literal.split_whitespace().next().unwrap_or("");
-    literal.split_whitespace().count() >= 3 && !first.starts_with('{') && !SQL.iter().any(|s| first.starts_with(s))
+    literal.split_whitespace().count() >= 3 && !first.starts_with('{') && !is_sql(literal)
 }
 
 #[test]
@@ -313,4 +321,23 @@ fn the_backend_checks_see_what_they_look_for() {
     let found = literals("let a = \"one \\\"two\\\" three\"; // \"not this\"\nlet b = '\"'; \"x\"");
     assert_eq!(found, [(1, "one \"two\" three".to_string()), (2, "x".to_string())]);
     assert!(is_message("run {id} is already {}") && !is_message("SELECT id FROM runs WHERE x") && !is_message("a b"));
+    assert!(is_sql("ORDER BY id") && is_sql("x FROM runs") && !is_sql("run {id} is already {}"));
+}
+
+#[test]
+fn the_stores_types_carry_no_sql_and_no_http_schema() {
+    let store = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store");
+    let mut broken = Vec::new();
+    for name in ["mod.rs", "contract.rs", "error.rs", "answers.rs", "filters.rs"] {
+        let text = read(&store.join(name));
+        if text.contains("utoipa") || text.contains("serde::") {
+            broken.push(format!("store/{name}: an HTTP schema or serialization (the API has its own types)"));
+        }
+        for (line, literal) in literals(&text) {
+            if is_sql(&literal) {
+                broken.push(format!("store/{name}:{line}: SQL {literal:?} (SQL is a backend's)"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
 }

@@ -83,7 +83,7 @@ pub struct Committed {
 }
 
 /// The queue at a glance, as `GET /health` reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QueueStats {
     /// Runs waiting for a worker (including those waiting for their session's turn).
     pub queued: u64,
@@ -94,8 +94,7 @@ pub struct QueueStats {
 }
 
 /// Where a worker's lease stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkerStatus {
     /// Its lease is live: it heartbeats.
     Live,
@@ -107,16 +106,14 @@ pub enum WorkerStatus {
 }
 
 /// A worker and its lease, as `GET /workers` shows it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkerInfo {
     pub id: String,
     pub name: String,
     pub status: WorkerStatus,
-    #[serde(with = "crate::model::timestamp")]
     pub started_at: chrono::DateTime<chrono::Utc>,
     /// When its lease runs out unless renewed (each heartbeat pushes it on);
     /// `None` once it stopped.
-    #[serde(with = "crate::model::timestamp::option")]
     pub lease_expires_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The runs it holds (status `running` under its lease), oldest first.
     pub runs: Vec<String>,

@@ -4,12 +4,10 @@ use crate::model::RunStatus;
 
 /// Which end of a list comes first: lists are in submission (or ID)
 /// order, oldest first unless asked for the newest first (`order=desc`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Order {
     #[default]
-    #[serde(rename = "asc")]
     OldestFirst,
-    #[serde(rename = "desc")]
     NewestFirst,
 }
 

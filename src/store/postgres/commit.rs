@@ -142,7 +142,7 @@ pub async fn commit_many(
         let stored = if commit.needs_stored() { Some(progress::stored(c, &lease.run_id).await?) } else { None };
         prepared.push(Prepared { lease, commit, done: lifecycle::complete(commit, stored) });
     }
-    let refused = refusals(c, &prepared).await?;
+    let mut refused = refusals(c, &prepared).await?;
     let fenced: Vec<Fenced> = prepared
         .iter()
         .filter(|w| !refused.contains_key(&w.lease.run_id))
@@ -169,7 +169,6 @@ pub async fn commit_many(
     people::wait(c, &waiting).await?;
     let delivered = passed.iter().map(|w| (w.lease.run_id.as_str(), w.commit.delivered.as_slice()));
     people::take_delivered(c, delivered).await?;
-    let mut refused = refused;
     Ok(prepared
         .iter()
         .map(|w| match firsts.get(&w.lease.run_id) {
