@@ -2,6 +2,8 @@
 //! says so, and where the end goes besides the run's own row (its
 //! session's history and turn, its fleet run).
 
+use serde_json::Value;
+
 use crate::checkpoint::{summarize, Checkpoint, RunSummary};
 use crate::event::RunEvent;
 use crate::fleet::TaskEnd;
@@ -101,7 +103,9 @@ pub struct EndedRow {
     pub blocked: bool,
     pub fleet_run_id: Option<String>,
     pub task_index: Option<u32>,
-    pub input: RunInput,
+    /// A fleet task's `data` (from its input), which its `result` passes
+    /// on; a backend reads it for fleet tasks only.
+    pub task_data: Option<Value>,
 }
 
 /// Where a run's end goes besides its own row.
@@ -142,7 +146,7 @@ pub fn after_end<'a>(row: &'a EndedRow, ending: &'a Ending) -> AfterEnd<'a> {
                 response: ending.summary.response.as_deref(),
                 steps: ending.summary.steps,
                 usage: ending.summary.usage,
-                data: row.input.data.as_ref(),
+                data: row.task_data.as_ref(),
             },
         }),
         _ => None,

@@ -104,6 +104,13 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
     })
 }
 
+/// A fleet task's `data`, from its stored input (`None` for a run that is
+/// not a task, whose input is not read).
+pub fn task_data(input: Option<&str>) -> StoreResult<Option<serde_json::Value>> {
+    let Some(input) = input else { return Ok(None) };
+    Ok(serde_json::from_str::<crate::model::RunInput>(input)?.data)
+}
+
 /// Decodes a run's stored status.
 pub fn status(stored: &str) -> StoreResult<RunStatus> {
     RunStatus::parse(stored).ok_or_else(|| StoreError::internal(format!("unknown run status {stored:?}")))

@@ -11,7 +11,7 @@ use super::queue::{get_run, get_run_locked};
 use super::{fleet, load, Pending};
 use crate::lifecycle::{self, EndReason, EndedRow, Ending, Stored};
 use crate::model::{Message, Run};
-use crate::store::{StoreError, StoreResult};
+use crate::store::{rows, StoreError, StoreResult};
 
 /// What the store holds of a run for the rules that summarise it.
 pub async fn stored(c: &mut PgConnection, run_id: &str) -> StoreResult<Stored> {
@@ -105,12 +105,12 @@ pub struct EndedRowAt {
 
 impl EndedRowAt {
     /// What an update that ends runs returns for each: [`EndedRowAt::read`] reads it.
-    pub const RETURNING: &'static str =
-        "runs.id, runs.queue_seq, runs.session_id, runs.blocked, runs.fleet_run_id, runs.task_index, runs.input";
+    pub const RETURNING: &'static str = "runs.id, runs.queue_seq, runs.session_id, runs.blocked, runs.fleet_run_id,
+         runs.task_index, CASE WHEN runs.fleet_run_id IS NULL THEN NULL ELSE runs.input END AS input";
 
     /// Reads the columns of [`EndedRowAt::RETURNING`].
     pub fn read(row: &PgRow) -> StoreResult<EndedRowAt> {
-        let input: String = row.try_get("input")?;
+        let input: Option<String> = row.try_get("input")?;
         let task_index: Option<i64> = row.try_get("task_index")?;
         Ok(EndedRowAt {
             row: EndedRow {
@@ -119,7 +119,7 @@ impl EndedRowAt {
                 blocked: row.try_get::<i64, _>("blocked")? != 0,
                 fleet_run_id: row.try_get("fleet_run_id")?,
                 task_index: task_index.map(|i| i as u32),
-                input: serde_json::from_str(&input)?,
+                task_data: rows::task_data(input.as_deref())?,
             },
             queue_seq: row.try_get("queue_seq")?,
         })

@@ -7,6 +7,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::queue::get_run;
 use super::rows::ms;
+use super::rows::task_data;
 use super::{fleet, load, people};
 use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
@@ -129,7 +130,9 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
         .prepare_cached(
             "UPDATE runs SET status = ?2, response = ?3, usage = ?4, steps = ?5, tool_calls = ?6, error = ?7,
                     finished_at = ?8, updated_at = ?8, worker_id = NULL
-             WHERE id = ?1 RETURNING id, session_id, blocked, fleet_run_id, task_index, input",
+             WHERE id = ?1
+             RETURNING id, session_id, blocked, fleet_run_id, task_index,
+                       CASE WHEN fleet_run_id IS NULL THEN NULL ELSE input END",
         )?
         .query_row(
             params![
@@ -165,12 +168,12 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
 }
 
 /// What an ended run's row says (`RETURNING id, session_id, blocked,
-/// fleet_run_id, task_index, input`).
-type EndedColumns = (String, Option<String>, bool, Option<String>, Option<i64>, String);
+/// fleet_run_id, task_index`, and a fleet task's input).
+type EndedColumns = (String, Option<String>, bool, Option<String>, Option<i64>, Option<String>);
 
 fn ended_row((run_id, session_id, blocked, fleet_run_id, task_index, input): EndedColumns) -> StoreResult<EndedRow> {
-    let input = serde_json::from_str(&input)?;
-    Ok(EndedRow { run_id, session_id, blocked, fleet_run_id, task_index: task_index.map(|i| i as u32), input })
+    let task_data = task_data(input.as_deref())?;
+    Ok(EndedRow { run_id, session_id, blocked, fleet_run_id, task_index: task_index.map(|i| i as u32), task_data })
 }
 
 /// Appends messages to a session's history, numbered after its last one.
