@@ -296,11 +296,7 @@ mod tests {
         let components: serde_json::Map<String, Value> =
             components.into_iter().map(|(name, s)| (name, serde_json::to_value(s).unwrap())).collect();
         schema["components"] = json!({ "schemas": components });
-        let mut schemas = boon::Schemas::new();
-        let mut compiler = boon::Compiler::new();
-        compiler.add_resource("urn:wingman:new-agent", schema).unwrap();
-        let index = compiler.compile("urn:wingman:new-agent", &mut schemas).unwrap();
-        schemas.validate(body, index).is_ok()
+        crate::api::schemas::validates(schema, body)
     }
 
     #[test]

@@ -63,11 +63,7 @@ mod tests {
         let mut schema = serde_json::to_value(schema).unwrap();
         let components = json!({"AnyJson": AnyJson::schema(), "JsonObject": JsonObject::schema()});
         schema["components"] = json!({ "schemas": components });
-        let mut schemas = boon::Schemas::new();
-        let mut compiler = boon::Compiler::new();
-        compiler.add_resource("urn:wingman:json", schema).unwrap();
-        let index = compiler.compile("urn:wingman:json", &mut schemas).unwrap();
-        schemas.validate(value, index).is_ok()
+        crate::api::schemas::validates(schema, value)
     }
 
     #[test]

@@ -190,6 +190,18 @@ pub fn api_key() -> Schema {
         .into()
 }
 
+/// Whether `schema` (a JSON Schema, its components beside it if it refers
+/// to any) accepts `value`, as a validator of the OpenAPI document reads it:
+/// the schema tests' one way to hold a schema to its handler.
+#[cfg(test)]
+pub(crate) fn validates(schema: serde_json::Value, value: &serde_json::Value) -> bool {
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.add_resource("urn:wingman:schema", schema).unwrap();
+    let index = compiler.compile("urn:wingman:schema", &mut schemas).unwrap();
+    schemas.validate(value, index).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{json, Value};
@@ -200,12 +212,7 @@ mod tests {
 
     /// Whether `schema` accepts `value`, as a JSON Schema validator reads it.
     fn accepts(schema: impl Into<RefOr<Schema>>, value: &Value) -> bool {
-        let schema = serde_json::to_value(schema.into()).unwrap();
-        let mut schemas = boon::Schemas::new();
-        let mut compiler = boon::Compiler::new();
-        compiler.add_resource("urn:wingman:schema", schema).unwrap();
-        let index = compiler.compile("urn:wingman:schema", &mut schemas).unwrap();
-        schemas.validate(value, index).is_ok()
+        validates(serde_json::to_value(schema.into()).unwrap(), value)
     }
 
     #[test]
