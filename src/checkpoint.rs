@@ -334,6 +334,8 @@ mod tests {
             output_schema: None,
             max_steps,
             approve_tools: approve_tools.iter().map(|t| t.to_string()).collect(),
+            http_tools: Vec::new(),
+            client_tools: Vec::new(),
             created_at: chrono::Utc::now(),
             updated_at: chrono::Utc::now(),
         }

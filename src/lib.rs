@@ -27,5 +27,6 @@ pub mod sse;
 pub mod store;
 pub mod telemetry;
 pub mod tools;
+pub mod toolset;
 pub mod ui;
 pub mod worker;

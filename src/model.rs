@@ -4,6 +4,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::toolset::{ClientTool, HttpTool, ToolAdditions};
+
 /// The default cap on inference steps for an agent that does not set one.
 pub const DEFAULT_MAX_STEPS: u32 = 50;
 /// The largest `max_steps` an agent may ask for: a loop is never unbounded.
@@ -90,6 +92,12 @@ pub struct Agent {
     /// (`["*"]` for every tool).
     #[serde(default)]
     pub approve_tools: Vec<String>,
+    /// Tools the worker calls over HTTP (see [`crate::toolset::HttpTool`]).
+    #[serde(default)]
+    pub http_tools: Vec<HttpTool>,
+    /// Tools the client runs while the run waits (see [`crate::toolset::ClientTool`]).
+    #[serde(default)]
+    pub client_tools: Vec<ClientTool>,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
@@ -105,6 +113,8 @@ pub struct Session {
     pub work_dir: String,
     #[schema(value_type = Object)]
     pub metadata: Value,
+    /// What the session adds to its agent's tools, for its runs only.
+    pub tools: ToolAdditions,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
@@ -545,6 +555,7 @@ mod tests {
             title: None,
             work_dir: "/tmp".into(),
             metadata: Value::Null,
+            tools: Default::default(),
             created_at: whole,
             updated_at: later,
         };

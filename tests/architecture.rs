@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The domain: plain types and rules, no I/O.
-const DOMAIN: &[&str] = &["model", "attempt", "approval", "checkpoint", "credential", "event", "fleet", "lifecycle"];
+const DOMAIN: &[&str] = &["model", "toolset", "attempt", "approval", "checkpoint", "credential", "event", "fleet", "lifecycle"];
 
 /// What each module may use besides itself. Modules not listed here are the
 /// top layer (the command line, the application's wiring, benchmarks,
@@ -16,7 +16,10 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
     let with = |extra: &[&'static str]| Some(DOMAIN.iter().chain(extra).copied().collect());
     match module {
         // The domain uses only the domain (and not all of it: see below).
-        "model" | "attempt" => Some(vec![]),
+        "attempt" => Some(vec![]),
+        // An agent's declared tools are part of the model, and name the agent.
+        "model" => Some(vec!["toolset"]),
+        "toolset" => Some(vec!["model"]),
         "approval" | "credential" => Some(vec!["model"]),
         "checkpoint" => Some(vec!["model", "approval"]),
         "event" | "fleet" | "lifecycle" => with(&[]),

@@ -71,6 +71,8 @@ impl Harness {
             output_schema,
             max_steps: 5,
             approve_tools: Vec::new(),
+            http_tools: Vec::new(),
+            client_tools: Vec::new(),
             created_at: now,
             updated_at: now,
         };
@@ -83,6 +85,7 @@ impl Harness {
             title: None,
             work_dir: work_dir.clone(),
             metadata: json!({}),
+            tools: Default::default(),
             created_at: now,
             updated_at: now,
         };

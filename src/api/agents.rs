@@ -195,6 +195,8 @@ fn blank_agent() -> Agent {
         output_schema: None,
         max_steps: DEFAULT_MAX_STEPS,
         approve_tools: Vec::new(),
+        http_tools: Vec::new(),
+        client_tools: Vec::new(),
         created_at: now,
         updated_at: now,
     }

@@ -111,6 +111,7 @@ async fn create(
         title: fields.title,
         work_dir,
         metadata: fields.metadata.unwrap_or_else(|| json!({})),
+        tools: Default::default(),
         created_at: now,
         updated_at: now,
     };

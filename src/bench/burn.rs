@@ -47,6 +47,8 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         output_schema: None,
         max_steps: 5,
         approve_tools: Vec::new(),
+        http_tools: Vec::new(),
+        client_tools: Vec::new(),
         created_at: now,
         updated_at: now,
     };
@@ -60,6 +62,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
             title: None,
             work_dir: work.clone(),
             metadata: json!({}),
+            tools: Default::default(),
             created_at: now,
             updated_at: now,
         };

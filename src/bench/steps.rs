@@ -65,6 +65,8 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         output_schema: None,
         max_steps: 20,
         approve_tools: Vec::new(),
+        http_tools: Vec::new(),
+        client_tools: Vec::new(),
         created_at: now,
         updated_at: now,
     };
@@ -118,6 +120,7 @@ async fn measure(
             title: None,
             work_dir: work.to_string(),
             metadata: json!({}),
+            tools: Default::default(),
             created_at: now,
             updated_at: now,
         };

@@ -5,8 +5,10 @@ use crate::approval::Outcome;
 use crate::checkpoint::{Checkpoint, CheckpointBody};
 use crate::event::RunEvent;
 use crate::metrics::{self, StepKind};
+use crate::model::Agent;
 use crate::store::{Commit, StoreError};
 use crate::tools::{self, ToolContext};
+use crate::toolset;
 
 impl Execution {
     /// Carries out the pending tool calls of a step: consecutive read-only
@@ -19,23 +21,25 @@ impl Execution {
         if let Err(e) = tokio::fs::create_dir_all(&work_dir).await {
             tracing::warn!(error = %e, dir = %work_dir.display(), "could not create the work_dir");
         }
-        let agent = &self.ctx.agent;
+        // A copy: results are written between batches, which borrows the execution.
+        let agent = self.ctx.agent.clone();
         let ctx = ToolContext {
             work_dir,
             // The run's agent snapshot says what the model may use, whatever it asks for.
-            granted: agent.tools.clone(),
+            granted: toolset::declared_names(&agent),
             cancel: self.signals.abort.child_token(),
             allow_private_network: self.config.allow_private_network,
             sandbox: self.config.sandbox.clone(),
             // Checked when the agent was saved; an older snapshot that fails the check gets none.
             env: agent.options.get("tool_env").and_then(|v| tools::check_tool_env(v).ok()).unwrap_or_default(),
+            run_id: self.lease.run_id.clone(),
         };
         for batch in batches(&calls) {
             if self.signals.stop.is_cancelled() || self.signals.abort.is_cancelled() || self.inbox_has_news() {
                 return Ok(None);
             }
             let started = tokio::time::Instant::now();
-            let outputs = futures_util::future::join_all(batch.iter().map(|c| carry_out(c, &ctx))).await;
+            let outputs = futures_util::future::join_all(batch.iter().map(|c| carry_out(c, &agent, &ctx))).await;
             if self.signals.abort.is_cancelled() {
                 return Ok(Some(RunExit::Abandoned));
             }
@@ -74,9 +78,9 @@ pub(super) fn result_event(checkpoint: &Checkpoint) -> Option<RunEvent> {
 }
 
 /// Runs a call, or gives the answer a person decided on instead.
-async fn carry_out(outcome: &Outcome, ctx: &ToolContext) -> tools::ToolOutput {
+async fn carry_out(outcome: &Outcome, agent: &Agent, ctx: &ToolContext) -> tools::ToolOutput {
     match outcome {
-        Outcome::Run(call) => tools::run(&call.name, &call.input, ctx).await,
+        Outcome::Run(call) => tools::call(call, agent, ctx).await,
         Outcome::Answer { output, is_error, .. } => tools::ToolOutput { output: output.clone(), is_error: *is_error },
     }
 }

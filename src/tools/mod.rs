@@ -12,7 +12,8 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::model::ToolSpec;
+use crate::model::{Agent, ToolCall, ToolSpec};
+use crate::toolset::{self, Source};
 
 mod args;
 pub mod bash;
@@ -21,6 +22,7 @@ pub mod edit;
 pub mod glob;
 pub mod grep;
 pub mod html;
+pub mod http;
 pub mod netpolicy;
 pub mod output;
 pub mod read;
@@ -48,6 +50,9 @@ pub struct ToolContext {
     pub sandbox: Arc<sandbox::SandboxConfig>,
     /// Variables the agent's `tool_env` option adds to bash's environment.
     pub env: Vec<(String, String)>,
+    /// The run the calls belong to: with a call's ID, the idempotency key
+    /// of a call made outside the worker (`<run_id>/<call_id>`).
+    pub run_id: String,
 }
 
 impl ToolContext {
@@ -62,7 +67,13 @@ impl ToolContext {
             allow_private_network: false,
             sandbox: Arc::default(),
             env: Vec::new(),
+            run_id: String::new(),
         }
+    }
+
+    /// The idempotency key of a call: the same for every attempt of it.
+    pub fn idempotency_key(&self, call_id: &str) -> String {
+        format!("{}/{}", self.run_id, call_id)
     }
 
     /// True if the agent was given the tool `name`.
@@ -132,6 +143,23 @@ pub async fn run(name: &str, input: &Value, ctx: &ToolContext) -> ToolOutput {
         "grep" => grep::run(input, ctx).await,
         "webfetch" => webfetch::run(input, ctx).await,
         other => ToolOutput::error(format!("unknown tool {other:?} (known: {})", NAMES.join(", "))),
+    }
+}
+
+/// Carries out a call of the run's agent, whatever the tool's source: a
+/// built-in tool runs here, an HTTP tool is called; a client tool is never
+/// run by the worker (the run waits for the client instead).
+pub async fn call(call: &ToolCall, agent: &Agent, ctx: &ToolContext) -> ToolOutput {
+    if !ctx.grants(&call.name) {
+        return ToolOutput::error(not_granted(&call.name, &ctx.granted));
+    }
+    match toolset::source_of(agent, &call.name) {
+        Some(Source::Http) => match agent.http_tools.iter().find(|t| t.name == call.name) {
+            Some(tool) => http::call(tool, call, ctx).await,
+            None => ToolOutput::error(not_granted(&call.name, &ctx.granted)),
+        },
+        Some(Source::Client) => ToolOutput::error(format!("{} is run by the client, not the worker", call.name)),
+        Some(Source::Builtin) | None => run(&call.name, &call.input, ctx).await,
     }
 }
 

@@ -104,6 +104,8 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         output_schema: None,
         max_steps,
         approve_tools: Vec::new(),
+        http_tools: Vec::new(),
+        client_tools: Vec::new(),
         created_at: now,
         updated_at: now,
     }
@@ -117,6 +119,7 @@ pub async fn session(store: &Arc<dyn Store>, dir: &std::path::Path) -> String {
         title: None,
         work_dir: dir.to_string_lossy().into_owned(),
         metadata: json!({}),
+        tools: Default::default(),
         created_at: now,
         updated_at: now,
     };

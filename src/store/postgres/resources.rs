@@ -40,14 +40,15 @@ pub async fn delete_body(c: &mut PgConnection, table: BodyTable, id: &str) -> St
 
 pub async fn insert_session(c: &mut PgConnection, s: &Session) -> StoreResult<()> {
     sqlx::query(
-        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, tools, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(&s.id)
     .bind(&s.agent_id)
     .bind(&s.title)
     .bind(&s.work_dir)
     .bind(serde_json::to_string(&s.metadata)?)
+    .bind(serde_json::to_string(&s.tools)?)
     .bind(ms(s.created_at))
     .bind(ms(s.updated_at))
     .execute(&mut *c)
@@ -57,12 +58,14 @@ pub async fn insert_session(c: &mut PgConnection, s: &Session) -> StoreResult<()
 
 pub async fn update_session(c: &mut PgConnection, s: &Session) -> StoreResult<()> {
     let updated = sqlx::query(
-        "UPDATE sessions SET agent_id = $1, title = $2, work_dir = $3, metadata = $4, updated_at = $5 WHERE id = $6",
+        "UPDATE sessions SET agent_id = $1, title = $2, work_dir = $3, metadata = $4, tools = $5, updated_at = $6
+         WHERE id = $7",
     )
     .bind(&s.agent_id)
     .bind(&s.title)
     .bind(&s.work_dir)
     .bind(serde_json::to_string(&s.metadata)?)
+    .bind(serde_json::to_string(&s.tools)?)
     .bind(ms(s.updated_at))
     .bind(&s.id)
     .execute(&mut *c)

@@ -13,6 +13,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (6, "session_turns", include_str!("../../../migrations/sqlite/0006_session_turns.sql")),
     (7, "inbox", include_str!("../../../migrations/sqlite/0007_inbox.sql")),
     (8, "retention", include_str!("../../../migrations/sqlite/0008_retention.sql")),
+    (9, "session_tools", include_str!("../../../migrations/sqlite/0009_session_tools.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

@@ -37,8 +37,8 @@ pub fn delete_body(conn: &Connection, table: BodyTable, id: &str) -> StoreResult
 
 pub fn insert_session(conn: &Connection, s: &Session) -> StoreResult<()> {
     conn.prepare_cached(
-        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, tools, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         s.id,
@@ -46,6 +46,7 @@ pub fn insert_session(conn: &Connection, s: &Session) -> StoreResult<()> {
         s.title,
         s.work_dir,
         serde_json::to_string(&s.metadata)?,
+        serde_json::to_string(&s.tools)?,
         ms(s.created_at),
         ms(s.updated_at)
     ])?;
@@ -55,9 +56,18 @@ pub fn insert_session(conn: &Connection, s: &Session) -> StoreResult<()> {
 pub fn update_session(conn: &Connection, s: &Session) -> StoreResult<()> {
     let updated = conn
         .prepare_cached(
-            "UPDATE sessions SET agent_id = ?1, title = ?2, work_dir = ?3, metadata = ?4, updated_at = ?5 WHERE id = ?6",
+            "UPDATE sessions SET agent_id = ?1, title = ?2, work_dir = ?3, metadata = ?4, tools = ?5, updated_at = ?6
+             WHERE id = ?7",
         )?
-        .execute(params![s.agent_id, s.title, s.work_dir, serde_json::to_string(&s.metadata)?, ms(s.updated_at), s.id])?;
+        .execute(params![
+            s.agent_id,
+            s.title,
+            s.work_dir,
+            serde_json::to_string(&s.metadata)?,
+            serde_json::to_string(&s.tools)?,
+            ms(s.updated_at),
+            s.id
+        ])?;
     found(updated, "session")
 }
 

@@ -1,0 +1,303 @@
+//! The tools an agent declares beyond the built-in ones, as domain values.
+//!
+//! An agent reaches tools in more ways than the seven built-in names: HTTP
+//! tools (a service of the user's, called by the worker) and client tools
+//! (run by the client while the run waits, holding no worker). A session may
+//! add to its agent's tools ([`ToolAdditions`]); a run's agent snapshot holds
+//! the sum. Declaring a tool grants it: whatever its source, a call goes
+//! through the same grant check, approvals, events and checkpoints.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::model::Agent;
+
+/// The longest tool name providers accept.
+pub const MAX_NAME_LEN: usize = 64;
+/// The timeout of an HTTP tool call when its definition gives none.
+pub const DEFAULT_HTTP_TIMEOUT_MS: u64 = 30_000;
+/// The longest timeout an HTTP tool may set: ten minutes.
+pub const MAX_HTTP_TIMEOUT_MS: u64 = 600_000;
+
+/// A tool served by a service of the user's: the worker POSTs
+/// `{"run_id", "call_id", "tool", "input"}` to `url`, signed, with an
+/// idempotency key, and the answer's body is the result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HttpTool {
+    /// The name the model calls it by: `[A-Za-z0-9_-]`, at most 64 characters.
+    pub name: String,
+    /// What the tool does, for the model.
+    #[serde(default)]
+    pub description: String,
+    /// A JSON Schema of its input object.
+    #[schema(value_type = Object)]
+    pub input_schema: Value,
+    /// An `http` or `https` URL.
+    pub url: String,
+    /// Headers sent with every call (an API key, say).
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// How long one attempt may take (default 30,000; at most 600,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+}
+
+impl HttpTool {
+    /// The timeout of one attempt.
+    pub fn timeout_ms(&self) -> u64 {
+        self.timeout_ms.unwrap_or(DEFAULT_HTTP_TIMEOUT_MS)
+    }
+}
+
+/// A tool the client runs: a step that calls one parks the run until the
+/// client posts the results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClientTool {
+    /// The name the model calls it by: `[A-Za-z0-9_-]`, at most 64 characters.
+    pub name: String,
+    /// What the tool does, for the model.
+    #[serde(default)]
+    pub description: String,
+    /// A JSON Schema of its input object.
+    #[schema(value_type = Object)]
+    pub input_schema: Value,
+}
+
+/// What a session adds to its agent's tools, for that session's runs only.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolAdditions {
+    /// Built-in tool names.
+    #[serde(default)]
+    pub tools: Vec<String>,
+    #[serde(default)]
+    pub http_tools: Vec<HttpTool>,
+    #[serde(default)]
+    pub client_tools: Vec<ClientTool>,
+}
+
+impl ToolAdditions {
+    /// True when the session adds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty() && self.http_tools.is_empty() && self.client_tools.is_empty()
+    }
+}
+
+/// Where a tool comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// One of the seven tools the worker runs itself.
+    Builtin,
+    /// An HTTP tool: the worker calls the user's service.
+    Http,
+    /// A client tool: the client runs it while the run waits.
+    Client,
+}
+
+impl Source {
+    /// The source's name, as `GET /agents/{id}/tools` shows it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Builtin => "builtin",
+            Source::Http => "http",
+            Source::Client => "client",
+        }
+    }
+}
+
+/// Where the tool `name` of this agent comes from, if the agent has it.
+pub fn source_of(agent: &Agent, name: &str) -> Option<Source> {
+    if agent.tools.iter().any(|t| t == name) {
+        Some(Source::Builtin)
+    } else if agent.http_tools.iter().any(|t| t.name == name) {
+        Some(Source::Http)
+    } else if agent.client_tools.iter().any(|t| t.name == name) {
+        Some(Source::Client)
+    } else {
+        None
+    }
+}
+
+/// Every tool name the agent declares, built-in names first.
+pub fn declared_names(agent: &Agent) -> Vec<String> {
+    let http = agent.http_tools.iter().map(|t| t.name.clone());
+    let client = agent.client_tools.iter().map(|t| t.name.clone());
+    agent.tools.iter().cloned().chain(http).chain(client).collect()
+}
+
+/// The agent with a session's additions: its runs are offered both.
+pub fn with_additions(agent: &Agent, additions: &ToolAdditions) -> Agent {
+    let mut merged = agent.clone();
+    for name in &additions.tools {
+        if !merged.tools.contains(name) {
+            merged.tools.push(name.clone());
+        }
+    }
+    merged.http_tools.extend(additions.http_tools.iter().cloned());
+    merged.client_tools.extend(additions.client_tools.iter().cloned());
+    merged
+}
+
+/// Checks the tools an agent (or an agent with a session's additions)
+/// declares beyond the built-in ones: valid, unique names that are not
+/// built-in (`builtin`), object schemas, and HTTP tools with an HTTP URL
+/// and a timeout in range.
+pub fn check(agent: &Agent, builtin: &[&str]) -> Result<(), String> {
+    let mut seen: Vec<&str> = Vec::new();
+    let extra = agent.http_tools.iter().map(|t| (t.name.as_str(), "http_tools", &t.input_schema));
+    let client = agent.client_tools.iter().map(|t| (t.name.as_str(), "client_tools", &t.input_schema));
+    for (name, field, schema) in extra.chain(client) {
+        check_name(name).map_err(|e| format!("{field}: {e}"))?;
+        if builtin.contains(&name) {
+            return Err(format!("{field}: {name:?} is the name of a built-in tool"));
+        }
+        if seen.contains(&name) {
+            return Err(format!("{field}: the tool name {name:?} is declared twice"));
+        }
+        seen.push(name);
+        if schema.get("type").and_then(Value::as_str) != Some("object") {
+            return Err(format!("{field}: {name}'s input_schema must be a JSON Schema with \"type\": \"object\""));
+        }
+    }
+    agent.http_tools.iter().try_for_each(check_http_tool)
+}
+
+fn check_http_tool(tool: &HttpTool) -> Result<(), String> {
+    let name = &tool.name;
+    let scheme = tool.url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+    if !matches!(scheme.as_deref(), Some("http" | "https")) || tool.url.len() < 10 {
+        return Err(format!("http_tools: {name}'s url must be an http or https URL"));
+    }
+    if tool.timeout_ms.is_some_and(|t| t == 0 || t > MAX_HTTP_TIMEOUT_MS) {
+        return Err(format!("http_tools: {name}'s timeout_ms must be between 1 and {MAX_HTTP_TIMEOUT_MS}"));
+    }
+    for (header, value) in &tool.headers {
+        let token = !header.is_empty() && header.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_".contains(&b));
+        if !token || value.bytes().any(|b| b.is_ascii_control() && b != b'\t') {
+            return Err(format!("http_tools: {name}'s header {header:?} is not a valid header"));
+        }
+    }
+    Ok(())
+}
+
+/// A tool name providers accept and that is not reserved: `[A-Za-z0-9_-]`,
+/// 1 to 64 characters, without `__` (which names an MCP server's tools).
+pub fn check_name(name: &str) -> Result<(), String> {
+    let valid = !name.is_empty()
+        && name.len() <= MAX_NAME_LEN
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !valid {
+        return Err(format!("{name:?} is not a tool name ([A-Za-z0-9_-], 1 to {MAX_NAME_LEN} characters)"));
+    }
+    if name.contains("__") {
+        return Err(format!("{name:?}: a name with \"__\" is reserved for MCP servers' tools"));
+    }
+    Ok(())
+}
+
+/// Whether `pattern` of `approve_tools` covers the tool `name`: `*` covers
+/// every tool, `prefix*` every tool whose name starts with the prefix (such
+/// as `server__*`), and any other pattern the one tool of that name.
+pub fn pattern_covers(pattern: &str, name: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => name.starts_with(prefix),
+        None => pattern == name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn agent() -> Agent {
+        serde_json::from_value(json!({
+            "id": "a", "name": "a", "provider": "scripted", "model": "echo", "tools": ["bash"],
+            "max_steps": 5, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"
+        }))
+        .unwrap()
+    }
+
+    fn http(name: &str, url: &str) -> HttpTool {
+        HttpTool {
+            name: name.into(),
+            description: String::new(),
+            input_schema: json!({"type": "object"}),
+            url: url.into(),
+            headers: BTreeMap::new(),
+            timeout_ms: None,
+        }
+    }
+
+    fn client(name: &str) -> ClientTool {
+        ClientTool { name: name.into(), description: String::new(), input_schema: json!({"type": "object"}) }
+    }
+
+    #[test]
+    fn an_agent_stored_before_these_fields_reads_without_them() {
+        let a = agent();
+        assert!(a.http_tools.is_empty() && a.client_tools.is_empty());
+        assert_eq!(declared_names(&a), ["bash"]);
+    }
+
+    #[test]
+    fn names_are_unique_valid_and_never_built_in() {
+        let builtin = ["bash", "read"];
+        let mut a = agent();
+        a.http_tools = vec![http("lookup", "https://example.com/x")];
+        a.client_tools = vec![client("pick-color")];
+        assert_eq!(check(&a, &builtin), Ok(()));
+        assert_eq!(source_of(&a, "lookup"), Some(Source::Http));
+        assert_eq!(source_of(&a, "pick-color"), Some(Source::Client));
+        assert_eq!(source_of(&a, "bash"), Some(Source::Builtin));
+        assert_eq!(source_of(&a, "nope"), None);
+        for bad in ["bash", "lookup", "a b", "", "srv__tool", &"x".repeat(65)] {
+            let mut b = a.clone();
+            b.client_tools.push(client(bad));
+            assert!(check(&b, &builtin).is_err(), "{bad:?}");
+        }
+        let mut b = a.clone();
+        b.client_tools[0].input_schema = json!({"type": "string"});
+        assert!(check(&b, &builtin).unwrap_err().contains("input_schema"));
+    }
+
+    #[test]
+    fn http_tools_need_an_http_url_a_sane_timeout_and_plain_headers() {
+        let with = |tool: HttpTool| {
+            let mut a = agent();
+            a.http_tools = vec![tool];
+            check(&a, &[])
+        };
+        assert!(with(http("t", "ftp://example.com/x")).is_err());
+        assert!(with(http("t", "example.com")).is_err());
+        assert!(with(HttpTool { timeout_ms: Some(0), ..http("t", "http://example.com") }).is_err());
+        let mut headers = BTreeMap::new();
+        headers.insert("X-Key".to_string(), "a\r\nInjected: 1".to_string());
+        assert!(with(HttpTool { headers, ..http("t", "http://example.com") }).is_err());
+        assert_eq!(with(HttpTool { timeout_ms: Some(5), ..http("t", "HTTP://example.com") }), Ok(()));
+    }
+
+    #[test]
+    fn a_session_adds_to_its_agent_without_repeating_a_built_in_name() {
+        let additions = ToolAdditions {
+            tools: vec!["bash".into(), "read".into()],
+            http_tools: vec![http("lookup", "https://example.com")],
+            client_tools: vec![client("confirm")],
+        };
+        let merged = with_additions(&agent(), &additions);
+        assert_eq!(declared_names(&merged), ["bash", "read", "lookup", "confirm"]);
+        assert!(ToolAdditions::default().is_empty() && !additions.is_empty());
+    }
+
+    #[test]
+    fn patterns_cover_one_name_a_prefix_or_everything() {
+        assert!(pattern_covers("*", "anything"));
+        assert!(pattern_covers("files__*", "files__read"));
+        assert!(!pattern_covers("files__*", "web__read"));
+        assert!(pattern_covers("bash", "bash") && !pattern_covers("bash", "bash2"));
+    }
+}
