@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::model::ToolCall;
+use crate::toolset;
 
 /// What a person decided about one tool call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -71,9 +72,10 @@ pub struct DecisionRequest {
     pub message: Option<String>,
 }
 
-/// Whether calls to `tool` wait for a person under these `approve_tools`.
+/// Whether calls to `tool` wait for a person under these `approve_tools`
+/// (`*`, a name, or a prefix pattern such as `server__*`).
 pub fn needs_approval(approve_tools: &[String], tool: &str) -> bool {
-    approve_tools.iter().any(|t| t == "*" || t == tool)
+    approve_tools.iter().any(|pattern| toolset::pattern_covers(pattern, tool))
 }
 
 /// How a decided call is carried out: run it (with this input), or answer

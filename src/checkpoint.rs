@@ -13,6 +13,7 @@ use crate::approval::{self, Decision, Outcome};
 use crate::model::{
     storable_text, Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, ToolCallRecord, Usage,
 };
+use crate::toolset::{self, Source};
 
 /// One checkpointed unit of a run, numbered by the inference step it belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,6 +88,9 @@ pub enum NextAction {
     RunTools { step: u32, calls: Vec<Outcome> },
     /// Some of `step`'s calls wait for a person's decision: the run waits.
     AwaitApproval { step: u32, calls: Vec<ToolCall> },
+    /// Every call of `step` the worker could carry out has its result; the
+    /// rest are calls of client tools, whose results the run waits for.
+    AwaitClient { step: u32, calls: Vec<ToolCall> },
     /// The model answered without tool calls: the run succeeded.
     Succeed,
     /// The run used up its `max_steps` and still had work to do.
@@ -112,14 +116,11 @@ pub fn next_action(checkpoints: &[Checkpoint], agent: &Agent) -> NextAction {
         if !undecided.is_empty() {
             return NextAction::AwaitApproval { step, calls: undecided };
         }
-        let calls = pending
-            .into_iter()
-            .map(|c| {
-                let decision = find_decision(checkpoints, step, &c.id);
-                approval::outcome(c, decision)
-            })
-            .collect();
-        return NextAction::RunTools { step, calls };
+        let (outcomes, for_client) = carried_out_here(checkpoints, step, pending, agent);
+        if !outcomes.is_empty() {
+            return NextAction::RunTools { step, calls: outcomes };
+        }
+        return NextAction::AwaitClient { step, calls: for_client };
     }
     // A person's message after the last answer asks for another one.
     if calls.is_empty() && !steered_after(checkpoints, step) {
@@ -129,6 +130,29 @@ pub fn next_action(checkpoints: &[Checkpoint], agent: &Agent) -> NextAction {
         return NextAction::StepLimit { max_steps: agent.max_steps };
     }
     NextAction::Infer { step: step + 1 }
+}
+
+/// Splits a step's pending (decided or undecided-free) calls into what the
+/// worker carries out — tools it runs, and calls a person answered — and
+/// the calls of client tools, which only the client can answer.
+fn carried_out_here(
+    checkpoints: &[Checkpoint],
+    step: u32,
+    pending: Vec<ToolCall>,
+    agent: &Agent,
+) -> (Vec<Outcome>, Vec<ToolCall>) {
+    let mut outcomes = Vec::new();
+    let mut for_client = Vec::new();
+    for call in pending {
+        let decision = find_decision(checkpoints, step, &call.id);
+        match approval::outcome(call, decision) {
+            Outcome::Run(call) if toolset::source_of(agent, &call.name) == Some(Source::Client) => {
+                for_client.push(call)
+            }
+            outcome => outcomes.push(outcome),
+        }
+    }
+    (outcomes, for_client)
 }
 
 /// The checkpoints that deliver people's messages to a run at a step
@@ -378,6 +402,40 @@ mod tests {
                 is_error: false,
             },
         }
+    }
+
+    #[test]
+    fn client_tool_calls_wait_after_the_calls_the_worker_carries_out() {
+        let mut a = agent(5, &["pick"]);
+        a.client_tools = vec![crate::toolset::ClientTool {
+            name: "pick".into(),
+            description: String::new(),
+            input_schema: json!({"type": "object"}),
+        }];
+        let ask = |name: &str, id: &str| Content::ToolUse { id: id.into(), name: name.into(), input: json!({}) };
+        let message = Message { role: Role::Assistant, content: vec![ask("pick", "p"), ask("bash", "b")] };
+        let usage = Usage::default();
+        let asked =
+            Checkpoint { step: 1, body: CheckpointBody::Inference { message, usage, stop_reason: "tool_use".into() } };
+        let mut cps = vec![asked];
+        // Approval first, for the client tool too.
+        assert!(matches!(next_action(&cps, &a), NextAction::AwaitApproval { calls, .. } if calls[0].id == "p"));
+        cps.push(decision(1, "p", Decision::Approve));
+        // The worker runs what it can, then the run waits for the client.
+        assert!(
+            matches!(next_action(&cps, &a), NextAction::RunTools { calls, .. } if calls.len() == 1 && calls[0].call().id == "b")
+        );
+        cps.push(result(1, "b"));
+        assert!(matches!(next_action(&cps, &a), NextAction::AwaitClient { step: 1, calls } if calls[0].id == "p"));
+        cps.push(result(1, "p"));
+        assert_eq!(next_action(&cps, &a), NextAction::Infer { step: 2 });
+        // A person who answers for the client spares the wait.
+        let mut answered = cps[..2].to_vec();
+        answered[1] = decision(1, "p", Decision::Respond { message: "blue".into() });
+        answered.push(result(1, "b"));
+        assert!(
+            matches!(next_action(&answered, &a), NextAction::RunTools { calls, .. } if matches!(calls[0], Outcome::Answer { .. }))
+        );
     }
 
     #[test]

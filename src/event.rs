@@ -100,6 +100,18 @@ pub enum RunEvent {
         step: u32,
         decisions: Vec<Decided>,
     },
+    /// Calls of `step` to client tools wait for the client's results; the run
+    /// is `waiting` and holds no worker.
+    ToolCallsRequested {
+        step: u32,
+        calls: Vec<WaitingCall>,
+    },
+    /// The client posted the results of every call of `step` it waited on;
+    /// the run is queued again.
+    ToolResultsReceived {
+        step: u32,
+        call_ids: Vec<String>,
+    },
     /// A person's message reached the run at a step boundary; `skipped` are
     /// the calls of that step that had not started and never will.
     Steered {
@@ -150,6 +162,8 @@ impl RunEvent {
             RunEvent::StepRestarted { .. } => "step_restarted",
             RunEvent::ApprovalRequested { .. } => "approval_requested",
             RunEvent::ApprovalDecided { .. } => "approval_decided",
+            RunEvent::ToolCallsRequested { .. } => "tool_calls_requested",
+            RunEvent::ToolResultsReceived { .. } => "tool_results_received",
             RunEvent::Steered { .. } => "steered",
             RunEvent::Done { .. } | RunEvent::FleetDone { .. } => "done",
             RunEvent::FleetQueued { .. } => "fleet_queued",

@@ -113,8 +113,10 @@ pub struct Session {
     pub work_dir: String,
     #[schema(value_type = Object)]
     pub metadata: Value,
-    /// What the session adds to its agent's tools, for its runs only.
-    pub tools: ToolAdditions,
+    /// What the session adds to its agent's tools, for its runs only
+    /// (`tools`, `http_tools`, `client_tools`).
+    #[serde(flatten)]
+    pub added_tools: ToolAdditions,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
@@ -555,7 +557,7 @@ mod tests {
             title: None,
             work_dir: "/tmp".into(),
             metadata: Value::Null,
-            tools: Default::default(),
+            added_tools: Default::default(),
             created_at: whole,
             updated_at: later,
         };

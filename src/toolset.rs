@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::Agent;
+use crate::model::{Agent, ToolCall};
 
 /// The longest tool name providers accept.
 pub const MAX_NAME_LEN: usize = 64;
@@ -65,6 +65,43 @@ pub struct ClientTool {
     /// A JSON Schema of its input object.
     #[schema(value_type = Object)]
     pub input_schema: Value,
+}
+
+/// A client's result for one call of a client tool: `{"call_id", "output",
+/// "is_error"?}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClientResult {
+    /// A call of the run's `tool_calls_requested` event.
+    pub call_id: String,
+    /// What the model is told the tool answered.
+    pub output: String,
+    /// True when the tool failed; the model sees the failure.
+    #[serde(default)]
+    pub is_error: bool,
+}
+
+/// Checks a client's results against the calls the run waits on: every
+/// waiting call answered exactly once, and no other call. Returns them in
+/// the calls' order.
+pub fn check_results(waiting: &[ToolCall], results: Vec<ClientResult>) -> Result<Vec<ClientResult>, String> {
+    let mut answered: Vec<ClientResult> = Vec::with_capacity(results.len());
+    for result in results {
+        if !waiting.iter().any(|c| c.id == result.call_id) {
+            return Err(format!("call_id {} is not a call waiting for a client's result", result.call_id));
+        }
+        if answered.iter().any(|r| r.call_id == result.call_id) {
+            return Err(format!("call_id {} is answered twice", result.call_id));
+        }
+        answered.push(result);
+    }
+    let missing: Vec<&str> =
+        waiting.iter().filter(|c| !answered.iter().any(|r| r.call_id == c.id)).map(|c| c.id.as_str()).collect();
+    if !missing.is_empty() {
+        return Err(format!("every waiting call needs a result; missing: {}", missing.join(", ")));
+    }
+    answered.sort_by_key(|r| waiting.iter().position(|c| c.id == r.call_id));
+    Ok(answered)
 }
 
 /// What a session adds to its agent's tools, for that session's runs only.
@@ -291,6 +328,20 @@ mod tests {
         let merged = with_additions(&agent(), &additions);
         assert_eq!(declared_names(&merged), ["bash", "read", "lookup", "confirm"]);
         assert!(ToolAdditions::default().is_empty() && !additions.is_empty());
+    }
+
+    #[test]
+    fn a_client_answers_every_waiting_call_once_and_nothing_else() {
+        let call = |id: &str| ToolCall { id: id.into(), name: "pick".into(), input: json!({}) };
+        let result = |id: &str| ClientResult { call_id: id.into(), output: format!("out {id}"), is_error: false };
+        let waiting = [call("a"), call("b")];
+        let ok = check_results(&waiting, vec![result("b"), result("a")]).unwrap();
+        assert_eq!(ok.iter().map(|r| r.call_id.as_str()).collect::<Vec<_>>(), ["a", "b"], "in the calls' order");
+        assert!(check_results(&waiting, vec![result("a")]).unwrap_err().contains("missing: b"));
+        assert!(check_results(&waiting, vec![result("a"), result("a"), result("b")]).unwrap_err().contains("twice"));
+        assert!(check_results(&waiting, vec![result("a"), result("b"), result("zz")])
+            .unwrap_err()
+            .contains("zz is not a call waiting"));
     }
 
     #[test]

@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The domain: plain types and rules, no I/O.
-const DOMAIN: &[&str] = &["model", "toolset", "attempt", "approval", "checkpoint", "credential", "event", "fleet", "lifecycle"];
+const DOMAIN: &[&str] =
+    &["model", "toolset", "attempt", "approval", "checkpoint", "credential", "event", "fleet", "lifecycle"];
 
 /// What each module may use besides itself. Modules not listed here are the
 /// top layer (the command line, the application's wiring, benchmarks,
@@ -20,8 +21,9 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         // An agent's declared tools are part of the model, and name the agent.
         "model" => Some(vec!["toolset"]),
         "toolset" => Some(vec!["model"]),
-        "approval" | "credential" => Some(vec!["model"]),
-        "checkpoint" => Some(vec!["model", "approval"]),
+        "approval" => Some(vec!["model", "toolset"]),
+        "credential" => Some(vec!["model"]),
+        "checkpoint" => Some(vec!["model", "toolset", "approval"]),
         "event" | "fleet" | "lifecycle" => with(&[]),
         // A backend persists domain values: it knows no provider, tool,
         // engine or HTTP.

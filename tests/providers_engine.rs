@@ -85,7 +85,7 @@ impl Harness {
             title: None,
             work_dir: work_dir.clone(),
             metadata: json!({}),
-            tools: Default::default(),
+            added_tools: Default::default(),
             created_at: now,
             updated_at: now,
         };

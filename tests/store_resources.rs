@@ -89,7 +89,7 @@ async fn fleet_run(store: &Arc<dyn Store>, n: usize, cap: u32, key: Option<Idemp
                 title: None,
                 work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
                 metadata: json!({}),
-                tools: Default::default(),
+                added_tools: Default::default(),
                 created_at: now,
                 updated_at: now,
             },

@@ -17,7 +17,8 @@ use super::extract::JsonBody;
 use super::schemas::{self, Id, JsonObject};
 use super::{deleted, AppState, Deleted};
 use crate::model::{new_id, Agent, DEFAULT_MAX_STEPS, MAX_MAX_STEPS};
-use crate::{provider, tools};
+use crate::toolset::{ClientTool, HttpTool};
+use crate::{provider, tools, toolset};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -52,9 +53,14 @@ struct AgentFields {
     /// Inference steps before a run fails (default 50).
     #[schema(minimum = 1, maximum = 1000)]
     max_steps: Option<u32>,
-    /// Tools whose calls wait for a person's decision (`["*"]` for all).
+    /// Tools whose calls wait for a person's decision: names, `prefix*`
+    /// patterns (`server__*`), or `["*"]` for all.
     #[schema(schema_with = schemas::approve_tools)]
     approve_tools: Option<Vec<String>>,
+    /// Tools the worker calls over HTTP, signed and retried.
+    http_tools: Option<Vec<HttpTool>>,
+    /// Tools the client runs: a run that calls one waits for the results.
+    client_tools: Option<Vec<ClientTool>>,
 }
 
 /// The body of `POST /agents`, in the document: [`AgentFields`] with `name`
@@ -116,6 +122,12 @@ impl AgentFields {
         if let Some(v) = self.approve_tools {
             agent.approve_tools = v;
         }
+        if let Some(v) = self.http_tools {
+            agent.http_tools = v;
+        }
+        if let Some(v) = self.client_tools {
+            agent.client_tools = v;
+        }
     }
 }
 
@@ -138,17 +150,30 @@ fn validate(agent: &mut Agent) -> ApiResult<()> {
     if let Some(env) = agent.options.get("tool_env") {
         tools::check_tool_env(env).map_err(ApiError::BadRequest)?;
     }
-    if let Some(unknown) = agent.tools.iter().find(|t| !tools::is_known(t)) {
-        return bad(format!("unknown tool {unknown:?} (known: {})", tools::NAMES.join(", ")));
-    }
+    check_tools(agent).map_err(ApiError::BadRequest)?;
     if let Some(schema) = &agent.output_schema {
         provider::schema::check(schema).map_err(ApiError::BadRequest)?;
     }
     if agent.max_steps == 0 || agent.max_steps > MAX_MAX_STEPS {
         return bad(format!("max_steps must be between 1 and {MAX_MAX_STEPS}"));
     }
-    if let Some(unknown) = agent.approve_tools.iter().find(|t| *t != "*" && !tools::is_known(t)) {
-        return bad(format!("approve_tools: unknown tool {unknown:?} (known: {}, or \"*\")", tools::NAMES.join(", ")));
+    Ok(())
+}
+
+/// Checks the tools an agent declares, and its `approve_tools`: each entry
+/// names one of its tools, or is a pattern (`*`, `prefix*`).
+pub fn check_tools(agent: &Agent) -> Result<(), String> {
+    if let Some(unknown) = agent.tools.iter().find(|t| !tools::is_known(t)) {
+        return Err(format!("unknown tool {unknown:?} (known: {})", tools::NAMES.join(", ")));
+    }
+    toolset::check(agent, tools::NAMES)?;
+    let declared = toolset::declared_names(agent);
+    let known = |t: &String| t.ends_with('*') || declared.contains(t);
+    if let Some(unknown) = agent.approve_tools.iter().find(|t| !known(t)) {
+        let names = if declared.is_empty() { "none".to_string() } else { declared.join(", ") };
+        return Err(format!(
+            "approve_tools: {unknown:?} is none of the agent's tools ({names}), and not a pattern such as \"*\" or \"server__*\""
+        ));
     }
     Ok(())
 }
@@ -182,7 +207,7 @@ async fn create(
 }
 
 /// A new agent before a client's fields are applied: the defaults.
-fn blank_agent() -> Agent {
+pub fn blank_agent() -> Agent {
     let now = Utc::now();
     Agent {
         id: new_id(),

@@ -81,7 +81,7 @@ pub fn task_session(state: &AppState, fleet: &Fleet, fleet_run_id: &str, index: 
         title: Some(format!("{} task {index}", fleet.name)),
         work_dir,
         metadata: json!({"fleet_id": fleet.id, "fleet_run_id": fleet_run_id, "task_index": index}),
-        tools: Default::default(),
+        added_tools: Default::default(),
         created_at: now,
         updated_at: now,
     }

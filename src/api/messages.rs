@@ -105,6 +105,7 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
             ApiError::Unprocessable("agent_id is required: the session has no agent of its own".into())
         })?;
     let agent = agent.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
+    let agent = super::sessions::with_session_tools(&agent, &session)?;
     let strategy = serde_json::to_string(&body.multitask_strategy).unwrap_or_default();
     let key = idempotency_key(headers, &format!("message:{session_id}"), &[&agent_id, &body.message, &strategy])?;
     let run = NewRun {

@@ -24,6 +24,7 @@ pub use bearer::AuthToken;
 pub use cors::CorsPolicy;
 use guard::HostPolicy;
 
+mod agent_tools;
 mod agents;
 mod auth;
 mod bearer;
@@ -45,6 +46,7 @@ mod runs;
 mod schemas;
 mod sessions;
 mod sse;
+mod tool_results;
 mod work_dir;
 mod workers;
 
@@ -155,12 +157,14 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .routes(routes!(health::health))
         .routes(routes!(openapi::document))
         .merge(agents::routes())
+        .merge(agent_tools::routes())
         .merge(sessions::routes())
         .merge(fleets::routes())
         .merge(fleet_runs::routes(config.max_fleet_body_bytes))
         .merge(runs::routes())
         .merge(messages::routes())
         .merge(people::routes())
+        .merge(tool_results::routes())
         .merge(auth::routes())
         .merge(providers::routes())
         .merge(metrics::routes())

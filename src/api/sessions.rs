@@ -10,14 +10,16 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::agents::check_tools;
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::order::ListOrder;
 use super::runs::check_limit;
 use super::schemas::{self, Id, JsonObject};
 use super::{deleted, work_dir, AppState, Deleted};
-use crate::model::{new_id, Content, Message, Role, Session};
+use crate::model::{new_id, Agent, Content, Message, Role, Session};
 use crate::store::SessionFilter;
+use crate::toolset::{self, ClientTool, HttpTool, ToolAdditions};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -40,6 +42,54 @@ struct SessionFields {
     /// Any JSON object, kept as given.
     #[schema(value_type = Option<JsonObject>)]
     metadata: Option<Value>,
+    /// Built-in tools this session's runs may use besides the agent's.
+    #[schema(schema_with = schemas::tools)]
+    tools: Option<Vec<String>>,
+    /// HTTP tools this session's runs are offered besides the agent's.
+    http_tools: Option<Vec<HttpTool>>,
+    /// Client tools this session's runs are offered besides the agent's.
+    client_tools: Option<Vec<ClientTool>>,
+}
+
+impl SessionFields {
+    /// Replaces the tool additions given; absent lists are kept.
+    fn apply_tools(&mut self, added: &mut ToolAdditions) {
+        if let Some(tools) = self.tools.take() {
+            added.tools = tools;
+        }
+        if let Some(tools) = self.http_tools.take() {
+            added.http_tools = tools;
+        }
+        if let Some(tools) = self.client_tools.take() {
+            added.client_tools = tools;
+        }
+    }
+}
+
+/// The agent a session's run is given: the agent with the session's tool
+/// additions. An agent changed since the additions were made may clash
+/// with them (a name declared twice, say): the message is refused.
+pub fn with_session_tools(agent: &Agent, session: &Session) -> ApiResult<Agent> {
+    if session.added_tools.is_empty() {
+        return Ok(agent.clone());
+    }
+    let merged = toolset::with_additions(agent, &session.added_tools);
+    check_tools(&merged).map_err(|e| {
+        ApiError::Conflict(format!("session {}'s tools do not fit agent {}: {e}", session.id, agent.id))
+    })?;
+    Ok(merged)
+}
+
+/// Checks a session's tool additions on their own and, when the session has
+/// an agent, with that agent's tools.
+async fn check_added_tools(state: &AppState, session: &Session) -> ApiResult<()> {
+    let agent = match &session.agent_id {
+        Some(id) => state.store.get_agent(id).await?,
+        None => None,
+    };
+    let base = agent.unwrap_or_else(super::agents::blank_agent);
+    let merged = toolset::with_additions(&base, &session.added_tools);
+    check_tools(&merged).map_err(ApiError::BadRequest)
 }
 
 /// A session as the original API showed it: its fields and its conversation.
@@ -88,16 +138,18 @@ async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()>
     request_body = Option<SessionFields>,
     responses(
         (status = 201, description = "The session, with an empty history", body = SessionView),
-        (status = 400, description = "A refused `work_dir`, or `metadata` that is not an object", body = ErrorBody),
+        (status = 400, description = "A refused `work_dir`, `metadata` that is not an object, or refused tools", body = ErrorBody),
         (status = 404, description = "No such agent", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; with --work-root, a `work_dir` outside it", body = ErrorBody),
     )
 )]
 async fn create(
     State(state): State<AppState>,
-    JsonBody(fields): JsonBody<SessionFields>,
+    JsonBody(mut fields): JsonBody<SessionFields>,
 ) -> ApiResult<(StatusCode, Json<SessionView>)> {
     check_fields(&state, &fields).await?;
+    let mut added_tools = ToolAdditions::default();
+    fields.apply_tools(&mut added_tools);
     let id = new_id();
     // A client's path is checked; the default, under the data dir, is the server's own.
     let work_dir = match fields.work_dir {
@@ -111,10 +163,11 @@ async fn create(
         title: fields.title,
         work_dir,
         metadata: fields.metadata.unwrap_or_else(|| json!({})),
-        tools: Default::default(),
+        added_tools,
         created_at: now,
         updated_at: now,
     };
+    check_added_tools(&state, &session).await?;
     state.store.insert_session(&session).await?;
     Ok((StatusCode::CREATED, Json(with_history(session, Vec::new()))))
 }
@@ -211,7 +264,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     request_body = Option<SessionFields>,
     responses(
         (status = 200, description = "The session as changed", body = SessionView),
-        (status = 400, description = "A refused `work_dir`, or `metadata` that is not an object", body = ErrorBody),
+        (status = 400, description = "A refused `work_dir`, `metadata` that is not an object, or refused tools", body = ErrorBody),
         (status = 404, description = "No such session or agent", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; with --work-root, a `work_dir` outside it", body = ErrorBody),
     )
@@ -219,10 +272,11 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
 async fn update(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    JsonBody(fields): JsonBody<SessionFields>,
+    JsonBody(mut fields): JsonBody<SessionFields>,
 ) -> ApiResult<Json<SessionView>> {
     let mut session = find(&state, &id).await?;
     check_fields(&state, &fields).await?;
+    fields.apply_tools(&mut session.added_tools);
     if let Some(dir) = &fields.work_dir {
         work_dir::check(&state, dir)?;
     }
@@ -235,9 +289,10 @@ async fn update(
     if let Some(dir) = fields.work_dir {
         session.work_dir = dir;
     }
-    if let Some(metadata) = fields.metadata {
+    if let Some(metadata) = fields.metadata.take() {
         session.metadata = metadata;
     }
+    check_added_tools(&state, &session).await?;
     session.updated_at = Utc::now();
     state.store.update_session(&session).await?;
     let history = state.store.session_history(&id).await?;

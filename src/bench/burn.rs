@@ -62,7 +62,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
             title: None,
             work_dir: work.clone(),
             metadata: json!({}),
-            tools: Default::default(),
+            added_tools: Default::default(),
             created_at: now,
             updated_at: now,
         };

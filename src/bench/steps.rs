@@ -120,7 +120,7 @@ async fn measure(
             title: None,
             work_dir: work.to_string(),
             metadata: json!({}),
-            tools: Default::default(),
+            added_tools: Default::default(),
             created_at: now,
             updated_at: now,
         };

@@ -26,7 +26,7 @@ impl Execution {
             options: agent.options.clone(),
             system,
             messages,
-            tools: agent.tools.iter().filter_map(|t| tools::spec(t)).collect(),
+            tools: tools::offered(agent).into_iter().map(|o| o.spec).collect(),
             output_schema: agent.output_schema.clone(),
             call_index: checkpoint::inference_calls(&self.ctx.checkpoints),
         }

@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
+use crate::approval::WaitingCall;
 use crate::checkpoint::{self, next_action, NextAction, RunSummary};
 use crate::event::RunEvent;
 use crate::metrics::{self, FencedWrite};
@@ -83,7 +84,7 @@ pub enum RunExit {
     /// The database failed mid-run and retries did not get past it: the
     /// worker hands the run back once the database answers again.
     DatabaseLost,
-    /// The run waits for a person's decision, held by no worker.
+    /// The run waits for a person's decision or a client's tool results, held by no worker.
     Waiting,
 }
 
@@ -226,7 +227,8 @@ impl Execution {
             let from_step = match next_action(&ctx.checkpoints, &ctx.agent) {
                 NextAction::Infer { step }
                 | NextAction::RunTools { step, .. }
-                | NextAction::AwaitApproval { step, .. } => step,
+                | NextAction::AwaitApproval { step, .. }
+                | NextAction::AwaitClient { step, .. } => step,
                 _ => ctx.run.steps,
             };
             pending.push(RunEvent::RunResumed { attempt: claim.attempt, from_step });
@@ -283,7 +285,14 @@ impl Execution {
                     }
                 }
                 NextAction::AwaitApproval { step, calls } => {
-                    if let Some(exit) = self.await_approval(step, &calls).await? {
+                    let calls = calls.iter().map(WaitingCall::from).collect();
+                    if let Some(exit) = self.wait_for(RunEvent::ApprovalRequested { step, calls }).await? {
+                        return Ok(exit);
+                    }
+                }
+                NextAction::AwaitClient { step, calls } => {
+                    let calls = calls.iter().map(WaitingCall::from).collect();
+                    if let Some(exit) = self.wait_for(RunEvent::ToolCallsRequested { step, calls }).await? {
                         return Ok(exit);
                     }
                 }

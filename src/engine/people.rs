@@ -5,7 +5,6 @@
 
 use super::tools::result_event;
 use super::{commit_retrying, Execution, RunExit};
-use crate::approval::WaitingCall;
 use crate::checkpoint;
 use crate::event::RunEvent;
 use crate::model::{RunStatus, ToolCall};
@@ -48,22 +47,18 @@ impl Execution {
         Ok(ended.then_some(RunExit::Finished))
     }
 
-    /// Parks the run until a person decides on `calls`: `approval_requested`
-    /// is written and the run leaves this worker. If something reached the
-    /// inbox first, nothing is written and the loop takes it in.
-    pub(super) async fn await_approval(
-        &mut self,
-        step: u32,
-        calls: &[ToolCall],
-    ) -> Result<Option<RunExit>, StoreError> {
-        let calls: Vec<WaitingCall> = calls.iter().map(WaitingCall::from).collect();
-        let count = calls.len();
+    /// Parks the run until someone answers what `request` asks for (a
+    /// person's decision, or a client's tool results): the event is written
+    /// and the run leaves this worker. If something reached the inbox first,
+    /// nothing is written and the loop takes it in.
+    pub(super) async fn wait_for(&mut self, request: RunEvent) -> Result<Option<RunExit>, StoreError> {
+        let kind = request.kind();
         let mut events = std::mem::take(&mut self.pending);
-        events.push(RunEvent::ApprovalRequested { step, calls });
+        events.push(request);
         let commit = Commit { events, wait: true, ..Default::default() };
         match commit_retrying(self.store.as_ref(), &self.lease, &commit).await {
             Ok(_) => {
-                tracing::info!(step, calls = count, "waiting for a person's decision");
+                tracing::info!(event = kind, "the run waits for an answer");
                 Ok(Some(RunExit::Waiting))
             }
             Err(StoreError::InboxWaiting) => {

@@ -39,18 +39,19 @@ pub fn steer(run: &Run, message: &str) -> Result<Steer, Refusal> {
     Ok(Steer { item: InboxKind::Steer(message.to_string()), requeue: run.status == RunStatus::Waiting })
 }
 
-/// Accepts decisions (checkpoints of `step`) for a run, which must be
-/// waiting for them; it is then queued again.
-pub fn decide(run: &Run, step: u32, decisions: &[Checkpoint]) -> Result<(), Refusal> {
+/// Accepts answers (checkpoints of `step`: a person's decisions, or a
+/// client's tool results) for a run, which must be waiting for them; it is
+/// then queued again. A second answer finds the run queued: a conflict.
+pub fn decide(run: &Run, step: u32, answers: &[Checkpoint]) -> Result<(), Refusal> {
     if run.status != RunStatus::Waiting {
         return Err(Refusal::Conflict(format!(
-            "run {} is {}, not waiting for a decision",
+            "run {} is {}: it no longer waits for this answer",
             run.id,
             run.status.as_str()
         )));
     }
-    if decisions.iter().any(|d| d.step != step) {
-        return Err(Refusal::Conflict(format!("decisions for another step than the one waiting ({step})")));
+    if answers.iter().any(|d| d.step != step) {
+        return Err(Refusal::Conflict(format!("answers for another step than the one waiting ({step})")));
     }
     Ok(())
 }

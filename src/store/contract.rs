@@ -73,10 +73,11 @@ pub trait Store: Send + Sync + 'static {
     /// queued run's first); a waiting run is queued again to take it. A
     /// terminal run is a [`StoreError::Conflict`].
     async fn steer_run(&self, id: &str, message: &str) -> StoreResult<Run>;
-    /// Records a person's decisions on the calls a waiting run waits for
-    /// (checkpoints of `step`), writes `event` (`approval_decided`) and
-    /// queues the run again, atomically. A run that is not waiting is a
-    /// [`StoreError::Conflict`] and nothing is written.
+    /// Records the answers a waiting run waits for (checkpoints of `step`: a
+    /// person's decisions, or a client's tool results), writes `event`
+    /// (`approval_decided`, `tool_results_received`) and queues the run
+    /// again, atomically. A run that is not waiting (a second answer finds
+    /// it queued) is a [`StoreError::Conflict`] and nothing is written.
     async fn decide(&self, id: &str, step: u32, decisions: Vec<Checkpoint>, event: RunEvent) -> StoreResult<Run>;
 
     // Fleet runs.

@@ -177,7 +177,7 @@ pub fn session(row: &impl Columns) -> StoreResult<Session> {
         title: row.opt_text("title")?,
         work_dir: row.text("work_dir")?,
         metadata: json(row, "metadata")?,
-        tools: json(row, "tools")?,
+        added_tools: json(row, "tools")?,
         created_at: at(row.int("created_at")?),
         updated_at: at(row.int("updated_at")?),
     })

@@ -122,6 +122,36 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
     specs::spec(name)
 }
 
+/// A tool a run is offered: where it comes from and what the model is told.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Offered {
+    pub source: Source,
+    pub spec: ToolSpec,
+}
+
+/// Every tool the agent's runs are offered, in the order the model sees
+/// them: built-in tools, then HTTP tools, then client tools.
+pub fn offered(agent: &Agent) -> Vec<Offered> {
+    let builtin = agent.tools.iter().filter_map(|t| spec(t)).map(|spec| Offered { source: Source::Builtin, spec });
+    let http = agent.http_tools.iter().map(|t| Offered {
+        source: Source::Http,
+        spec: ToolSpec {
+            name: t.name.clone(),
+            description: t.description.clone(),
+            input_schema: t.input_schema.clone(),
+        },
+    });
+    let client = agent.client_tools.iter().map(|t| Offered {
+        source: Source::Client,
+        spec: ToolSpec {
+            name: t.name.clone(),
+            description: t.description.clone(),
+            input_schema: t.input_schema.clone(),
+        },
+    });
+    builtin.chain(http).chain(client).collect()
+}
+
 /// Runs a tool by name, if the context grants it: a call to a tool the
 /// agent was not given is refused here, where tools execute, and never runs.
 pub async fn run(name: &str, input: &Value, ctx: &ToolContext) -> ToolOutput {

@@ -44,6 +44,19 @@ pub fn head(text: &str, max_lines: usize, max_bytes: usize) -> (&str, bool) {
     (text, false)
 }
 
+/// `text` within the cap ([`MAX_LINES`], [`MAX_BYTES`]): its start, with a
+/// note that says what was cut when anything was. For results that arrive
+/// whole (an HTTP tool's body, a client's output).
+pub fn capped(text: &str) -> String {
+    let (kept, cut) = head(text, MAX_LINES, MAX_BYTES);
+    if !cut {
+        return text.to_string();
+    }
+    let lines = text[kept.len()..].lines().count();
+    let bytes = text.len() - kept.len();
+    format!("{kept}\n[output truncated: {lines} more lines ({bytes} bytes) were cut; the first part is shown]")
+}
+
 /// The end of a stream of bytes, kept in bounded memory, with a count of
 /// what was dropped from the front. Bash output goes through this, so a
 /// command that prints gigabytes costs no more memory than one that prints

@@ -119,7 +119,7 @@ pub async fn session(store: &Arc<dyn Store>, dir: &std::path::Path) -> String {
         title: None,
         work_dir: dir.to_string_lossy().into_owned(),
         metadata: json!({}),
-        tools: Default::default(),
+        added_tools: Default::default(),
         created_at: now,
         updated_at: now,
     };

@@ -151,11 +151,15 @@ pub fn tools() -> Schema {
     or_null(ArrayBuilder::new().items(RefOr::T(tool)).description(Some(description)).into())
 }
 
-/// A list of built-in tools, `*` for every tool, or `null`.
+/// A list of tool names and patterns (`*` for every tool, `prefix*`), or `null`.
 pub fn approve_tools() -> Schema {
-    let tool = one_of(tools::NAMES.iter().copied().chain(["*"]), "A built-in tool, or `*` for all");
+    let tool = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some("^[A-Za-z0-9_-]{0,64}\\*?$"))
+        .min_length(Some(1))
+        .description(Some("One of the agent's tools, `*` for all, or a prefix pattern such as `server__*`"));
     let description = "Tools whose calls wait for a person's decision (`[\"*\"]` for all)";
-    or_null(ArrayBuilder::new().items(RefOr::T(tool)).description(Some(description)).into())
+    or_null(ArrayBuilder::new().items(RefOr::T(Schema::Object(tool.build()))).description(Some(description)).into())
 }
 
 /// A credential name: the ID of a provider that takes keys, alone or with
@@ -258,7 +262,7 @@ mod tests {
         }
         let all: Vec<&str> = tools::NAMES.to_vec();
         assert!(accepts(tools(), &json!(all)) && accepts(approve_tools(), &json!(["*", "bash"])));
-        assert!(!accepts(tools(), &json!(["*"])) && !accepts(approve_tools(), &json!(["nope"])));
+        assert!(!accepts(tools(), &json!(["*"])) && !accepts(approve_tools(), &json!(["no pe"])));
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub fn insert_session(conn: &Connection, s: &Session) -> StoreResult<()> {
         s.title,
         s.work_dir,
         serde_json::to_string(&s.metadata)?,
-        serde_json::to_string(&s.tools)?,
+        serde_json::to_string(&s.added_tools)?,
         ms(s.created_at),
         ms(s.updated_at)
     ])?;
@@ -64,7 +64,7 @@ pub fn update_session(conn: &Connection, s: &Session) -> StoreResult<()> {
             s.title,
             s.work_dir,
             serde_json::to_string(&s.metadata)?,
-            serde_json::to_string(&s.tools)?,
+            serde_json::to_string(&s.added_tools)?,
             ms(s.updated_at),
             s.id
         ])?;

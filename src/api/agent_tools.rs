@@ -1,0 +1,87 @@
+//! `GET /agents/{id}/tools`: what an agent's runs are offered now, from every
+//! source, as the model sees it.
+
+use axum::extract::{Path, State};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::{ApiError, ApiResult, ErrorBody};
+use super::extract::QueryParams;
+use super::schemas::Id;
+use super::sessions::with_session_tools;
+use super::AppState;
+use crate::tools;
+
+/// Each handler is registered with its `#[utoipa::path]` description.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default().routes(routes!(list))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+struct ToolsQuery {
+    /// Add what this session adds to the agent's tools.
+    #[param(value_type = Option<Id>)]
+    session_id: Option<String>,
+}
+
+/// One tool a run is offered.
+#[derive(Debug, Serialize, ToSchema)]
+struct OfferedTool {
+    /// The name the model calls it by.
+    name: String,
+    /// `builtin`, `http` or `client`.
+    #[schema(pattern = "^(builtin|http|client)$")]
+    source: &'static str,
+    /// What the model is told it does.
+    description: String,
+    /// A JSON Schema of its input.
+    #[schema(value_type = Object)]
+    input_schema: Value,
+}
+
+/// The tools the agent's runs are offered, in the order the model sees
+/// them; with `session_id`, the session's additions too.
+#[utoipa::path(
+    get,
+    path = "/agents/{id}/tools",
+    tag = "agents",
+    operation_id = "list_agent_tools",
+    params(("id" = Id, Path, description = "The agent's ID"), ToolsQuery),
+    responses(
+        (status = 200, description = "The tools offered", body = Vec<OfferedTool>),
+        (status = 400, description = "An unknown parameter", body = ErrorBody),
+        (status = 404, description = "No such agent or session", body = ErrorBody),
+        (status = 409, description = "The session's tools clash with the agent's", body = ErrorBody),
+    )
+)]
+async fn list(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    QueryParams(q): QueryParams<ToolsQuery>,
+) -> ApiResult<Json<Vec<OfferedTool>>> {
+    let mut agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
+    if let Some(session_id) = &q.session_id {
+        let session = state
+            .store
+            .get_session(session_id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("session {session_id}")))?;
+        agent = with_session_tools(&agent, &session)?;
+    }
+    let offered = tools::offered(&agent)
+        .into_iter()
+        .map(|o| OfferedTool {
+            name: o.spec.name,
+            source: o.source.as_str(),
+            description: o.spec.description,
+            input_schema: o.spec.input_schema,
+        })
+        .collect();
+    Ok(Json(offered))
+}
