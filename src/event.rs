@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::approval::{Decided, WaitingCall};
-use crate::checkpoint::RunSummary;
+use crate::checkpoint::{Checkpoint, CheckpointBody, RunSummary};
 use crate::model::{FleetProgress, FleetRunStatus, RunKind, RunStatus, Usage};
 
 /// An event about to be written to a run's (or a fleet run's) log; the store
@@ -195,6 +195,20 @@ impl RunEvent {
         match self {
             RunEvent::StepStarted { step } | RunEvent::StepRestarted { step, .. } => Some(Some(*step)),
             RunEvent::StepCompleted { .. } => Some(None),
+            _ => None,
+        }
+    }
+
+    /// The `tool_result` event that announces a tool result checkpoint.
+    pub fn tool_result(checkpoint: &Checkpoint) -> Option<RunEvent> {
+        match &checkpoint.body {
+            CheckpointBody::ToolResult { call_id, name, output, is_error } => Some(RunEvent::ToolResult {
+                step: checkpoint.step,
+                call_id: call_id.clone(),
+                name: name.clone(),
+                output: output.clone(),
+                is_error: *is_error,
+            }),
             _ => None,
         }
     }

@@ -106,7 +106,6 @@ pub fn check_results(waiting: &[ToolCall], results: Vec<ClientResult>) -> Result
 
 /// What a session adds to its agent's tools, for that session's runs only.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
 pub struct ToolAdditions {
     /// Built-in tool names.
     #[serde(default)]

@@ -92,10 +92,10 @@ store_tests! {
             decisions: vec![Decided { call_id: "call_1_1".into(), decision: Decision::Approve }],
         };
         let before = event_count(&store, &run).await;
-        let queued = store.decide(&run, 1, vec![decision(Decision::Approve)], decided.clone()).await.unwrap();
+        let queued = store.decide(&run, 1, vec![decision(Decision::Approve)], vec![decided.clone()]).await.unwrap();
         assert_eq!(queued.status, RunStatus::Queued);
         assert_eq!(event_count(&store, &run).await, before + 1);
-        let again = store.decide(&run, 1, vec![decision(Decision::Approve)], decided).await;
+        let again = store.decide(&run, 1, vec![decision(Decision::Approve)], vec![decided]).await;
         assert!(matches!(again, Err(StoreError::Conflict(_))), "deciding twice: {again:?}");
         let resumed = store.claim_runs(&w, 10).await.unwrap();
         assert_eq!(resumed.iter().map(|c| c.lease.run_id.as_str()).collect::<Vec<_>>(), [run.as_str()]);

@@ -73,6 +73,9 @@ struct MessageResult {
     /// For a run that waits for a person: what it waits for.
     #[serde(skip_serializing_if = "Option::is_none")]
     approval: Option<Approval>,
+    /// For a run that waits for its client's tool results: the calls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_calls_requested: Option<Approval>,
 }
 
 /// A tool call as the original API's blocking answer showed it: its
@@ -85,7 +88,8 @@ struct BlockingToolCall {
     tool_name: String,
 }
 
-/// What a waiting run asks a person about (its `approval_requested` event).
+/// What a waiting run asks about: a person's decision (its
+/// `approval_requested` event) or its client's results (`tool_calls_requested`).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 struct Approval {
     step: u32,
@@ -205,21 +209,22 @@ async fn submit_message_stream(
     Ok(sse::stream(&state, &enqueued.run.id, 0, sse::Dialect::Seed))
 }
 
-/// Follows the run's events until it ends or waits for a person, then reads
-/// the run; for a waiting run, also what it waits for (`step`, `calls`).
-async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<(Run, Option<Approval>)> {
+/// Follows the run's events until it ends or waits (for a person, or for
+/// its client's tool results), then reads the run; for a waiting run, also
+/// the event that says what it waits for (`step`, `calls`).
+async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<(Run, Option<(String, Approval)>)> {
     let mut events = state.hub.tail(run_id, 0);
     while let Some(event) = events.recv().await {
         let event = event?;
         if event.is_terminal() {
             break;
         }
-        if event.kind == "approval_requested" {
+        if event.kind == "approval_requested" || event.kind == "tool_calls_requested" {
             let run = read_run(state, run_id).await?;
             if run.status == RunStatus::Waiting {
-                let approval = serde_json::from_value(Value::Object(event.data))
-                    .map_err(|e| ApiError::Internal(format!("an approval_requested event of run {run_id}: {e}")))?;
-                return Ok((run, Some(approval)));
+                let asked = serde_json::from_value(Value::Object(event.data))
+                    .map_err(|e| ApiError::Internal(format!("a {} event of run {run_id}: {e}", event.kind)))?;
+                return Ok((run, Some((event.kind, asked))));
             }
         }
     }
@@ -230,7 +235,12 @@ async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<(Run, Option<Appr
 /// (`response`, `tool_calls`, `usage`, `steps`) with the run's ID and status.
 /// Each tool call carries `tool_name`, which in that API holds the call's ID
 /// (its tool's name is `name`).
-fn result_of(run: Run, approval: Option<Approval>) -> MessageResult {
+fn result_of(run: Run, waiting: Option<(String, Approval)>) -> MessageResult {
+    let (approval, tool_calls_requested) = match waiting {
+        Some((kind, asked)) if kind == "tool_calls_requested" => (None, Some(asked)),
+        Some((_, asked)) => (Some(asked), None),
+        None => (None, None),
+    };
     let tool_calls =
         run.tool_calls.into_iter().map(|call| BlockingToolCall { tool_name: call.call_id.clone(), call }).collect();
     MessageResult {
@@ -242,5 +252,6 @@ fn result_of(run: Run, approval: Option<Approval>) -> MessageResult {
         steps: run.steps,
         error: run.error,
         approval,
+        tool_calls_requested,
     }
 }

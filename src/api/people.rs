@@ -96,7 +96,7 @@ async fn approve(
         .collect();
     let decisions = decided.into_iter().map(|(call_id, decision)| Decided { call_id, decision }).collect();
     let event = RunEvent::ApprovalDecided { step, decisions };
-    let run = state.store.decide(&id, step, checkpoints, event).await.map_err(naming(format!("run {id}")))?;
+    let run = state.store.decide(&id, step, checkpoints, vec![event]).await.map_err(naming(format!("run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))
 }

@@ -62,9 +62,11 @@ async fn post_results(
     };
     let results = toolset::check_results(&calls, body.results).map_err(ApiError::Unprocessable)?;
     let call_ids = results.iter().map(|r| r.call_id.clone()).collect();
-    let checkpoints = results.into_iter().map(|r| result_checkpoint(step, &calls, r)).collect();
-    let event = RunEvent::ToolResultsReceived { step, call_ids };
-    let run = state.store.decide(&id, step, checkpoints, event).await.map_err(naming(format!("run {id}")))?;
+    let checkpoints: Vec<Checkpoint> = results.into_iter().map(|r| result_checkpoint(step, &calls, r)).collect();
+    // Each result is announced as any tool's is, then the answer as a whole.
+    let mut events: Vec<RunEvent> = checkpoints.iter().filter_map(RunEvent::tool_result).collect();
+    events.push(RunEvent::ToolResultsReceived { step, call_ids });
+    let run = state.store.decide(&id, step, checkpoints, events).await.map_err(naming(format!("run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))
 }

@@ -3,7 +3,6 @@
 //! Both are ordinary fenced writes: a crash before one leaves the inbox and
 //! the checkpoints as they were, and the next attempt does the same again.
 
-use super::tools::result_event;
 use super::{commit_retrying, Execution, RunExit};
 use crate::checkpoint;
 use crate::event::RunEvent;
@@ -80,7 +79,7 @@ fn steered_events(
     steers: &[(u64, String)],
     skipped: &[ToolCall],
 ) -> Vec<RunEvent> {
-    let mut events: Vec<RunEvent> = checkpoints.iter().filter_map(result_event).collect();
+    let mut events: Vec<RunEvent> = checkpoints.iter().filter_map(RunEvent::tool_result).collect();
     for (i, (_, message)) in steers.iter().enumerate() {
         let skipped = if i == 0 { skipped.iter().map(|c| c.id.clone()).collect() } else { Vec::new() };
         events.push(RunEvent::Steered { message: message.clone(), skipped });

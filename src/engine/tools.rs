@@ -54,26 +54,12 @@ impl Execution {
                         is_error: output.is_error,
                     },
                 };
-                let events = result_event(&cp).into_iter().collect();
+                let events = RunEvent::tool_result(&cp).into_iter().collect();
                 self.write(Commit { checkpoints: vec![cp], events, ..Default::default() }).await?;
                 metrics::step_finished(StepKind::Tool, started.elapsed());
             }
         }
         Ok(None)
-    }
-}
-
-/// The `tool_result` event that announces a tool result checkpoint.
-pub(super) fn result_event(checkpoint: &Checkpoint) -> Option<RunEvent> {
-    match &checkpoint.body {
-        CheckpointBody::ToolResult { call_id, name, output, is_error } => Some(RunEvent::ToolResult {
-            step: checkpoint.step,
-            call_id: call_id.clone(),
-            name: name.clone(),
-            output: output.clone(),
-            is_error: *is_error,
-        }),
-        _ => None,
     }
 }
 

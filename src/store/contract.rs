@@ -74,11 +74,11 @@ pub trait Store: Send + Sync + 'static {
     /// terminal run is a [`StoreError::Conflict`].
     async fn steer_run(&self, id: &str, message: &str) -> StoreResult<Run>;
     /// Records the answers a waiting run waits for (checkpoints of `step`: a
-    /// person's decisions, or a client's tool results), writes `event`
-    /// (`approval_decided`, `tool_results_received`) and queues the run
+    /// person's decisions, or a client's tool results), writes `events`
+    /// (`approval_decided`; or each `tool_result` and `tool_results_received`) and queues the run
     /// again, atomically. A run that is not waiting (a second answer finds
     /// it queued) is a [`StoreError::Conflict`] and nothing is written.
-    async fn decide(&self, id: &str, step: u32, decisions: Vec<Checkpoint>, event: RunEvent) -> StoreResult<Run>;
+    async fn decide(&self, id: &str, step: u32, answers: Vec<Checkpoint>, events: Vec<RunEvent>) -> StoreResult<Run>;
 
     // Fleet runs.
     /// Writes a fleet run, its tasks' sessions and runs (the first

@@ -68,20 +68,21 @@ pub async fn decide(
     p: &mut Pending,
     run_id: &str,
     step: u32,
-    decisions: &[Checkpoint],
-    event: RunEvent,
+    answers: &[Checkpoint],
+    events: &[RunEvent],
 ) -> StoreResult<Run> {
     let run = get_run_locked(c, run_id).await?;
-    lifecycle::decide(&run, step, decisions)?;
-    insert_checkpoints(c, decisions.iter().map(|d| (run_id, d)).collect()).await?;
-    let seq: i64 = sqlx::query_scalar(
-        "UPDATE runs SET status = 'queued', event_seq = event_seq + 1, updated_at = wingman_ms() WHERE id = $1
+    lifecycle::decide(&run, step, answers)?;
+    insert_checkpoints(c, answers.iter().map(|d| (run_id, d)).collect()).await?;
+    let last: i64 = sqlx::query_scalar(
+        "UPDATE runs SET status = 'queued', event_seq = event_seq + $2, updated_at = wingman_ms() WHERE id = $1
          RETURNING event_seq",
     )
     .bind(run_id)
+    .bind(events.len() as i64)
     .fetch_one(&mut *c)
     .await?;
-    p.push(run_id, seq as u64, &[event]);
+    p.push(run_id, (last as u64 + 1).saturating_sub(events.len() as u64), events);
     get_run(c, run_id).await?.ok_or(StoreError::NotFound("run"))
 }
 

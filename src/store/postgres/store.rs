@@ -342,9 +342,9 @@ impl Store for PgStore {
         self.write(move |c, p| Box::pin(async move { people::steer(c, p, &id, &message).await })).await
     }
 
-    async fn decide(&self, id: &str, step: u32, decisions: Vec<Checkpoint>, event: RunEvent) -> StoreResult<Run> {
+    async fn decide(&self, id: &str, step: u32, answers: Vec<Checkpoint>, events: Vec<RunEvent>) -> StoreResult<Run> {
         let id = id.to_string();
-        self.write(move |c, p| Box::pin(async move { people::decide(c, p, &id, step, &decisions, event).await })).await
+        self.write(move |c, p| Box::pin(async move { people::decide(c, p, &id, step, &answers, &events).await })).await
     }
 
     async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()> {

@@ -180,9 +180,9 @@ impl Store for SqliteStore {
         self.writer.write(move |c| people::steer(c, &id, &message, Utc::now())).await
     }
 
-    async fn decide(&self, id: &str, step: u32, decisions: Vec<Checkpoint>, event: RunEvent) -> StoreResult<Run> {
+    async fn decide(&self, id: &str, step: u32, answers: Vec<Checkpoint>, events: Vec<RunEvent>) -> StoreResult<Run> {
         let id = id.to_string();
-        self.writer.write(move |c| people::decide(c, &id, step, &decisions, event, Utc::now())).await
+        self.writer.write(move |c| people::decide(c, &id, step, &answers, &events, Utc::now())).await
     }
 
     async fn enqueue_fleet_run(&self, run: NewFleetRun, key: Option<IdempotencyKey>) -> StoreResult<EnqueuedFleetRun> {

@@ -58,20 +58,20 @@ pub fn decide(
     conn: &Connection,
     run_id: &str,
     step: u32,
-    decisions: &[Checkpoint],
-    event: RunEvent,
+    answers: &[Checkpoint],
+    events: &[RunEvent],
     now: DateTime<Utc>,
 ) -> StoreResult<Run> {
     let run = get_run(conn, run_id)?.ok_or(StoreError::NotFound("run"))?;
-    lifecycle::decide(&run, step, decisions)?;
-    insert_checkpoints(conn, run_id, decisions, now)?;
-    let seq: i64 = conn
+    lifecycle::decide(&run, step, answers)?;
+    insert_checkpoints(conn, run_id, answers, now)?;
+    let before: i64 = conn
         .prepare_cached(
-            "UPDATE runs SET status = 'queued', event_seq = event_seq + 1, updated_at = ?2 WHERE id = ?1
-             RETURNING event_seq",
+            "UPDATE runs SET status = 'queued', event_seq = event_seq + ?3, updated_at = ?2 WHERE id = ?1
+             RETURNING event_seq - ?3",
         )?
-        .query_row(params![run_id, ms(now)], |r| r.get(0))?;
-    insert_events(conn, run_id, seq as u64, &[event], now)?;
+        .query_row(params![run_id, ms(now), events.len() as i64], |r| r.get(0))?;
+    insert_events(conn, run_id, before as u64 + 1, events, now)?;
     get_run(conn, run_id)?.ok_or(StoreError::NotFound("run"))
 }
 
