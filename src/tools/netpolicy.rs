@@ -1,4 +1,5 @@
-//! Which network addresses webfetch may connect to.
+//! Which network addresses webfetch and HTTP tools may connect to, and
+//! resolving a URL's host to one of them.
 //!
 //! By default only public addresses are allowed: a fetch must not reach the
 //! worker's own services, the private network it sits in, or a cloud
@@ -7,7 +8,9 @@
 //! address they carry. A deployment that trusts its agents may allow
 //! non-public addresses; a few stay refused whatever the setting.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+
+use url::Url;
 
 /// The rule an address is checked against.
 #[derive(Debug, Clone, Default)]
@@ -42,6 +45,71 @@ impl NetPolicy {
                 Err(format!("{ip} is {why}; refused (fetching non-public addresses is disabled in this deployment)"))
             }
         }
+    }
+}
+
+/// Why a URL's host cannot be connected to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unreachable {
+    /// The host has no address now: it did not resolve (which may pass),
+    /// or the URL names none.
+    NoAddress(String),
+    /// The policy refuses every address of the host; `ip` is the first,
+    /// whose refusal `message` gives.
+    Refused {
+        /// The first address refused.
+        ip: IpAddr,
+        /// The host and why its address was refused.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for Unreachable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unreachable::NoAddress(message) | Unreachable::Refused { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+/// Resolves the host of `url` once and returns the first of its addresses
+/// the policy allows, with the URL's port. `hosts` answers names instead of
+/// DNS (tests, fixed setups); its answers are checked like any other. The
+/// caller connects to this address only, so a rebinding DNS server gets no
+/// second question to answer differently.
+pub async fn resolve(
+    url: &Url,
+    policy: &NetPolicy,
+    hosts: &[(String, Vec<IpAddr>)],
+) -> Result<SocketAddr, Unreachable> {
+    let port = url.port_or_known_default().ok_or_else(|| Unreachable::NoAddress("the URL has no port".into()))?;
+    let candidates: Vec<IpAddr> = match url.host() {
+        Some(url::Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
+        Some(url::Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
+        Some(url::Host::Domain(name)) => lookup(name, port, hosts).await?,
+        None => return Err(Unreachable::NoAddress("the URL has no host".into())),
+    };
+    let mut first_refusal = None;
+    for ip in &candidates {
+        match policy.check(*ip) {
+            Ok(()) => return Ok(SocketAddr::new(*ip, port)),
+            Err(why) => first_refusal = first_refusal.or(Some((*ip, why))),
+        }
+    }
+    let host = url.host_str().unwrap_or_default();
+    Err(match first_refusal {
+        Some((ip, why)) => Unreachable::Refused { ip, message: format!("{host}: {why}") },
+        None => Unreachable::NoAddress(format!("{host} has no address")),
+    })
+}
+
+async fn lookup(name: &str, port: u16, hosts: &[(String, Vec<IpAddr>)]) -> Result<Vec<IpAddr>, Unreachable> {
+    if let Some((_, ips)) = hosts.iter().find(|(host, _)| host.eq_ignore_ascii_case(name)) {
+        return Ok(ips.clone());
+    }
+    match tokio::net::lookup_host((name, port)).await {
+        Ok(addrs) => Ok(addrs.map(|a| a.ip()).collect()),
+        Err(e) => Err(Unreachable::NoAddress(format!("cannot resolve {name}: {e}"))),
     }
 }
 

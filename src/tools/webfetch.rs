@@ -17,7 +17,7 @@ use reqwest::redirect::Policy;
 use reqwest::{Client, Response, Url};
 use serde_json::Value;
 
-use super::netpolicy::NetPolicy;
+use super::netpolicy::{self, NetPolicy};
 use super::{args, html, output};
 use super::{ToolContext, ToolOutput};
 
@@ -97,7 +97,7 @@ pub async fn fetch(url: &str, options: &FetchOptions) -> Result<Page, String> {
 async fn fetch_hops(url: &str, options: &FetchOptions) -> Result<Page, String> {
     let mut url = parse_url(url)?;
     for _ in 0..=MAX_REDIRECTS {
-        let addr = resolve_checked(&url, options).await?;
+        let addr = netpolicy::resolve(&url, &options.policy, &options.hosts).await.map_err(|e| e.to_string())?;
         let response = pinned_client(&url, addr, options)?
             .get(url.clone())
             .send()
@@ -116,7 +116,7 @@ async fn fetch_hops(url: &str, options: &FetchOptions) -> Result<Page, String> {
 }
 
 /// Only absolute http(s) URLs with a host; the fragment is dropped.
-fn parse_url(text: &str) -> Result<Url, String> {
+pub(super) fn parse_url(text: &str) -> Result<Url, String> {
     let mut url = Url::parse(text.trim()).map_err(|e| format!("invalid URL {text:?}: {e}"))?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(format!("only http and https URLs can be fetched, not {}:", url.scheme()));
@@ -126,35 +126,6 @@ fn parse_url(text: &str) -> Result<Url, String> {
     }
     url.set_fragment(None);
     Ok(url)
-}
-
-/// Resolves the URL's host once and returns the first address the policy
-/// allows; if none is allowed, says why the first one was refused.
-async fn resolve_checked(url: &Url, options: &FetchOptions) -> Result<SocketAddr, String> {
-    let port = url.port_or_known_default().ok_or("the URL has no port")?;
-    let candidates: Vec<IpAddr> = match url.host() {
-        Some(url::Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
-        Some(url::Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
-        Some(url::Host::Domain(name)) => lookup(name, port, options).await?,
-        None => return Err("the URL has no host".into()),
-    };
-    let mut first_refusal = None;
-    for ip in &candidates {
-        match options.policy.check(*ip) {
-            Ok(()) => return Ok(SocketAddr::new(*ip, port)),
-            Err(why) => first_refusal = first_refusal.or(Some(why)),
-        }
-    }
-    let host = url.host_str().unwrap_or_default();
-    Err(first_refusal.map_or_else(|| format!("{host} has no address"), |why| format!("{host}: {why}")))
-}
-
-async fn lookup(name: &str, port: u16, options: &FetchOptions) -> Result<Vec<IpAddr>, String> {
-    if let Some((_, ips)) = options.hosts.iter().find(|(host, _)| host.eq_ignore_ascii_case(name)) {
-        return Ok(ips.clone());
-    }
-    let addrs = tokio::net::lookup_host((name, port)).await.map_err(|e| format!("cannot resolve {name}: {e}"))?;
-    Ok(addrs.map(|a| a.ip()).collect())
 }
 
 /// A client that connects to `addr` for this URL's host and nowhere else.
@@ -171,7 +142,7 @@ fn pinned_client(url: &Url, addr: SocketAddr, options: &FetchOptions) -> Result<
 }
 
 /// Reads the body up to the cap.
-async fn read_page(url: Url, mut response: Response, max: usize) -> Result<Page, String> {
+pub(super) async fn read_page(url: Url, mut response: Response, max: usize) -> Result<Page, String> {
     let status = response.status().as_u16();
     let content_type =
         response.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
@@ -234,7 +205,7 @@ fn looks_like_html(body: &[u8]) -> bool {
 }
 
 /// An error with its causes, which reqwest keeps in its source chain.
-fn error_chain(err: &dyn std::error::Error) -> String {
+pub(super) fn error_chain(err: &dyn std::error::Error) -> String {
     let mut text = err.to_string();
     let mut source = err.source();
     while let Some(cause) = source {
