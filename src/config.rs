@@ -9,7 +9,9 @@ use clap::Args;
 use crate::engine::LoopConfig;
 use crate::retention::RetentionConfig;
 use crate::store::StoreOptions;
+use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::{SandboxConfig, SandboxMode};
+use crate::tools::signature::SigningSecret;
 use crate::worker::WorkerConfig;
 
 /// The default database: `wingman.db` in [`default_data_dir`].
@@ -122,6 +124,29 @@ pub struct WorkerArgs {
     /// variable takes a colon-separated list.
     #[arg(long = "tool-read-path", env = "WINGMAN_TOOL_READ_PATHS", value_delimiter = ':')]
     pub tool_read_paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub outside: OutsideArgs,
+}
+
+/// How workers reach the tools agents declare outside them (HTTP tools).
+#[derive(Debug, Clone, Args)]
+pub struct OutsideArgs {
+    /// A host that HTTP tool URLs may reach even though it is not public
+    /// (`tools.internal`, `10.0.0.7`), as a URL writes it. Repeatable; the
+    /// variable takes a comma-separated list.
+    #[arg(long = "allow-tool-host", env = "WINGMAN_ALLOW_TOOL_HOSTS", value_delimiter = ',')]
+    pub allow_tool_hosts: Vec<String>,
+    /// The key HTTP tool calls are signed with (the `Wingman-Signature`
+    /// header); calls go unsigned without one. Never logged or shown.
+    #[arg(long, env = "WINGMAN_TOOL_SIGNING_SECRET", hide_env_values = true)]
+    pub tool_signing_secret: Option<SigningSecret>,
+}
+
+impl OutsideArgs {
+    /// The settings these flags describe.
+    pub fn config(&self) -> OutsideConfig {
+        OutsideConfig::new(&self.allow_tool_hosts, self.tool_signing_secret.clone())
+    }
 }
 
 impl WorkerArgs {
@@ -158,6 +183,7 @@ impl WorkerArgs {
                 provider_retries: self.provider_retries,
                 retry_base: Duration::from_millis(self.retry_base_ms),
                 allow_private_network: self.allow_private_network,
+                outside: std::sync::Arc::new(self.outside.config()),
                 ..LoopConfig::default()
             },
         }

@@ -22,6 +22,7 @@ use crate::metrics::{self, FencedWrite};
 use crate::model::RunStatus;
 use crate::provider::pricing::Pricing;
 use crate::store::{Claim, Commit, Committed, Finish, HandBack, InboxItem, Lease, RunContext, Store, StoreError};
+use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::SandboxConfig;
 
 mod infer;
@@ -46,6 +47,8 @@ pub struct LoopConfig {
     pub allow_private_network: bool,
     /// How tool processes are confined.
     pub sandbox: Arc<SandboxConfig>,
+    /// How HTTP tools are reached and signed.
+    pub outside: Arc<OutsideConfig>,
 }
 
 impl Default for LoopConfig {
@@ -58,6 +61,7 @@ impl Default for LoopConfig {
             pricing: Arc::new(Pricing::defaults()),
             allow_private_network: false,
             sandbox: Arc::default(),
+            outside: Arc::default(),
         }
     }
 }

@@ -30,6 +30,7 @@ impl Execution {
             cancel: self.signals.abort.child_token(),
             allow_private_network: self.config.allow_private_network,
             sandbox: self.config.sandbox.clone(),
+            outside: self.config.outside.clone(),
             // Checked when the agent was saved; an older snapshot that fails the check gets none.
             env: agent.options.get("tool_env").and_then(|v| tools::check_tool_env(v).ok()).unwrap_or_default(),
             run_id: self.lease.run_id.clone(),

@@ -3,7 +3,8 @@
 //! A tool never fails the run: whatever goes wrong becomes a result with
 //! `is_error: true` that the model sees. File tools reach the filesystem
 //! only through [`confine`], which has the kernel resolve every path beneath
-//! the work_dir; webfetch connects only to addresses [`netpolicy`] allows.
+//! the work_dir; webfetch and HTTP tools connect only to addresses
+//! [`netpolicy`] allows (or hosts the operator allows, [`outside`]).
 //! See `docs/tools.md` for each tool's inputs, limits and guarantees.
 
 use std::path::PathBuf;
@@ -25,8 +26,10 @@ pub mod html;
 pub mod http;
 pub mod netpolicy;
 pub mod output;
+pub mod outside;
 pub mod read;
 pub mod sandbox;
+pub mod signature;
 mod specs;
 mod walk;
 pub mod webfetch;
@@ -48,6 +51,9 @@ pub struct ToolContext {
     pub allow_private_network: bool,
     /// How tool processes are confined.
     pub sandbox: Arc<sandbox::SandboxConfig>,
+    /// How HTTP tools are reached: the hosts the operator allows and the
+    /// signing secret.
+    pub outside: Arc<outside::OutsideConfig>,
     /// Variables the agent's `tool_env` option adds to bash's environment.
     pub env: Vec<(String, String)>,
     /// The run the calls belong to: with a call's ID, the idempotency key
@@ -66,6 +72,7 @@ impl ToolContext {
             cancel: CancellationToken::new(),
             allow_private_network: false,
             sandbox: Arc::default(),
+            outside: Arc::default(),
             env: Vec::new(),
             run_id: String::new(),
         }
