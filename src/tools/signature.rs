@@ -119,13 +119,9 @@ mod tests {
         let secret = SigningSecret::new("whsec_test");
         let body = br#"{"run_id":"r","call_id":"c","tool":"t","input":{}}"#;
         let header = secret.sign(1_700_000_000, body);
-        let (t, v1) = header.split_once(",v1=").unwrap();
-        assert_eq!(t, "t=1700000000");
-        let mut signed = b"1700000000.".to_vec();
-        signed.extend_from_slice(body);
-        assert_eq!(v1, hex(&hmac_sha256(b"whsec_test", &signed)));
-        assert_eq!(v1.len(), 64);
-        assert!(v1.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)), "{v1}");
+        // Computed apart, with Python's hmac module, as a receiver would.
+        let expected = "t=1700000000,v1=630b5ef80e9ef4a32417eafd992674bbf0c6c66c95e11e8cce890d84e41eafa6";
+        assert_eq!(header, expected);
         assert_ne!(secret.sign(1_700_000_001, body), header, "a fresh timestamp signs anew");
     }
 
