@@ -110,7 +110,7 @@ pub struct WorkerArgs {
     /// A JSON file of model prices laid over the shipped ones (docs/providers.md).
     #[arg(long, env = "WINGMAN_PRICING_FILE")]
     pub pricing_file: Option<PathBuf>,
-    /// Lets the webfetch tool reach loopback, private, link-local and
+    /// Lets webfetch and HTTP tools reach loopback, private, link-local and
     /// unique-local addresses. Only for deployments that trust their agents.
     #[arg(long, env = "WINGMAN_ALLOW_PRIVATE_NETWORK", value_parser = clap::builder::BoolishValueParser::new())]
     pub allow_private_network: bool,

@@ -43,7 +43,7 @@ pub struct LoopConfig {
     pub retry_cap: Duration,
     /// Prices used to record the cost of each inference.
     pub pricing: Arc<Pricing>,
-    /// Lets webfetch reach private and local network addresses.
+    /// Lets webfetch and HTTP tools reach private and local network addresses.
     pub allow_private_network: bool,
     /// How tool processes are confined.
     pub sandbox: Arc<SandboxConfig>,

@@ -46,8 +46,8 @@ pub struct ToolContext {
     /// Fired when the run is cancelled or the worker gives the run up: a
     /// running tool stops at once (bash kills its process tree).
     pub cancel: CancellationToken,
-    /// Lets webfetch reach loopback, private, link-local and unique-local
-    /// addresses: for trusted deployments and tests only.
+    /// Lets webfetch and HTTP tools reach loopback, private, link-local and
+    /// unique-local addresses: for trusted deployments and tests only.
     pub allow_private_network: bool,
     /// How tool processes are confined.
     pub sandbox: Arc<sandbox::SandboxConfig>,
