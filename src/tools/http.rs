@@ -53,12 +53,12 @@ async fn tries(tool: &HttpTool, call: &ToolCall, ctx: &ToolContext) -> ToolOutpu
         Err(e) => return ToolOutput::error(format!("HTTP tool {}: {e}", tool.name)),
     };
     let body = request_body(tool, call, ctx);
+    let timeout = Duration::from_millis(tool.timeout_ms());
     let mut last = String::new();
     for attempt in 0..TRIES {
         if attempt > 0 {
             tokio::time::sleep(backoff(ctx.outside.retry_base, attempt - 1)).await;
         }
-        let timeout = Duration::from_millis(tool.timeout_ms());
         let outcome = match tokio::time::timeout(timeout, try_once(tool, &url, &body, call, ctx)).await {
             Ok(outcome) => outcome,
             Err(_) => Try::Again(format!("timed out after {} ms", tool.timeout_ms())),
