@@ -110,26 +110,9 @@ fn call(name: &str, order: u64) -> Value {
 }
 
 /// Creates a scripted agent with these HTTP tools through `POST /agents`.
-/// A server whose agents do not take `http_tools` yet refuses the field;
-/// the tools are then written into the stored agent, which is what the
-/// worker reads either way.
-async fn http_agent(env: &TestEnv, api: &Api, http_tools: Value, script: Value) -> String {
-    let body = json!({"name": "orders", "tools": [], "http_tools": http_tools, "options": {"script": script}});
-    let (status, agent) = api.post("/agents", body).await;
-    if status == 201 {
-        return agent["id"].as_str().unwrap().to_string();
-    }
-    assert!(agent["error"].as_str().unwrap_or_default().contains("http_tools"), "{status}: {agent}");
-    let id = api.create_agent(json!({"name": "orders", "tools": [], "options": {"script": script}})).await;
-    let tools = http_tools.to_string().replace('\'', "''");
-    env.execute(&match env.backend {
-        Backend::Sqlite => format!("UPDATE agents SET body = json_set(body, '$.http_tools', json('{tools}')) WHERE id = '{id}'"),
-        Backend::Postgres => {
-            format!("UPDATE agents SET body = jsonb_set(body::jsonb, '{{http_tools}}', '{tools}'::jsonb)::text WHERE id = '{id}'")
-        }
-    })
-    .await;
-    id
+async fn http_agent(api: &Api, http_tools: Value, script: Value) -> String {
+    api.create_agent(json!({"name": "orders", "tools": [], "http_tools": http_tools, "options": {"script": script}}))
+        .await
 }
 
 /// Runs a message to its end and returns the run's ID and events.
@@ -178,7 +161,7 @@ async fn a_signed_call_is_retried_with_one_key_and_every_answer_becomes_a_result
     let tools = json!(["flaky", "missing", "down", "slow"].map(|c| http_tool(&format!("{c}_order"), &base, c, 400)));
     let script = json!([call("flaky_order", 7), call("missing_order", 8), call("down_order", 9),
                         call("slow_order", 10), {"text": "all four answered"}]);
-    let agent = http_agent(&env, &api, tools, script).await;
+    let agent = http_agent(&api, tools, script).await;
     let (run, events) = run_to_end(&api, &agent).await;
     assert_eq!(api.run(&run).await["response"], "all four answered", "the run went on after every result");
 
@@ -213,7 +196,7 @@ async fn a_private_address_is_refused_unless_the_host_is_allowed(backend: Backen
     let api = server.api();
     let (service, base) = Service::start(None).await;
     let tools = json!([http_tool("echo_order", &base, "echo", 5_000)]);
-    let agent = http_agent(&env, &api, tools, json!([call("echo_order", 1), {"text": "refused"}])).await;
+    let agent = http_agent(&api, tools, json!([call("echo_order", 1), {"text": "refused"}])).await;
     let (_, events) = run_to_end(&api, &agent).await;
     let (refused, _) = result_of(&events, "echo_order");
     let text = refused["output"].as_str().unwrap();
