@@ -1,5 +1,5 @@
 //! People in the loop from the command line: the runs waiting for a
-//! decision, answering them, and steering a run.
+//! decision or for tool results, answering them, and steering a run.
 
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -8,10 +8,12 @@ use clap::Subcommand;
 use serde_json::{json, Value};
 
 use super::remote::{print_json, segment, Remote, ServerArg};
+use super::tool_results::{waiting, Answers, WaitingFor};
 
 #[derive(Debug, Subcommand)]
 pub enum PeopleCommand {
-    /// List the runs waiting for a person's decision, with their calls.
+    /// List the waiting runs: what each waits for (a person's decision or
+    /// tool results) and the calls it waits on.
     Approvals {
         /// Print the runs as JSON instead of text.
         #[arg(long)]
@@ -38,6 +40,22 @@ pub enum PeopleCommand {
         #[command(flatten)]
         server: ServerArg,
     },
+    /// Answer the calls of client tools a waiting run asks for: every call
+    /// it waits on needs an output.
+    ToolResults {
+        run_id: String,
+        /// A call the run waits on, answered by the next --output (repeatable).
+        #[arg(long = "call", value_name = "CALL_ID")]
+        call: Vec<String>,
+        /// The output of the call named by the matching --call.
+        #[arg(long = "output", value_name = "TEXT")]
+        output: Vec<String>,
+        /// Mark this call's result as an error (repeatable); the model sees a failed call.
+        #[arg(long = "error", value_name = "CALL_ID")]
+        error: Vec<String>,
+        #[command(flatten)]
+        server: ServerArg,
+    },
     /// Send a running run a message it takes in at its next step boundary.
     Steer {
         run_id: String,
@@ -53,6 +71,7 @@ impl PeopleCommand {
         match self {
             PeopleCommand::Approvals { server, .. }
             | PeopleCommand::Approve { server, .. }
+            | PeopleCommand::ToolResults { server, .. }
             | PeopleCommand::Steer { server, .. } => server,
         }
     }
@@ -66,11 +85,18 @@ pub async fn run(remote: &Remote, command: PeopleCommand) -> anyhow::Result<()> 
             if edit.len() != input.len() {
                 bail!("each --edit needs its --input (got {} --edit, {} --input)", edit.len(), input.len());
             }
-            let calls = waiting_calls(remote, &run_id).await?;
+            let calls = waiting(remote, &run_id).await?.calls_for(WaitingFor::Decision)?;
             let choices = Choices { reject, message, edits: edit.into_iter().zip(input).collect() };
             let decisions = choices.decide(&calls)?;
             print_json(&send_decisions(remote, &run_id, decisions).await?);
             Ok(())
+        }
+        PeopleCommand::ToolResults { run_id, call, output, error, .. } => {
+            if call.len() != output.len() {
+                bail!("each --call needs its --output (got {} --call, {} --output)", call.len(), output.len());
+            }
+            let answers = Answers { outputs: call.into_iter().zip(output).collect(), errors: error };
+            super::tool_results::answer(remote, &run_id, answers).await
         }
         PeopleCommand::Steer { run_id, message, .. } => {
             let request = remote.post(&format!("/runs/{}/steer", segment(&run_id))).json(&json!({"message": message}));
@@ -80,46 +106,38 @@ pub async fn run(remote: &Remote, command: PeopleCommand) -> anyhow::Result<()> 
     }
 }
 
-/// Prints every waiting run with the calls it waits on.
+/// Prints every waiting run with what it waits for and the calls it waits on.
 async fn approvals(remote: &Remote, as_json: bool) -> anyhow::Result<()> {
-    let (waiting, _) = super::runs::read(remote, &[("status", "waiting".into())], None, usize::MAX).await?;
+    let (runs, _) = super::runs::read(remote, &[("status", "waiting".into())], None, usize::MAX).await?;
     let mut listed = Vec::new();
-    for run in &waiting {
+    for run in &runs {
         let id = run["id"].as_str().unwrap_or_default();
-        let calls = waiting_calls(remote, id).await.unwrap_or_default();
-        listed.push(json!({"run_id": id, "session_id": run["session_id"], "calls": calls}));
+        // A run answered since the list was read may have nothing to show.
+        let Ok(found) = waiting(remote, id).await else { continue };
+        listed.push(json!({"run_id": id, "session_id": run["session_id"],
+            "waiting_for": found.waiting_for.as_str(), "calls": found.calls}));
     }
     if as_json {
         print_json(&Value::Array(listed));
         return Ok(());
     }
     if listed.is_empty() {
-        println!("no run is waiting for a decision");
+        println!("no run is waiting for a decision or for tool results");
     }
     for run in &listed {
-        println!(
-            "run {} (session {})",
-            run["run_id"].as_str().unwrap_or(""),
-            run["session_id"].as_str().unwrap_or("none")
-        );
+        let id = run["run_id"].as_str().unwrap_or("");
+        let what = match run["waiting_for"].as_str() {
+            Some("tool_results") => {
+                format!("waits for tool results: wingman tool-results {id} --call CALL_ID --output TEXT")
+            }
+            _ => format!("waits for a decision: wingman approve {id}"),
+        };
+        println!("run {id} (session {}) {what}", run["session_id"].as_str().unwrap_or("none"));
         for c in run["calls"].as_array().into_iter().flatten() {
             println!("  {} {} {}", c["call_id"].as_str().unwrap_or(""), c["name"].as_str().unwrap_or(""), c["input"]);
         }
     }
     Ok(())
-}
-
-/// The calls a run waits on: those of its last `approval_requested`.
-async fn waiting_calls(remote: &Remote, run_id: &str) -> anyhow::Result<Vec<Value>> {
-    let events = remote.read(&format!("/runs/{}/events", segment(run_id))).await?;
-    let requested = events
-        .as_array()
-        .into_iter()
-        .flatten()
-        .rev()
-        .find(|e| e["type"] == "approval_requested")
-        .with_context(|| format!("run {run_id} has not asked for a decision"))?;
-    Ok(requested["calls"].as_array().cloned().unwrap_or_default())
 }
 
 async fn send_decisions(remote: &Remote, run_id: &str, decisions: Vec<Value>) -> anyhow::Result<Value> {

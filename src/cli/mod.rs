@@ -27,6 +27,7 @@ mod runs;
 mod sessions;
 mod style;
 mod tail;
+mod tool_results;
 mod transcript;
 mod view;
 

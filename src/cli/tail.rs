@@ -24,7 +24,8 @@ pub async fn tail(remote: &Remote, run_id: &str, after: u64, as_json: bool) -> a
 }
 
 /// [`tail`] for a run just sent: an approval request met on the way is
-/// shown and, when standard input is a terminal, answered at a prompt.
+/// shown and, when standard input is a terminal, answered at a prompt; a
+/// request for tool results is shown with the command that answers it.
 pub async fn tail_answering(remote: &Remote, run_id: &str) -> anyhow::Result<()> {
     let mut printer = LivePrinter::new(false);
     follow_run(remote, run_id, 0, |event| {
@@ -37,6 +38,9 @@ pub async fn tail_answering(remote: &Remote, run_id: &str) -> anyhow::Result<()>
             if let Err(e) = answered {
                 eprintln!("[the decision was not sent: {e}]");
             }
+        }
+        if event["type"] == "tool_calls_requested" {
+            eprintln!("{}", super::tool_results::how_to_answer(run_id, event));
         }
     })
     .await

@@ -92,6 +92,14 @@ impl Transcript {
                 self.note(&format!("waiting for a person's decision on {calls} call(s)"))
             }
             "approval_decided" => self.note(&format!("decided: {}", decisions(&e["decisions"]))),
+            "tool_calls_requested" => {
+                let calls = e["calls"].as_array().map(Vec::len).unwrap_or(0);
+                self.note(&format!("waiting for the client's results of {calls} call(s)"))
+            }
+            "tool_results_received" => {
+                let ids: Vec<&str> = e["call_ids"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+                self.note(&format!("the client answered: {}", ids.join(", ")))
+            }
             "steered" => self.say("user (steering)", Tone::User, &str_of("message")),
             "done" => {
                 let error = e["error"].as_str().map(|m| format!(": {m}")).unwrap_or_default();

@@ -10,7 +10,7 @@ const TERMINAL = ["succeeded", "failed", "cancelled", "interrupted"];
 const STATUSES = ["queued", "running", "waiting", ...TERMINAL];
 const EVENT_TYPES = ["run_queued", "run_started", "run_handed_back", "run_resumed", "step_started", "text_delta",
   "tool_call", "tool_result", "step_completed", "step_restarted", "approval_requested", "approval_decided",
-  "steered", "done", "fleet_queued", "result"];
+  "tool_calls_requested", "tool_results_received", "steered", "done", "fleet_queued", "result"];
 
 // ---------- Elements ----------
 
@@ -242,6 +242,46 @@ function approvalBox(runId, calls) {
   return box;
 }
 
+// The form that answers the calls of client tools a run waits on: an output
+// and an "is an error" box per call, and one button that sends every result.
+// It is drawn like a decision's box and marked "decided" once sent.
+function toolResultsBox(runId, calls) {
+  const said = h("p", {class: "muted"});
+  const fieldsOf = calls.map((c) => ({call: c,
+    output: h("textarea", {class: "result-output", "data-call": c.call_id, rows: 3, "aria-label": `Output of ${c.call_id}`}),
+    error: h("input", {type: "checkbox", class: "result-error", "data-call": c.call_id})}));
+  const button = h("button", {type: "submit", class: "send"}, calls.length > 1 ? "Send the results" : "Send the result");
+  const send = async (e) => {
+    e.preventDefault();
+    button.disabled = true;
+    const results = fieldsOf.map((f) => ({call_id: f.call.call_id, output: f.output.value, is_error: f.error.checked}));
+    try {
+      await api(`/runs/${encodeURIComponent(runId)}/tool-results`, {method: "POST", body: {results}});
+      box.classList.add("decided");
+      said.textContent = "Sent: the run is queued again.";
+    } catch (err) {
+      said.textContent = err.message;
+      button.disabled = false;
+    }
+  };
+  const box = h("form", {class: "approval tool-results", "data-run": runId, onsubmit: send},
+    h("h3", {}, calls.length > 1 ? "These client tool calls wait for their results" : "This client tool call waits for its result"),
+    fieldsOf.map((f) => h("div", {class: "result", "data-call": f.call.call_id}, toolBlock(f.call.name, f.call.input),
+      f.output, h("label", {}, f.error, " is an error"))),
+    h("div", {class: "actions"}, button), said);
+  return box;
+}
+
+// What a waiting run asks for: the newest of its requests, a person's
+// decision (`approval_requested`) or tool results (`tool_calls_requested`).
+function newestRequest(events) {
+  return events.filter((e) => e.type === "approval_requested" || e.type === "tool_calls_requested").pop();
+}
+
+// The box that answers a request: decisions, or tool results.
+const answerBox = (runId, request) =>
+  (request.type === "tool_calls_requested" ? toolResultsBox : approvalBox)(runId, request.calls);
+
 function history(messages) {
   if (!messages.length) return h("p", {class: "muted"}, "No messages yet.");
   // Tool results travel in `user` messages, as the original API shows them.
@@ -326,7 +366,8 @@ async function runView(id) {
     controlled = !TERMINAL.includes(run.status);
   };
   await refresh();
-  const lifecycle = ["run_started", "run_handed_back", "run_resumed", "approval_requested", "approval_decided", "done"];
+  const lifecycle = ["run_started", "run_handed_back", "run_resumed", "approval_requested", "approval_decided",
+    "tool_calls_requested", "tool_results_received", "done"];
   const draw = timeline(events, id);
   follow(`${path}/events`, path, (event) => {
     draw(event);
@@ -347,6 +388,13 @@ function controls(path, refresh) {
     h("button", {type: "button", class: "danger", onclick: cancel}, "Cancel run")];
 }
 
+// Marks a box that waited for an answer as answered, its controls off.
+function closeBox(box) {
+  if (!box) return;
+  box.classList.add("decided");
+  box.querySelectorAll("button, textarea, input").forEach((b) => { b.disabled = true; });
+}
+
 // Draws a run's events as they come: each step's text as it streams, tool
 // calls with their results, the rest as one line each. Every element carries
 // the seq of the event it shows.
@@ -364,7 +412,8 @@ function timeline(container, runId) {
   const line = (event, ...detail) => h("div", {class: "event", "data-seq": event.seq, "data-type": event.type},
     h("span", {class: "type"}, event.type.replace(/_/g, " ")), detail.length ? " · " : "", detail);
   return (e) => {
-    const s = e.step !== undefined && e.type !== "approval_decided" ? step(e.step) : null;
+    const answer = e.type === "approval_decided" || e.type === "tool_results_received";
+    const s = e.step !== undefined && !answer ? step(e.step) : null;
     switch (e.type) {
       case "step_started": {
         const head = s.box.firstChild;
@@ -381,7 +430,7 @@ function timeline(container, runId) {
         s.box.append(line(e, `attempt ${e.attempt}: ${e.reason || "the step starts over"}; the text above is void`));
         break;
       case "tool_call": {
-        const output = h("pre", {class: "output muted"}, "running…");
+        const output = h("pre", {class: "output muted", "data-pending": true}, "running…");
         calls.set(e.call_id, output);
         s.box.append(toolBlock(e.name, e.input, {"data-seq": e.seq, "data-call": e.call_id}), output);
         break;
@@ -402,8 +451,25 @@ function timeline(container, runId) {
         s.box.append(waiting);
         break;
       case "approval_decided":
-        if (waiting) { waiting.classList.add("decided"); waiting.querySelectorAll("button").forEach((b) => { b.disabled = true; }); }
+        closeBox(waiting);
         container.append(line(e, e.decisions.map((d) => `${d.call_id}: ${d.decision}`).join(", ")));
+        break;
+      case "tool_calls_requested":
+        s.box.append(line(e, `${e.calls.length} call(s) wait for their results from the client`));
+        waiting = toolResultsBox(runId, e.calls);
+        s.box.append(waiting);
+        break;
+      case "tool_results_received":
+        closeBox(waiting);
+        // The outputs are in the session's history; the events name the calls only.
+        for (const id of e.call_ids) {
+          const placeholder = calls.get(id);
+          if (placeholder && placeholder.dataset.pending !== undefined) {
+            placeholder.textContent = "answered by the client";
+            delete placeholder.dataset.pending;
+          }
+        }
+        container.append(line(e, e.call_ids.join(", ")));
         break;
       case "run_started": container.append(line(e, `attempt ${e.attempt}, worker ${e.worker_id}`)); break;
       case "steered": container.append(line(e, e.message)); break;
@@ -518,18 +584,21 @@ async function approvalsView() {
     more.textContent = page.next_after ? "More runs wait: these are the 50 that have waited longest." : "";
     const ids = new Set(page.runs.map((r) => r.id));
     for (const [id, card] of cards) if (!ids.has(id) && !card.querySelector(".approval.decided")) { card.remove(); cards.delete(id); }
+    // A card already answered is drawn again when its run asks for something
+    // new (tool results after a decision, say): a request of a higher seq.
     for (const run of page.runs) {
-      if (cards.has(run.id)) continue;
+      const shown = cards.get(run.id);
+      if (shown && !shown.querySelector(".approval.decided")) continue;
       const events = await api(`/runs/${encodeURIComponent(run.id)}/events`);
-      const asked = events.filter((e) => e.type === "approval_requested").pop();
-      if (!asked) continue;
-      const card = h("div", {class: "card", "data-run": run.id},
+      const asked = newestRequest(events);
+      if (!asked || (shown && Number(shown.dataset.seq) >= asked.seq)) continue;
+      const card = h("div", {class: "card", "data-run": run.id, "data-seq": asked.seq},
         h("p", {}, "Run ", idLink("runs", run.id), " of session ", idLink("sessions", run.session_id), " · waiting ", when(run.updated_at)),
-        h("div", {class: "text muted"}, run.input.message), approvalBox(run.id, asked.calls));
+        h("div", {class: "text muted"}, run.input.message), answerBox(run.id, asked));
+      if (shown) shown.replaceWith(card); else list.append(card);
       cards.set(run.id, card);
-      list.append(card);
     }
-    if (!cards.size) list.replaceChildren(h("p", {class: "muted", id: "none-waiting"}, "No run waits for a person."));
+    if (!cards.size) list.replaceChildren(h("p", {class: "muted", id: "none-waiting"}, "No run waits for a decision or for tool results."));
     else list.querySelector("#none-waiting")?.remove();
   });
 }
