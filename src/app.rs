@@ -67,7 +67,9 @@ impl Application {
         let hosts = HostPolicy::new(self.listener.local_addr()?, &self.config.api.allowed_hosts)
             .with_cors(self.config.api.cors.clone());
         let hosts = Arc::new(hosts);
-        let state = AppState { store: self.store.clone(), hub, config: Arc::new(self.config.api.clone()), wake, hosts };
+        let mcp = self.config.worker.engine.mcp.clone();
+        let config = Arc::new(self.config.api.clone());
+        let state = AppState { store: self.store.clone(), hub, config, wake, hosts, mcp };
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
         // Open SSE tails end when their client goes; they do not hold shutdown up.
         // Small SSE frames must leave at once: without TCP_NODELAY, Nagle's

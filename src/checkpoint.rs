@@ -360,6 +360,7 @@ mod tests {
             approve_tools: approve_tools.iter().map(|t| t.to_string()).collect(),
             http_tools: Vec::new(),
             client_tools: Vec::new(),
+            mcp_servers: Vec::new(),
             created_at: chrono::Utc::now(),
             updated_at: chrono::Utc::now(),
         }

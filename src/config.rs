@@ -9,6 +9,7 @@ use clap::Args;
 use crate::engine::LoopConfig;
 use crate::retention::RetentionConfig;
 use crate::store::StoreOptions;
+use crate::tools::mcp::{McpPool, Reach};
 use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::{SandboxConfig, SandboxMode};
 use crate::tools::signature::SigningSecret;
@@ -184,6 +185,10 @@ impl WorkerArgs {
                 retry_base: Duration::from_millis(self.retry_base_ms),
                 allow_private_network: self.allow_private_network,
                 outside: std::sync::Arc::new(self.outside.config()),
+                mcp: std::sync::Arc::new(McpPool::new(Reach {
+                    allow_private_network: self.allow_private_network,
+                    outside: self.outside.config(),
+                })),
                 ..LoopConfig::default()
             },
         }

@@ -112,6 +112,13 @@ pub enum RunEvent {
         step: u32,
         call_ids: Vec<String>,
     },
+    /// An MCP server could not be reached or could not list its tools: its
+    /// tools are missing from this step, and the run goes on.
+    ToolSourceUnavailable {
+        step: u32,
+        server: String,
+        error: String,
+    },
     /// A person's message reached the run at a step boundary; `skipped` are
     /// the calls of that step that had not started and never will.
     Steered {
@@ -164,6 +171,7 @@ impl RunEvent {
             RunEvent::ApprovalDecided { .. } => "approval_decided",
             RunEvent::ToolCallsRequested { .. } => "tool_calls_requested",
             RunEvent::ToolResultsReceived { .. } => "tool_results_received",
+            RunEvent::ToolSourceUnavailable { .. } => "tool_source_unavailable",
             RunEvent::Steered { .. } => "steered",
             RunEvent::Done { .. } | RunEvent::FleetDone { .. } => "done",
             RunEvent::FleetQueued { .. } => "fleet_queued",

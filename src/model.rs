@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::toolset::{ClientTool, HttpTool, ToolAdditions};
+use crate::toolset::{ClientTool, HttpTool, McpServer, ToolAdditions};
 
 /// The default cap on inference steps for an agent that does not set one.
 pub const DEFAULT_MAX_STEPS: u32 = 50;
@@ -98,6 +98,9 @@ pub struct Agent {
     /// Tools the client runs while the run waits (see [`crate::toolset::ClientTool`]).
     #[serde(default)]
     pub client_tools: Vec<ClientTool>,
+    /// MCP servers whose tools its runs are offered (see [`crate::toolset::McpServer`]).
+    #[serde(default)]
+    pub mcp_servers: Vec<McpServer>,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]

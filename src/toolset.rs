@@ -52,6 +52,87 @@ impl HttpTool {
     }
 }
 
+/// The timeout of one MCP tool call when the server's definition gives
+/// none; it restarts whenever the server reports progress.
+pub const DEFAULT_MCP_TIMEOUT_MS: u64 = 60_000;
+/// The longest timeout an MCP server may set: an hour.
+pub const MAX_MCP_TIMEOUT_MS: u64 = 3_600_000;
+/// The longest MCP server name, so that `<server>__<tool>` leaves room for the tool.
+pub const MAX_SERVER_NAME_LEN: usize = 24;
+
+/// A value of an MCP server's `env` or `headers`: text, or `{"secret":
+/// "NAME"}`, the name of a stored secret the worker puts in its place.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum Setting {
+    /// The value itself.
+    Plain(String),
+    /// A secret, by name (`PUT /secrets/{name}`).
+    Secret { secret: String },
+}
+
+/// An MCP server an agent uses: started by the worker over stdio
+/// (`command`) or reached over Streamable HTTP (`url`). Its tools are
+/// offered as `<name>__<tool>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct McpServer {
+    /// `[A-Za-z0-9-]`, at most 24 characters: the prefix of its tools' names.
+    pub name: String,
+    /// For stdio: the program the worker starts (its child; it dies with it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// For stdio: the program's arguments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// For stdio: the program's environment, on top of a minimal one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, Setting>,
+    /// For Streamable HTTP: the server's `http` or `https` URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// For Streamable HTTP: headers sent with every request.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, Setting>,
+    /// Only these of its tools are offered (all when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
+    /// How long a call may go without an answer or a progress report
+    /// (default 60,000; at most 3,600,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+}
+
+impl McpServer {
+    /// The timeout of one call, restarted by each progress report.
+    pub fn timeout_ms(&self) -> u64 {
+        self.timeout_ms.unwrap_or(DEFAULT_MCP_TIMEOUT_MS)
+    }
+
+    /// Whether the server's tool `tool` is offered, under its allowlist.
+    pub fn offers(&self, tool: &str) -> bool {
+        self.tools.as_ref().is_none_or(|allowed| allowed.iter().any(|t| t == tool))
+    }
+
+    /// The names of the secrets its environment and headers refer to.
+    pub fn secret_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = (self.env.values().chain(self.headers.values()))
+            .filter_map(|s| match s {
+                Setting::Secret { secret } => Some(secret.clone()),
+                Setting::Plain(_) => None,
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+}
+
+/// The name a model calls an MCP server's tool by: `<server>__<tool>`.
+pub fn mcp_tool_name(server: &str, tool: &str) -> String {
+    format!("{server}__{tool}")
+}
+
 /// A tool the client runs: a step that calls one parks the run until the
 /// client posts the results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -114,12 +195,17 @@ pub struct ToolAdditions {
     pub http_tools: Vec<HttpTool>,
     #[serde(default)]
     pub client_tools: Vec<ClientTool>,
+    #[serde(default)]
+    pub mcp_servers: Vec<McpServer>,
 }
 
 impl ToolAdditions {
     /// True when the session adds nothing.
     pub fn is_empty(&self) -> bool {
-        self.tools.is_empty() && self.http_tools.is_empty() && self.client_tools.is_empty()
+        self.tools.is_empty()
+            && self.http_tools.is_empty()
+            && self.client_tools.is_empty()
+            && self.mcp_servers.is_empty()
     }
 }
 
@@ -132,6 +218,8 @@ pub enum Source {
     Http,
     /// A client tool: the client runs it while the run waits.
     Client,
+    /// A tool of one of the agent's MCP servers.
+    Mcp,
 }
 
 impl Source {
@@ -141,6 +229,7 @@ impl Source {
             Source::Builtin => "builtin",
             Source::Http => "http",
             Source::Client => "client",
+            Source::Mcp => "mcp",
         }
     }
 }
@@ -153,16 +242,28 @@ pub fn source_of(agent: &Agent, name: &str) -> Option<Source> {
         Some(Source::Http)
     } else if agent.client_tools.iter().any(|t| t.name == name) {
         Some(Source::Client)
+    } else if mcp_server_of(agent, name).is_some() {
+        Some(Source::Mcp)
     } else {
         None
     }
 }
 
-/// Every tool name the agent declares, built-in names first.
+/// The MCP server a tool name `<server>__<tool>` belongs to, with the tool's
+/// own name, if the agent has that server and it offers that tool.
+pub fn mcp_server_of<'a>(agent: &'a Agent, name: &'a str) -> Option<(&'a McpServer, &'a str)> {
+    let (server, tool) = name.split_once("__")?;
+    let server = agent.mcp_servers.iter().find(|s| s.name == server)?;
+    server.offers(tool).then_some((server, tool))
+}
+
+/// Every tool name the agent declares, built-in names first; an MCP
+/// server's tools as the pattern `<server>__*`.
 pub fn declared_names(agent: &Agent) -> Vec<String> {
     let http = agent.http_tools.iter().map(|t| t.name.clone());
     let client = agent.client_tools.iter().map(|t| t.name.clone());
-    agent.tools.iter().cloned().chain(http).chain(client).collect()
+    let mcp = agent.mcp_servers.iter().map(|s| mcp_tool_name(&s.name, "*"));
+    agent.tools.iter().cloned().chain(http).chain(client).chain(mcp).collect()
 }
 
 /// The agent with a session's additions: its runs are offered both.
@@ -175,6 +276,7 @@ pub fn with_additions(agent: &Agent, additions: &ToolAdditions) -> Agent {
     }
     merged.http_tools.extend(additions.http_tools.iter().cloned());
     merged.client_tools.extend(additions.client_tools.iter().cloned());
+    merged.mcp_servers.extend(additions.mcp_servers.iter().cloned());
     merged
 }
 
@@ -199,7 +301,67 @@ pub fn check(agent: &Agent, builtin: &[&str]) -> Result<(), String> {
             return Err(format!("{field}: {name}'s input_schema must be a JSON Schema with \"type\": \"object\""));
         }
     }
-    agent.http_tools.iter().try_for_each(check_http_tool)
+    agent.http_tools.iter().try_for_each(check_http_tool)?;
+    let mut servers: Vec<&str> = Vec::new();
+    for server in &agent.mcp_servers {
+        check_mcp_server(server)?;
+        if servers.contains(&server.name.as_str()) {
+            return Err(format!("mcp_servers: the server name {:?} is declared twice", server.name));
+        }
+        servers.push(&server.name);
+    }
+    Ok(())
+}
+
+fn check_mcp_server(server: &McpServer) -> Result<(), String> {
+    let name = &server.name;
+    let valid = !name.is_empty()
+        && name.len() <= MAX_SERVER_NAME_LEN
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    if !valid {
+        return Err(format!(
+            "mcp_servers: {name:?} is not a server name ([A-Za-z0-9-], 1 to {MAX_SERVER_NAME_LEN} characters)"
+        ));
+    }
+    match (&server.command, &server.url) {
+        (Some(command), None) if !command.trim().is_empty() && server.headers.is_empty() => {}
+        (None, Some(url)) if server.env.is_empty() && server.args.is_empty() => {
+            let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+            if !matches!(scheme.as_deref(), Some("http" | "https")) || url.len() < 10 {
+                return Err(format!("mcp_servers: {name}'s url must be an http or https URL"));
+            }
+        }
+        _ => {
+            return Err(format!(
+                "mcp_servers: {name} needs either a command (with args and env) or a url (with headers), not both"
+            ))
+        }
+    }
+    if server.timeout_ms.is_some_and(|t| t == 0 || t > MAX_MCP_TIMEOUT_MS) {
+        return Err(format!("mcp_servers: {name}'s timeout_ms must be between 1 and {MAX_MCP_TIMEOUT_MS}"));
+    }
+    check_settings(server)
+}
+
+fn check_settings(server: &McpServer) -> Result<(), String> {
+    let name = &server.name;
+    for (var, value) in &server.env {
+        let valid = var.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid || matches!(value, Setting::Plain(v) if v.contains('\0')) {
+            return Err(format!("mcp_servers: {name}'s env {var:?} is not a variable name with a value"));
+        }
+    }
+    for (header, value) in &server.headers {
+        let token = !header.is_empty() && header.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_".contains(&b));
+        if !token || matches!(value, Setting::Plain(v) if v.bytes().any(|b| b.is_ascii_control() && b != b'\t')) {
+            return Err(format!("mcp_servers: {name}'s header {header:?} is not a valid header"));
+        }
+    }
+    if server.tools.as_ref().is_some_and(|tools| tools.iter().any(|t| t.is_empty())) {
+        return Err(format!("mcp_servers: {name}'s tools allowlist has an empty name"));
+    }
+    Ok(())
 }
 
 fn check_http_tool(tool: &HttpTool) -> Result<(), String> {

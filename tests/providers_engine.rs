@@ -73,6 +73,7 @@ impl Harness {
             approve_tools: Vec::new(),
             http_tools: Vec::new(),
             client_tools: Vec::new(),
+            mcp_servers: Vec::new(),
             created_at: now,
             updated_at: now,
         };

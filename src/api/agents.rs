@@ -17,7 +17,7 @@ use super::extract::JsonBody;
 use super::schemas::{self, Id, JsonObject};
 use super::{deleted, AppState, Deleted};
 use crate::model::{new_id, Agent, DEFAULT_MAX_STEPS, MAX_MAX_STEPS};
-use crate::toolset::{ClientTool, HttpTool};
+use crate::toolset::{ClientTool, HttpTool, McpServer};
 use crate::{provider, tools, toolset};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
@@ -61,6 +61,8 @@ struct AgentFields {
     http_tools: Option<Vec<HttpTool>>,
     /// Tools the client runs: a run that calls one waits for the results.
     client_tools: Option<Vec<ClientTool>>,
+    /// MCP servers whose tools its runs are offered as `<server>__<tool>`.
+    mcp_servers: Option<Vec<McpServer>>,
 }
 
 /// The body of `POST /agents`, in the document: [`AgentFields`] with `name`
@@ -128,6 +130,9 @@ impl AgentFields {
         if let Some(v) = self.client_tools {
             agent.client_tools = v;
         }
+        if let Some(v) = self.mcp_servers {
+            agent.mcp_servers = v;
+        }
     }
 }
 
@@ -168,7 +173,7 @@ pub fn check_tools(agent: &Agent) -> Result<(), String> {
     }
     toolset::check(agent, tools::NAMES)?;
     let declared = toolset::declared_names(agent);
-    let known = |t: &String| t.ends_with('*') || declared.contains(t);
+    let known = |t: &String| t.ends_with('*') || declared.contains(t) || toolset::mcp_server_of(agent, t).is_some();
     if let Some(unknown) = agent.approve_tools.iter().find(|t| !known(t)) {
         let names = if declared.is_empty() { "none".to_string() } else { declared.join(", ") };
         return Err(format!(
@@ -222,6 +227,7 @@ pub fn blank_agent() -> Agent {
         approve_tools: Vec::new(),
         http_tools: Vec::new(),
         client_tools: Vec::new(),
+        mcp_servers: Vec::new(),
         created_at: now,
         updated_at: now,
     }

@@ -1,6 +1,7 @@
 //! The HTTP API. It only enqueues work and reads state: no handler executes
 //! a run.
 
+use crate::tools::mcp::McpPool;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -106,6 +107,9 @@ pub struct AppState {
     pub wake: Arc<Notify>,
     /// The names (and port) the server answers to.
     pub hosts: Arc<HostPolicy>,
+    /// Connections to MCP servers, to list the tools an agent is offered
+    /// (the embedded workers' own).
+    pub mcp: Arc<McpPool>,
 }
 
 impl AppState {

@@ -19,7 +19,7 @@ use super::schemas::{self, Id, JsonObject};
 use super::{deleted, work_dir, AppState, Deleted};
 use crate::model::{new_id, Agent, Content, Message, Role, Session};
 use crate::store::SessionFilter;
-use crate::toolset::{self, ClientTool, HttpTool, ToolAdditions};
+use crate::toolset::{self, ClientTool, HttpTool, McpServer, ToolAdditions};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -49,6 +49,8 @@ struct SessionFields {
     http_tools: Option<Vec<HttpTool>>,
     /// Client tools this session's runs are offered besides the agent's.
     client_tools: Option<Vec<ClientTool>>,
+    /// MCP servers this session's runs use besides the agent's.
+    mcp_servers: Option<Vec<McpServer>>,
 }
 
 impl SessionFields {
@@ -62,6 +64,9 @@ impl SessionFields {
         }
         if let Some(tools) = self.client_tools.take() {
             added.client_tools = tools;
+        }
+        if let Some(servers) = self.mcp_servers.take() {
+            added.mcp_servers = servers;
         }
     }
 }

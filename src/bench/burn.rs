@@ -49,6 +49,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         approve_tools: Vec::new(),
         http_tools: Vec::new(),
         client_tools: Vec::new(),
+        mcp_servers: Vec::new(),
         created_at: now,
         updated_at: now,
     };

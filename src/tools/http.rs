@@ -102,7 +102,7 @@ async fn try_once(tool: &HttpTool, url: &Url, body: &[u8], call: &ToolCall, ctx:
         Ok(headers) => headers,
         Err(e) => return Try::Done(ToolOutput::error(format!("HTTP tool {}: {e}", tool.name))),
     };
-    let client = match pinned_client(url, addr) {
+    let client = match pinned_client(url, addr, concat!("wingman-http-tool/", env!("CARGO_PKG_VERSION"))) {
         Ok(client) => client,
         Err(e) => return Try::Done(ToolOutput::error(format!("HTTP tool {}: {e}", tool.name))),
     };
@@ -138,11 +138,8 @@ fn headers(tool: &HttpTool, body: &[u8], key: &str, ctx: &ToolContext) -> Result
 /// A client that connects to `addr` for this URL's host and nowhere else,
 /// follows no redirect and uses no proxy (a proxy would connect on the
 /// worker's behalf to an address never checked).
-fn pinned_client(url: &Url, addr: SocketAddr) -> Result<Client, String> {
-    let mut builder = Client::builder()
-        .redirect(Policy::none())
-        .no_proxy()
-        .user_agent(concat!("wingman-http-tool/", env!("CARGO_PKG_VERSION")));
+pub(super) fn pinned_client(url: &Url, addr: SocketAddr, user_agent: &str) -> Result<Client, String> {
+    let mut builder = Client::builder().redirect(Policy::none()).no_proxy().user_agent(user_agent);
     if let Some(url::Host::Domain(name)) = url.host() {
         builder = builder.resolve(name, addr);
     }

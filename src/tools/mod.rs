@@ -24,6 +24,7 @@ pub mod glob;
 pub mod grep;
 pub mod html;
 pub mod http;
+pub mod mcp;
 pub mod netpolicy;
 pub mod output;
 pub mod outside;
@@ -59,6 +60,10 @@ pub struct ToolContext {
     /// The run the calls belong to: with a call's ID, the idempotency key
     /// of a call made outside the worker (`<run_id>/<call_id>`).
     pub run_id: String,
+    /// The worker's connections to MCP servers.
+    pub mcp: Arc<mcp::McpPool>,
+    /// The values of the secrets the agent's MCP servers name.
+    pub secrets: Arc<mcp::Secrets>,
 }
 
 impl ToolContext {
@@ -75,6 +80,8 @@ impl ToolContext {
             outside: Arc::default(),
             env: Vec::new(),
             run_id: String::new(),
+            mcp: Arc::default(),
+            secrets: Arc::default(),
         }
     }
 
@@ -184,19 +191,26 @@ pub async fn run(name: &str, input: &Value, ctx: &ToolContext) -> ToolOutput {
 }
 
 /// Carries out a call of the run's agent, whatever the tool's source: a
-/// built-in tool runs here, an HTTP tool is called; a client tool is never
-/// run by the worker (the run waits for the client instead).
+/// built-in tool runs here, an HTTP or MCP tool is called; a client tool is
+/// never run by the worker (the run waits for the client instead). A tool
+/// the agent does not declare is refused here and never runs.
 pub async fn call(call: &ToolCall, agent: &Agent, ctx: &ToolContext) -> ToolOutput {
-    if !ctx.grants(&call.name) {
-        return ToolOutput::error(not_granted(&call.name, &ctx.granted));
-    }
+    let refused = || ToolOutput::error(not_granted(&call.name, &toolset::declared_names(agent)));
     match toolset::source_of(agent, &call.name) {
+        None => refused(),
+        Some(Source::Builtin) => run(&call.name, &call.input, ctx).await,
         Some(Source::Http) => match agent.http_tools.iter().find(|t| t.name == call.name) {
             Some(tool) => http::call(tool, call, ctx).await,
-            None => ToolOutput::error(not_granted(&call.name, &ctx.granted)),
+            None => refused(),
+        },
+        Some(Source::Mcp) => match toolset::mcp_server_of(agent, &call.name) {
+            Some((server, tool)) => {
+                let key = ctx.idempotency_key(&call.id);
+                ctx.mcp.call(server, &ctx.secrets, tool, &call.input, &key, &ctx.cancel).await
+            }
+            None => refused(),
         },
         Some(Source::Client) => ToolOutput::error(format!("{} is run by the client, not the worker", call.name)),
-        Some(Source::Builtin) | None => run(&call.name, &call.input, ctx).await,
     }
 }
 

@@ -106,6 +106,7 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         approve_tools: Vec::new(),
         http_tools: Vec::new(),
         client_tools: Vec::new(),
+        mcp_servers: Vec::new(),
         created_at: now,
         updated_at: now,
     }

@@ -1,0 +1,191 @@
+//! The worker's MCP connections, one per server definition and secrets.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{CallToolResult, Tool};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use tokio_util::sync::CancellationToken;
+
+use super::connection::Connection;
+use super::start;
+use crate::model::ToolSpec;
+use crate::tools::outside::OutsideConfig;
+use crate::tools::{output, ToolOutput};
+use crate::toolset::{self, McpServer, MAX_NAME_LEN};
+
+/// Secret values by name, as the worker read them for a step. Its `Debug`
+/// shows the names only, so no log line can print a value.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Secrets(pub BTreeMap<String, String>);
+
+impl Secrets {
+    /// The value of the secret `name`, if it is set.
+    pub fn get(&self, name: &str) -> Option<&String> {
+        self.0.get(name)
+    }
+}
+
+impl std::fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.0.keys()).finish()
+    }
+}
+
+/// Where the worker may connect: the network policy's settings.
+#[derive(Debug, Clone, Default)]
+pub struct Reach {
+    pub allow_private_network: bool,
+    pub outside: OutsideConfig,
+}
+
+type Slot = Arc<tokio::sync::Mutex<Option<Arc<Connection>>>>;
+
+/// A worker's connections to MCP servers.
+#[derive(Default)]
+pub struct McpPool {
+    slots: Mutex<HashMap<String, Slot>>,
+    reach: Reach,
+    opened: AtomicU64,
+}
+
+impl std::fmt::Debug for McpPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpPool").field("opened", &self.opened()).finish_non_exhaustive()
+    }
+}
+
+impl McpPool {
+    /// A pool whose HTTP servers are reached under these settings.
+    pub fn new(reach: Reach) -> Self {
+        McpPool { reach, ..Default::default() }
+    }
+
+    /// How many connections this pool has opened (each one initialized once).
+    pub fn opened(&self) -> u64 {
+        self.opened.load(Ordering::Relaxed)
+    }
+
+    /// The server's tools as the model is offered them, `<server>__<tool>`,
+    /// under its allowlist; or why there are none now.
+    pub async fn tools(&self, server: &McpServer, secrets: &Secrets) -> Result<Vec<ToolSpec>, String> {
+        let connection = self.connection(server, secrets).await?;
+        let tools = connection.tools(Duration::from_millis(server.timeout_ms())).await;
+        let tools = tools.map_err(|e| self.failed(server, secrets, &connection, e))?;
+        Ok(tools.iter().filter(|t| server.offers(&t.name)).filter_map(|t| spec(server, t)).collect())
+    }
+
+    /// Calls the server's tool `tool`. Whatever goes wrong is an error result.
+    pub async fn call(
+        &self,
+        server: &McpServer,
+        secrets: &Secrets,
+        tool: &str,
+        input: &Value,
+        key: &str,
+        cancel: &CancellationToken,
+    ) -> ToolOutput {
+        let Some(arguments) = input.as_object().cloned() else {
+            return ToolOutput::error("the input of an MCP tool must be a JSON object");
+        };
+        let connection = match self.connection(server, secrets).await {
+            Ok(c) => c,
+            Err(e) => return ToolOutput::error(format!("MCP server {} is unavailable: {e}", server.name)),
+        };
+        let timeout = Duration::from_millis(server.timeout_ms());
+        let answer = tokio::select! {
+            answer = connection.call(tool, arguments, key, timeout) => answer,
+            _ = cancel.cancelled() => return ToolOutput::error("the call was cancelled"),
+        };
+        match answer {
+            Ok(result) => output_of(result),
+            Err(e) => ToolOutput::error(format!(
+                "MCP server {}: {}",
+                server.name,
+                self.failed(server, secrets, &connection, e)
+            )),
+        }
+    }
+
+    /// The live connection for this definition, opened if there is none:
+    /// runs asking at once wait for one connection rather than open several.
+    async fn connection(&self, server: &McpServer, secrets: &Secrets) -> Result<Arc<Connection>, String> {
+        let slot = {
+            let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+            slots.entry(key(server, secrets)).or_default().clone()
+        };
+        let mut held = slot.lock().await;
+        if let Some(connection) = held.as_ref().filter(|c| !c.is_closed()) {
+            return Ok(connection.clone());
+        }
+        let connection = Arc::new(start::open(server, secrets, &self.reach).await?);
+        self.opened.fetch_add(1, Ordering::Relaxed);
+        tracing::info!(server = %server.name, "connected to an MCP server");
+        *held = Some(connection.clone());
+        Ok(connection)
+    }
+
+    /// Says what failed, with the server's last stderr lines; a connection
+    /// whose transport is gone is forgotten, so the next use opens another.
+    fn failed(&self, server: &McpServer, secrets: &Secrets, connection: &Connection, error: String) -> String {
+        if connection.is_closed() {
+            let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+            slots.remove(&key(server, secrets));
+        }
+        let stderr = connection.stderr.lock().unwrap_or_else(|e| e.into_inner()).trim().to_string();
+        if stderr.is_empty() {
+            error
+        } else {
+            format!("{error} (its stderr ends: {stderr})")
+        }
+    }
+}
+
+/// A connection's identity: the definition, and the values of the secrets
+/// it uses (a changed secret gets a new connection).
+fn key(server: &McpServer, secrets: &Secrets) -> String {
+    let mut hash = Sha256::new();
+    hash.update(serde_json::to_vec(server).unwrap_or_default());
+    for name in server.secret_names() {
+        hash.update([0]);
+        hash.update(name.as_bytes());
+        hash.update([0]);
+        hash.update(secrets.get(&name).map(String::as_bytes).unwrap_or_default());
+    }
+    format!("{:x}", hash.finalize())
+}
+
+/// The tool as offered to the model; none for a name providers refuse.
+fn spec(server: &McpServer, tool: &Tool) -> Option<ToolSpec> {
+    let name = toolset::mcp_tool_name(&server.name, &tool.name);
+    let valid = name.len() <= MAX_NAME_LEN && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b));
+    if !valid {
+        tracing::warn!(server = %server.name, tool = %tool.name, "an MCP tool whose name providers refuse is not offered");
+        return None;
+    }
+    let description = tool.description.as_deref().unwrap_or_default().to_string();
+    Some(ToolSpec { name, description, input_schema: Value::Object((*tool.input_schema).clone()) })
+}
+
+/// What the model sees of a tool's answer: its text blocks, other blocks
+/// as JSON, or the structured result when there are no blocks; capped.
+fn output_of(result: CallToolResult) -> ToolOutput {
+    let mut parts: Vec<String> = Vec::new();
+    for block in &result.content {
+        let value = serde_json::to_value(block).unwrap_or(Value::Null);
+        match value.get("text").and_then(Value::as_str) {
+            Some(text) if value["type"] == "text" => parts.push(text.to_string()),
+            _ => parts.push(value.to_string()),
+        }
+    }
+    if parts.is_empty() {
+        if let Some(structured) = &result.structured_content {
+            parts.push(structured.to_string());
+        }
+    }
+    let text = output::capped(&parts.join("\n"));
+    ToolOutput { output: text, is_error: result.is_error.unwrap_or(false) }
+}
