@@ -135,6 +135,7 @@ store_tests! {
                 title: None,
                 work_dir: dir.path().to_string_lossy().into_owned(),
                 metadata: json!({}),
+                tools: Default::default(),
                 created_at: now,
                 updated_at: now,
             },
