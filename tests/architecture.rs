@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The domain: plain types and rules, no I/O.
-const DOMAIN: &[&str] = &["model", "toolset", "attempt", "approval", "checkpoint", "credential", "event", "fleet", "lifecycle"];
+const DOMAIN: &[&str] =
+    &["model", "toolset", "attempt", "approval", "checkpoint", "credential", "event", "fleet", "lifecycle", "shell"];
 
 /// What each module may use besides itself. Modules not listed here are the
 /// top layer (the command line, the application's wiring, benchmarks,
@@ -21,7 +22,9 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         "model" => Some(vec!["toolset"]),
         "toolset" => Some(vec!["model"]),
         "approval" | "credential" => Some(vec!["model"]),
-        "checkpoint" => Some(vec!["model", "approval"]),
+        // A checkpoint may record a shell state, whose rules read checkpoints.
+        "checkpoint" => Some(vec!["model", "approval", "shell"]),
+        "shell" => Some(vec!["model", "checkpoint"]),
         "event" | "fleet" | "lifecycle" => with(&[]),
         // A backend persists domain values: it knows no provider, tool,
         // engine or HTTP.
