@@ -13,6 +13,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::model::{Agent, ToolCall, ToolSpec};
+use crate::shell::ShellState;
 use crate::toolset::{self, Source};
 
 mod args;
@@ -53,6 +54,10 @@ pub struct ToolContext {
     /// The run the calls belong to: with a call's ID, the idempotency key
     /// of a call made outside the worker (`<run_id>/<call_id>`).
     pub run_id: String,
+    /// The shell state bash starts from, and then reports in its result
+    /// ([`ToolOutput::shell`]); `None` runs every command afresh in the
+    /// work_dir and reports nothing.
+    pub shell: Option<ShellState>,
 }
 
 impl ToolContext {
@@ -68,6 +73,7 @@ impl ToolContext {
             sandbox: Arc::default(),
             env: Vec::new(),
             run_id: String::new(),
+            shell: None,
         }
     }
 
@@ -89,17 +95,20 @@ pub struct ToolOutput {
     pub output: String,
     /// True when the tool failed; the model sees the failure and may retry.
     pub is_error: bool,
+    /// The shell state a bash call left, when it carries one
+    /// ([`ToolContext::shell`]) and could read the shell's after the command.
+    pub shell: Option<ShellState>,
 }
 
 impl ToolOutput {
     /// A successful result.
     pub fn ok(output: impl Into<String>) -> Self {
-        ToolOutput { output: output.into(), is_error: false }
+        ToolOutput { output: output.into(), is_error: false, shell: None }
     }
 
     /// A failed result.
     pub fn error(output: impl Into<String>) -> Self {
-        ToolOutput { output: output.into(), is_error: true }
+        ToolOutput { output: output.into(), is_error: true, shell: None }
     }
 }
 
