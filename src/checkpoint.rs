@@ -1,7 +1,8 @@
 //! Checkpoints and what a run's checkpoints add up to.
 //!
 //! A checkpoint is one durable unit of a run's progress: an inference result,
-//! a tool result, or a failed provider attempt. Everything else about a run —
+//! a tool result, a failed provider attempt, a person's decision or message,
+//! or the shell state a bash call left. Everything else about a run —
 //! the next step to take, its final response, its usage, what it leaves in the
 //! session history — is computed from its checkpoints by the pure functions
 //! here, so the worker, the API's cancel and the rescue of crashed runs all
@@ -14,6 +15,7 @@ use crate::model::{
     storable_text, Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, ToolCallRecord, Usage,
 };
 use crate::toolset::{self, Source};
+use crate::shell::ShellState;
 
 /// One checkpointed unit of a run, numbered by the inference step it belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -37,6 +39,9 @@ pub enum CheckpointBody {
     /// A person's message delivered after this step (step 0: before the run's
     /// own message); `seq` is its number in the run's inbox.
     Steer { seq: u64, message: String },
+    /// The shell state a bash call of this step left, when it changed it
+    /// (see [`crate::shell`]); written with the call's result.
+    Shell { call_id: String, state: ShellState },
 }
 
 impl Checkpoint {
@@ -48,6 +53,7 @@ impl Checkpoint {
             CheckpointBody::ProviderError { .. } => "provider_error",
             CheckpointBody::Decision { .. } => "decision",
             CheckpointBody::Steer { .. } => "steer",
+            CheckpointBody::Shell { .. } => "shell",
         }
     }
 
@@ -57,7 +63,9 @@ impl Checkpoint {
         match &self.body {
             CheckpointBody::ToolResult { call_id, .. } => storable_text(call_id.clone()),
             CheckpointBody::ProviderError { attempt, .. } => attempt.to_string(),
-            CheckpointBody::Decision { call_id, .. } => storable_text(call_id.clone()),
+            CheckpointBody::Decision { call_id, .. } | CheckpointBody::Shell { call_id, .. } => {
+                storable_text(call_id.clone())
+            }
             CheckpointBody::Steer { seq, .. } => seq.to_string(),
             CheckpointBody::Inference { .. } => String::new(),
         }

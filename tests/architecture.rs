@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The domain: plain types and rules, no I/O.
 const DOMAIN: &[&str] =
-    &["model", "toolset", "attempt", "approval", "checkpoint", "credential", "event", "fleet", "lifecycle"];
+    &["model", "toolset", "attempt", "approval", "checkpoint", "credential", "event", "fleet", "lifecycle", "shell"];
 
 /// What each module may use besides itself. Modules not listed here are the
 /// top layer (the command line, the application's wiring, benchmarks,
@@ -23,7 +23,9 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         "toolset" => Some(vec!["model"]),
         "approval" => Some(vec!["model", "toolset"]),
         "credential" => Some(vec!["model"]),
-        "checkpoint" => Some(vec!["model", "toolset", "approval"]),
+        // A checkpoint may record a shell state, whose rules read checkpoints.
+        "checkpoint" => Some(vec!["model", "toolset", "approval", "shell"]),
+        "shell" => Some(vec!["model", "checkpoint"]),
         "event" | "fleet" | "lifecycle" => with(&[]),
         // A backend persists domain values: it knows no provider, tool,
         // engine or HTTP.

@@ -1,6 +1,7 @@
 //! The bash tool: output, exit codes, timeouts and cancels that kill the
-//! whole process tree (in each kind of tree this machine can make), and an
-//! environment that leaks nothing.
+//! whole process tree (in each kind of tree this machine can make), an
+//! environment that leaks nothing, and the shell state carried from call to
+//! call.
 
 mod common;
 
@@ -12,6 +13,7 @@ use common::{marked, marked_gone, marker, wait_marked};
 use serde_json::json;
 use tempfile::TempDir;
 
+use wingman::shell::ShellState;
 use wingman::tools::sandbox::contain::{self, ProcessTree};
 use wingman::tools::sandbox::SandboxConfig;
 use wingman::tools::{self, ToolContext, ToolOutput};
@@ -233,4 +235,89 @@ async fn bad_inputs_are_clear_errors() {
         out,
         ToolOutput::error("could not start bash: the working directory /nonexistent/wingman-test-dir does not exist")
     );
+}
+
+/// Runs a command from a carried shell state, as a worker does.
+async fn from_state(ctx: &ToolContext, state: ShellState, command: &str) -> ToolOutput {
+    let mut ctx = ctx.clone();
+    ctx.shell = Some(state);
+    bash(&ctx, json!({"command": command, "timeout_ms": 10_000})).await
+}
+
+#[tokio::test]
+async fn the_directory_and_exported_variables_carry_to_the_next_call_in_every_process_tree() {
+    let (dir, _) = setup();
+    let real = std::fs::canonicalize(dir.path()).unwrap();
+    for (tree, ctx) in tree_contexts(&dir) {
+        let fresh = from_state(&ctx, ShellState::default(), "true").await;
+        assert_eq!(fresh.shell, Some(ShellState::default()), "{tree:?}: a shell that changed nothing carries nothing");
+        let first = from_state(
+            &ctx,
+            ShellState::default(),
+            "mkdir -p sub/deeper && cd sub && export X=1 Y='two words'; echo ok",
+        )
+        .await;
+        assert_eq!(first.output, "ok\n[exit code 0]", "{tree:?}: the output is the command's alone");
+        let state = first.shell.unwrap();
+        assert_eq!(state.dir, "sub", "{tree:?}");
+        assert_eq!((state.vars["X"].as_str(), state.vars["Y"].as_str()), ("1", "two words"), "{tree:?}: {state:?}");
+        let second = from_state(&ctx, state, "pwd; echo \"$X|$Y\"; unset X; cd deeper").await;
+        let lines: Vec<&str> = second.output.lines().collect();
+        assert_eq!(lines[..2], [real.join("sub").to_str().unwrap(), "1|two words"], "{tree:?}");
+        let state = second.shell.unwrap();
+        assert_eq!(state.dir, "sub/deeper", "{tree:?}");
+        assert!(
+            !state.vars.contains_key("X") && state.vars.contains_key("Y"),
+            "{tree:?}: unset X is carried: {state:?}"
+        );
+        let third = from_state(&ctx, state, "echo ${X-none}; pwd").await;
+        assert_eq!(third.output, format!("none\n{}\n[exit code 0]", real.join("sub/deeper").display()), "{tree:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_directory_outside_the_work_dir_is_not_carried_and_the_result_says_so() {
+    let (dir, ctx) = setup();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let in_sub = ShellState { dir: "sub".into(), ..Default::default() };
+    for command in ["cd /", "cd ../.."] {
+        let out = from_state(&ctx, in_sub.clone(), &format!("{command}; export Z=1")).await;
+        assert!(!out.is_error, "{}", out.output);
+        assert!(
+            out.output.contains("outside the work_dir: that is not carried over; the next call starts in sub"),
+            "{}",
+            out.output
+        );
+        let state = out.shell.unwrap();
+        assert_eq!((state.dir.as_str(), state.vars["Z"].as_str()), ("sub", "1"), "the variables still carry");
+    }
+    // A saved directory that is gone is not where the call starts either.
+    let gone = ShellState { dir: "gone".into(), ..Default::default() };
+    let out = from_state(&ctx, gone, "pwd").await;
+    assert!(out.output.contains("where the last call ended is gone"), "{}", out.output);
+    assert_eq!(out.shell.unwrap().dir, "", "it started, and ended, in the work_dir");
+}
+
+#[tokio::test]
+async fn the_state_is_read_after_exit_and_never_from_a_killed_shell() {
+    let (dir, ctx) = setup();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let exited = from_state(&ctx, ShellState::default(), "cd sub; echo bye; exit 3").await;
+    assert_eq!(exited.output, "bye\n[exit code 3]");
+    assert_eq!(exited.shell.unwrap().dir, "sub", "exit ends the command, not what it did");
+    let timed_out = tools::run("bash", &json!({"command": "cd sub; sleep 5", "timeout_ms": 300}), &{
+        let mut ctx = ctx.clone();
+        ctx.shell = Some(ShellState::default());
+        ctx
+    })
+    .await;
+    assert!(timed_out.output.contains("timed out") && timed_out.shell.is_none(), "{timed_out:?}");
+    let killed = from_state(&ctx, ShellState::default(), "cd sub; kill -9 $$").await;
+    assert_eq!((killed.output.as_str(), killed.shell), ("[killed by signal 9]", None));
+    let replaced = from_state(&ctx, ShellState::default(), "cd sub; exec true").await;
+    assert!(replaced.output.contains("could not be read") && replaced.shell.is_none(), "{replaced:?}");
+    // Tracing and verbose modes of the command never show the worker's part.
+    let traced = from_state(&ctx, ShellState::default(), "set -x; cd sub").await;
+    assert_eq!(traced.output, "+ cd sub\n[exit code 0]");
+    assert_eq!(traced.shell.unwrap().dir, "sub");
 }

@@ -92,7 +92,7 @@ async fn read_gives_clear_answers_for_odd_files() {
     ];
     for (input, is_error, expected) in cases {
         let out = call(&ctx, "read", input.clone()).await;
-        assert_eq!(out, ToolOutput { output: expected.into(), is_error }, "{input}");
+        assert_eq!(out, ToolOutput { output: expected.into(), is_error, shell: None }, "{input}");
     }
     let absolute = dir.path().join("short").to_string_lossy().into_owned();
     assert_eq!(call(&ctx, "read", json!({"path": absolute})).await.output, "     1\ta\n     2\tb");

@@ -7,9 +7,10 @@ use crate::event::RunEvent;
 use crate::metrics::{self, StepKind};
 use std::sync::Arc;
 
-use crate::model::Agent;
+use crate::model::{Agent, ToolCall};
+use crate::shell::{self, ShellState};
 use crate::store::{Commit, StoreError};
-use crate::tools::{self, ToolContext};
+use crate::tools::{self, ToolContext, ToolOutput};
 use crate::toolset;
 
 impl Execution {
@@ -25,7 +26,7 @@ impl Execution {
         }
         // A copy: results are written between batches, which borrows the execution.
         let agent = self.ctx.agent.clone();
-        let ctx = ToolContext {
+        let mut ctx = ToolContext {
             work_dir,
             // The run's agent snapshot says what the model may use, whatever it asks for.
             granted: toolset::declared_names(&agent),
@@ -38,41 +39,68 @@ impl Execution {
             run_id: self.lease.run_id.clone(),
             mcp: self.config.mcp.clone(),
             secrets: Arc::new(self.secrets().await?),
+            shell: None,
         };
         for batch in batches(&calls) {
             if self.signals.stop.is_cancelled() || self.signals.abort.is_cancelled() || self.inbox_has_news() {
                 return Ok(None);
             }
             let started = tokio::time::Instant::now();
+            // Calls that change the shell run alone, so each starts from the last one's state.
+            ctx.shell = Some(self.shell_state());
             let outputs = futures_util::future::join_all(batch.iter().map(|c| carry_out(c, &agent, &ctx))).await;
             if self.signals.abort.is_cancelled() {
                 return Ok(Some(RunExit::Abandoned));
             }
             for (call, output) in batch.iter().map(Outcome::call).zip(outputs) {
                 tracing::debug!(step, tool = %call.name, call_id = %call.id, is_error = output.is_error, "tool call done");
-                let cp = Checkpoint {
-                    step,
-                    body: CheckpointBody::ToolResult {
-                        call_id: call.id.clone(),
-                        name: call.name.clone(),
-                        output: output.output,
-                        is_error: output.is_error,
-                    },
-                };
-                let events = RunEvent::tool_result(&cp).into_iter().collect();
-                self.write(Commit { checkpoints: vec![cp], events, ..Default::default() }).await?;
+                let commit = self.result_commit(step, call, output, ctx.shell.as_ref());
+                self.write(commit).await?;
                 metrics::step_finished(StepKind::Tool, started.elapsed());
             }
         }
         Ok(None)
     }
+
+    /// The shell state the run's next bash call starts from: what its newest
+    /// committed call left, else what its session kept, else a fresh shell.
+    fn shell_state(&self) -> ShellState {
+        shell::newest(&self.ctx.checkpoints).or(self.ctx.shell.as_ref()).cloned().unwrap_or_default()
+    }
+
+    /// The commit of a call's result: its checkpoint and `tool_result`,
+    /// and the shell state it left if that differs from the one it started
+    /// from (`before`), for the run and, where it keeps it, its session.
+    fn result_commit(&self, step: u32, call: &ToolCall, output: ToolOutput, before: Option<&ShellState>) -> Commit {
+        let cp = Checkpoint {
+            step,
+            body: CheckpointBody::ToolResult {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                output: output.output,
+                is_error: output.is_error,
+            },
+        };
+        let events = RunEvent::tool_result(&cp).into_iter().collect();
+        let mut commit = Commit { checkpoints: vec![cp], events, ..Default::default() };
+        if let Some(state) = output.shell.filter(|state| Some(state) != before) {
+            let kept = shell::kept_by_session(&self.ctx.run).then(|| state.clone());
+            commit
+                .checkpoints
+                .push(Checkpoint { step, body: CheckpointBody::Shell { call_id: call.id.clone(), state } });
+            commit.shell = kept;
+        }
+        commit
+    }
 }
 
 /// Runs a call, or gives the answer a person decided on instead.
-async fn carry_out(outcome: &Outcome, agent: &Agent, ctx: &ToolContext) -> tools::ToolOutput {
+async fn carry_out(outcome: &Outcome, agent: &Agent, ctx: &ToolContext) -> ToolOutput {
     match outcome {
         Outcome::Run(call) => tools::call(call, agent, ctx).await,
-        Outcome::Answer { output, is_error, .. } => tools::ToolOutput { output: output.clone(), is_error: *is_error },
+        Outcome::Answer { output, is_error, .. } => {
+            ToolOutput { output: output.clone(), is_error: *is_error, shell: None }
+        }
     }
 }
 

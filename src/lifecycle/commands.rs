@@ -5,6 +5,7 @@
 use crate::checkpoint::{Checkpoint, RunSummary};
 use crate::event::RunEvent;
 use crate::model::{Agent, MultitaskStrategy, RunInput, RunKind, RunStatus, Session};
+use crate::shell::ShellState;
 
 /// The lease under which a worker executes a run. Every write for the run is
 /// conditioned on it: if another worker took the run over, or the worker's
@@ -133,6 +134,10 @@ pub struct Commit {
     pub wait: bool,
     /// The inbox items this commit takes in, removed with it.
     pub delivered: Vec<u64>,
+    /// The shell state the run's session keeps from now on, written with
+    /// the bash call that left it ([`crate::shell::kept_by_session`] says
+    /// which runs set it); `None` leaves the session's as it is.
+    pub shell: Option<ShellState>,
 }
 
 /// Why a worker hands a run back, uncharged.

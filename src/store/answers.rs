@@ -4,6 +4,7 @@
 use crate::checkpoint::Checkpoint;
 use crate::lifecycle::{InboxItem, Lease};
 use crate::model::{Agent, FleetRun, Message, Run};
+use crate::shell::ShellState;
 
 /// A position in the log of every run's events, in commit order. Callers
 /// keep the last one they read and pass it back; what it holds is the
@@ -71,6 +72,9 @@ pub struct RunContext {
     pub handed_back: bool,
     /// What people sent the run that it has not taken in yet.
     pub inbox: Vec<InboxItem>,
+    /// The shell state the run's session kept after its last bash call;
+    /// `None` before its first, and for a run without a session.
+    pub shell: Option<ShellState>,
 }
 
 /// What a commit saw of the run it wrote.

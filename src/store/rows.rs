@@ -10,6 +10,7 @@ use crate::lifecycle::InboxKind;
 use crate::model::{
     Event, Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunKind, RunStatus, Session,
 };
+use crate::shell::ShellState;
 use crate::store::{Order, StoreError, StoreResult, WorkerInfo, WorkerStatus};
 
 impl From<sqlx::Error> for StoreError {
@@ -109,6 +110,19 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
 pub fn task_data(input: Option<&str>) -> StoreResult<Option<serde_json::Value>> {
     let Some(input) = input else { return Ok(None) };
     Ok(serde_json::from_str::<crate::model::RunInput>(input)?.data)
+}
+
+/// A session's stored shell state (`sessions.shell`). One that does not
+/// decode (written by a later version, say) is read as none: the next bash
+/// call starts afresh in the work_dir, which is better than a run that
+/// cannot start.
+pub fn shell(stored: Option<&str>) -> Option<ShellState> {
+    serde_json::from_str(stored?).ok()
+}
+
+/// A shell state as `sessions.shell` stores it.
+pub fn shell_text(state: &ShellState) -> StoreResult<String> {
+    Ok(serde_json::to_string(state)?)
 }
 
 /// Decodes a run's stored status.

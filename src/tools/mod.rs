@@ -14,6 +14,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::model::{Agent, ToolCall, ToolSpec};
+use crate::shell::ShellState;
 use crate::toolset::{self, Source};
 
 mod args;
@@ -64,6 +65,10 @@ pub struct ToolContext {
     pub mcp: Arc<mcp::McpPool>,
     /// The values of the secrets the agent's MCP servers name.
     pub secrets: Arc<mcp::Secrets>,
+    /// The shell state bash starts from, and then reports in its result
+    /// ([`ToolOutput::shell`]); `None` runs every command afresh in the
+    /// work_dir and reports nothing.
+    pub shell: Option<ShellState>,
 }
 
 impl ToolContext {
@@ -82,6 +87,7 @@ impl ToolContext {
             run_id: String::new(),
             mcp: Arc::default(),
             secrets: Arc::default(),
+            shell: None,
         }
     }
 
@@ -103,17 +109,20 @@ pub struct ToolOutput {
     pub output: String,
     /// True when the tool failed; the model sees the failure and may retry.
     pub is_error: bool,
+    /// The shell state a bash call left, when it carries one
+    /// ([`ToolContext::shell`]) and could read the shell's after the command.
+    pub shell: Option<ShellState>,
 }
 
 impl ToolOutput {
     /// A successful result.
     pub fn ok(output: impl Into<String>) -> Self {
-        ToolOutput { output: output.into(), is_error: false }
+        ToolOutput { output: output.into(), is_error: false, shell: None }
     }
 
     /// A failed result.
     pub fn error(output: impl Into<String>) -> Self {
-        ToolOutput { output: output.into(), is_error: true }
+        ToolOutput { output: output.into(), is_error: true, shell: None }
     }
 }
 

@@ -27,7 +27,7 @@ pub(super) fn spec(name: &str) -> Option<ToolSpec> {
 
 fn bash() -> Parts {
     (
-        "Run a bash command in the working directory (HOME is the working directory; the environment holds only PATH, locale and a few basics). Write only inside the working directory, and put temporary files in $TMPDIR (private to this call): /tmp and other paths may not be writable, nor files outside readable. stdout and stderr are merged in order; the exit code is reported. Output is cut to its last 2000 lines / 50 KB. When the command ends, times out or is cancelled, everything it started is killed, background processes included.",
+        "Run a bash command. The shell persists between calls: each starts in the directory the last one ended in (at first the working directory) with the variables it exported; a directory outside the working directory is not kept (HOME is the working directory; the environment holds only PATH, locale and a few basics). Write only inside the working directory, and put temporary files in $TMPDIR (private to this call): /tmp and other paths may not be writable, nor files outside readable. stdout and stderr are merged in order; the exit code is reported. Output is cut to its last 2000 lines / 50 KB. When the command ends, times out or is cancelled, everything it started is killed, background processes included.",
         json!({
             "command": {"type": "string", "description": "The command, run with bash -c."},
             "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 600000, "description": "Timeout in milliseconds; default 120000 (2 minutes), at most 600000 (10 minutes)."}

@@ -1,7 +1,8 @@
 //! Workers' commits on PostgreSQL, many runs in one transaction: a
-//! statement per kind of row (the fence, checkpoints, ends, histories) for
-//! the whole batch rather than per run, so a batch costs about the round
-//! trips and the WAL flush of one commit. A single commit is a batch of one.
+//! statement per kind of row (the fence, checkpoints, ends, histories,
+//! sessions' shell states) for the whole batch rather than per run, so a
+//! batch costs about the round trips and the WAL flush of one commit. A
+//! single commit is a batch of one.
 
 use std::collections::HashMap;
 
@@ -11,6 +12,7 @@ use super::progress::{self, pass_on, EndColumns, EndedRowAt, Ends};
 use super::{people, Pending};
 use crate::checkpoint::Checkpoint;
 use crate::lifecycle::{self, Commit, Completion, Effect, Ending, Lease, Refusal};
+use crate::store::rows;
 use crate::store::{Committed, StoreError, StoreResult};
 
 /// One run's fenced write: its lease and what it changes.
@@ -165,6 +167,7 @@ pub async fn commit_many(
     let ended: Vec<EndedRowAt> = firsts.values_mut().filter_map(|passed| passed.ended.take()).collect();
     let endings: Vec<Ends> = fenced.iter().filter_map(|f| Some((f.lease.run_id.as_str(), f.ending?))).collect();
     pass_on(c, p, ended, &endings).await?;
+    keep_shells(c, &passed).await?;
     let waiting: Vec<&str> = passed.iter().filter(|w| w.commit.wait).map(|w| w.lease.run_id.as_str()).collect();
     people::wait(c, &waiting).await?;
     let delivered = passed.iter().map(|w| (w.lease.run_id.as_str(), w.commit.delivered.as_slice()));
@@ -176,6 +179,32 @@ pub async fn commit_many(
             None => Err(refused.remove(&w.lease.run_id).map_or(StoreError::Fenced, StoreError::from)),
         })
         .collect())
+}
+
+/// Stores the shell states the batch's sessions keep from now on, after
+/// the runs' rows and their ends, in the order every transaction locks rows.
+/// A session has one run at a time, so no two batches write one session.
+async fn keep_shells(c: &mut PgConnection, passed: &[&Prepared<'_>]) -> StoreResult<()> {
+    let (mut runs, mut shells) = (Vec::new(), Vec::new());
+    for w in passed {
+        if let Some(state) = &w.commit.shell {
+            runs.push(w.lease.run_id.as_str());
+            shells.push(rows::shell_text(state)?);
+        }
+    }
+    if runs.is_empty() {
+        return Ok(());
+    }
+    sqlx::query(
+        "UPDATE sessions SET shell = u.shell
+         FROM UNNEST($1::text[], $2::text[]) AS u(run_id, shell) JOIN runs r ON r.id = u.run_id
+         WHERE sessions.id = r.session_id",
+    )
+    .bind(&runs)
+    .bind(&shells)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
 }
 
 /// The writes the rules refuse ([`lifecycle::admit`]): those that would end

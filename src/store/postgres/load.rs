@@ -48,10 +48,13 @@ pub async fn run_contexts(pool: &PgPool, run_ids: &[String]) -> StoreResult<Vec<
 }
 
 /// The runs' rows, each as a context still without its history,
-/// checkpoints and inbox.
+/// checkpoints and inbox, but with the shell state its session keeps (a
+/// column of one row, found by its key).
 async fn runs(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<String, RunContext>> {
     let found = sqlx::query(&format!(
-        "SELECT {}, agent, work_dir, open_step, handed_back FROM runs WHERE id = ANY($1)",
+        "SELECT {}, agent, work_dir, open_step, handed_back,
+                (SELECT s.shell FROM sessions s WHERE s.id = runs.session_id) AS shell
+         FROM runs WHERE id = ANY($1)",
         rows::RUN_COLUMNS
     ))
     .bind(run_ids)
@@ -70,6 +73,7 @@ async fn runs(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<S
             history: Vec::new(),
             checkpoints: Vec::new(),
             inbox: Vec::new(),
+            shell: rows::shell(row.opt_text("shell")?.as_deref()),
             run,
         };
         contexts.insert(context.run.id.clone(), context);

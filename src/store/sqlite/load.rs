@@ -17,16 +17,21 @@ pub fn run_contexts(conn: &Connection, run_ids: &[String]) -> StoreResult<Vec<Ru
     Ok(contexts)
 }
 
-/// Loads a run with its agent snapshot, the session history before it, its
-/// checkpoints and what its event log says about an interrupted step.
+/// Loads a run with its agent snapshot, the session history and shell state
+/// before it, its checkpoints and what its event log says about an
+/// interrupted step.
 fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
-    let (run, agent, work_dir) = {
-        let mut select =
-            conn.prepare_cached(&format!("SELECT {}, agent, work_dir FROM runs WHERE id = ?1", rows::RUN_COLUMNS))?;
+    let (run, agent, work_dir, shell) = {
+        let mut select = conn.prepare_cached(&format!(
+            "SELECT {}, agent, work_dir, (SELECT shell FROM sessions WHERE sessions.id = runs.session_id) AS shell
+             FROM runs WHERE id = ?1",
+            rows::RUN_COLUMNS
+        ))?;
         let mut found = select.query([run_id])?;
         let row = found.next()?.ok_or(StoreError::NotFound("run"))?;
         let agent: Agent = serde_json::from_str(&row.get::<_, String>("agent")?)?;
-        (rows::run(row)?, agent, row.get::<_, String>("work_dir")?)
+        let shell = rows::shell(row.get::<_, Option<String>>("shell")?.as_deref());
+        (rows::run(row)?, agent, row.get::<_, String>("work_dir")?, shell)
     };
     let history = match &run.session_id {
         Some(session_id) => history_before(conn, session_id, run_id)?,
@@ -40,7 +45,7 @@ fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
     // The claim that handed the run to this worker was its first, or not.
     let resumed = run.attempt > 1;
     let inbox = super::people::read_inbox(conn, run_id)?;
-    Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back, inbox })
+    Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back, inbox, shell })
 }
 
 /// The history before this run: every message written by runs that ended earlier.

@@ -6,8 +6,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::queue::get_run;
-use super::rows::ms;
-use super::rows::task_data;
+use super::rows::{self, ms, task_data};
 use super::{fleet, load, people};
 use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
@@ -68,7 +67,8 @@ pub fn fence(conn: &Connection, lease: &Lease, effect: Effect, now: DateTime<Utc
 
 /// Writes a worker's progress under its lease, or nothing at all if the
 /// lease is gone or the rules refuse the commit ([`lifecycle::admit`]):
-/// checkpoints, events, and, when the commit ends the run, its end.
+/// checkpoints, events, the shell state its session keeps, and, when the
+/// commit ends the run, its end.
 pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Utc>) -> StoreResult<Committed> {
     let inbox: Vec<u64> = people::read_inbox(conn, &lease.run_id)?.iter().map(|item| item.seq).collect();
     let inbox_newest = lifecycle::admit(&commit, &inbox)?;
@@ -77,6 +77,10 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
     let first = fence(conn, lease, done.effect, now)?;
     insert_checkpoints(conn, &lease.run_id, &commit.checkpoints, now)?;
     insert_events(conn, &lease.run_id, first, &done.events, now)?;
+    if let Some(state) = &commit.shell {
+        conn.prepare_cached("UPDATE sessions SET shell = ?2 WHERE id = (SELECT session_id FROM runs WHERE id = ?1)")?
+            .execute(params![lease.run_id, rows::shell_text(state)?])?;
+    }
     if let Some(ending) = &done.ending {
         end_run(conn, &lease.run_id, ending, now)?;
     }

@@ -187,5 +187,5 @@ fn output_of(result: CallToolResult) -> ToolOutput {
         }
     }
     let text = output::capped(&parts.join("\n"));
-    ToolOutput { output: text, is_error: result.is_error.unwrap_or(false) }
+    ToolOutput { output: text, is_error: result.is_error.unwrap_or(false), shell: None }
 }

@@ -7,9 +7,13 @@
 //! directory (Landlock) without privileges. stdout and stderr share one pipe,
 //! so their output is merged in the order it was written. The environment is
 //! rebuilt from an allowlist and the agent's `tool_env`: no provider key or
-//! server setting leaks in.
+//! server setting leaks in. A worker's calls carry the session's shell from
+//! one to the next ([`state`]): the directory and the exported variables.
 
+use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -18,11 +22,14 @@ use serde_json::Value;
 use tokio::io::AsyncReadExt;
 use tokio::net::unix::pipe;
 use tokio::process::{Child, Command};
+use tokio_util::sync::CancellationToken;
 
 use super::args;
 use super::output::Tail;
 use super::sandbox::{self, contain, Prepared};
 use super::{ToolContext, ToolOutput};
+
+mod state;
 
 /// The timeout when none is given: two minutes.
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
@@ -61,10 +68,62 @@ pub async fn run(input: &Value, ctx: &ToolContext) -> ToolOutput {
         Ok(prepared) => prepared,
         Err(e) => return ToolOutput::error(format!("could not start bash: preparing its sandbox failed: {e}")),
     };
-    let (mut child, receiver) = match spawn(command, ctx, &prepared) {
-        Ok(started) => started,
+    let env = base_env(ctx, &prepared);
+    let (carry, refused) = restore(ctx, &env, &prepared);
+    let (dir, env) = match &carry {
+        Some(start) => (start.dir.as_path(), &start.env),
+        None => (ctx.work_dir.as_path(), &env),
+    };
+    let (text, outcome) = match execute(command, dir, env, &prepared, timeout_ms, &ctx.cancel).await {
+        Ok(done) => done,
         Err(e) => return ToolOutput::error(format!("could not start bash: {e}")),
     };
+    let exited = matches!(&outcome, Outcome::Exited(Ok(status)) if status.code().is_some());
+    let mut output = finish(text, outcome, timeout_ms);
+    report(&mut output, carry, refused, exited, prepared.tmp_dir());
+    output
+}
+
+/// Where a call starts when its context carries a shell state: the state's
+/// directory and variables. One that cannot be restored is not carried
+/// (the second value says why) and the command still runs.
+fn restore(
+    ctx: &ToolContext,
+    env: &BTreeMap<String, OsString>,
+    prepared: &Prepared,
+) -> (Option<state::Start>, Option<String>) {
+    match ctx.shell.as_ref().map(|s| state::start(&ctx.work_dir, s, env.clone(), prepared.tmp_dir())) {
+        Some(Ok(start)) => (Some(start), None),
+        Some(Err(e)) => (None, Some(format!("[the shell's directory and variables are not carried: {e}]"))),
+        None => (None, None),
+    }
+}
+
+/// Adds to a carried call's result the state it left and the notes about
+/// it, each a line after the command's status.
+fn report(output: &mut ToolOutput, carry: Option<state::Start>, refused: Option<String>, exited: bool, tmp: &Path) {
+    let (shell, mut notes) = match carry {
+        Some(start) => state::after(start, exited, tmp),
+        None => (None, Vec::new()),
+    };
+    notes.extend(refused);
+    for note in notes {
+        output.output = format!("{}\n{note}", output.output);
+    }
+    output.shell = shell;
+}
+
+/// Runs the shell until it ends, times out or is cancelled, and returns
+/// the output it left and how it ended.
+async fn execute(
+    command: &str,
+    dir: &Path,
+    env: &BTreeMap<String, OsString>,
+    prepared: &Prepared,
+    timeout_ms: u64,
+    cancel: &CancellationToken,
+) -> std::io::Result<(String, Outcome)> {
+    let (mut child, receiver) = spawn(command, dir, env, prepared)?;
     // From here on, dropping this (even if this future is dropped) kills the group.
     let group = child.id().map(ProcessGroup);
     let tail = Arc::new(Mutex::new(Tail::default()));
@@ -72,7 +131,7 @@ pub async fn run(input: &Value, ctx: &ToolContext) -> ToolOutput {
     let outcome = tokio::select! {
         status = child.wait() => Outcome::Exited(status),
         _ = tokio::time::sleep(Duration::from_millis(timeout_ms)) => Outcome::TimedOut,
-        _ = ctx.cancel.cancelled() => Outcome::Cancelled,
+        _ = cancel.cancelled() => Outcome::Cancelled,
     };
     drop(group);
     if !matches!(outcome, Outcome::Exited(_)) {
@@ -84,7 +143,7 @@ pub async fn run(input: &Value, ctx: &ToolContext) -> ToolOutput {
         reader.abort();
     }
     let text = tail.lock().unwrap_or_else(|p| p.into_inner()).render();
-    finish(text, outcome, timeout_ms)
+    Ok((text, outcome))
 }
 
 /// The timeout asked for, or the default, capped at the maximum.
@@ -92,32 +151,47 @@ fn timeout_ms(input: &Value) -> Result<u64, ToolOutput> {
     Ok(args::opt_positive(input, "timeout_ms")?.unwrap_or(DEFAULT_TIMEOUT_MS).min(MAX_TIMEOUT_MS))
 }
 
-/// Starts `bash -c command` in the work_dir, in a new process group and the
-/// prepared sandbox, with a clean environment and stdout and stderr on one pipe.
-fn spawn(command: &str, ctx: &ToolContext, prepared: &Prepared) -> std::io::Result<(Child, pipe::Receiver)> {
+/// The environment every call starts with: the allowlist from the worker's
+/// own, `HOME` at the work_dir, `PATH` cut to what the shell may run (when
+/// it is confined), the call's `TMPDIR`, and the agent's `tool_env` on top.
+fn base_env(ctx: &ToolContext, prepared: &Prepared) -> BTreeMap<String, OsString> {
+    let mut env = BTreeMap::new();
+    env.insert("HOME".to_string(), ctx.work_dir.clone().into_os_string());
+    env.insert("PATH".to_string(), OsString::from(sandbox::DEFAULT_PATH));
+    for key in ENV_ALLOWLIST {
+        if let Some(value) = std::env::var_os(key) {
+            env.insert(key.to_string(), value);
+        }
+    }
+    if let Some(path) = &prepared.path {
+        env.insert("PATH".to_string(), path.clone());
+    }
+    env.insert("TMPDIR".to_string(), prepared.tmp_dir().as_os_str().to_owned());
+    env.extend(ctx.env.iter().map(|(k, v)| (k.clone(), OsString::from(v))));
+    env
+}
+
+/// Starts `bash -c command` in `dir`, in a new process group and the
+/// prepared sandbox, with exactly the environment `env` and stdout and
+/// stderr on one pipe.
+fn spawn(
+    command: &str,
+    dir: &Path,
+    env: &BTreeMap<String, OsString>,
+    prepared: &Prepared,
+) -> std::io::Result<(Child, pipe::Receiver)> {
     let (read_end, write_end) = std::io::pipe()?;
     let mut cmd = Command::new("bash");
     cmd.arg("-c")
         .arg(command)
-        .current_dir(&ctx.work_dir)
+        .current_dir(dir)
         .env_clear()
-        .env("HOME", &ctx.work_dir)
-        .env("PATH", sandbox::DEFAULT_PATH)
+        .envs(env)
         .stdin(Stdio::null())
         .stdout(write_end.try_clone()?)
         .stderr(write_end)
         .process_group(0)
         .kill_on_drop(true);
-    for key in ENV_ALLOWLIST {
-        if let Some(value) = std::env::var_os(key) {
-            cmd.env(key, value);
-        }
-    }
-    if let Some(path) = &prepared.path {
-        cmd.env("PATH", path);
-    }
-    cmd.env("TMPDIR", prepared.tmp_dir());
-    cmd.envs(ctx.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     let plan = prepared.plan;
     // SAFETY: the closure runs between fork and exec and makes only
     // async-signal-safe calls (see sandbox::contain).
