@@ -2,49 +2,33 @@
 //! may be shown about a stored one. The store keeps them; the engine looks a
 //! step's key up and hands it to the provider it builds.
 //!
-//! [`ApiKey`] has no `Display` and no `Serialize`, and its `Debug` prints a
-//! placeholder, so a key cannot reach an API answer, an event or a log line by
-//! being formatted; error messages that might quote it are scrubbed.
+//! [`ApiKey`] is a [`Sealed`] value, as secrets are: no `Display`, no
+//! `Serialize`, a `Debug` that prints a placeholder, so a key cannot reach an
+//! API answer, an event or a log line by being formatted; error messages that
+//! might quote it are scrubbed.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-/// A secret API key. Its only way out is [`ApiKey::expose`], used to build
+use crate::secret::{Kind, Sealed};
+
+/// The kind of an [`ApiKey`].
+pub enum KeyValue {}
+
+impl Kind for KeyValue {
+    const NAME: &'static str = "ApiKey";
+}
+
+/// A secret API key. Its only way out is [`Sealed::expose`], used to build
 /// the request headers.
-#[derive(Clone, PartialEq, Eq)]
-pub struct ApiKey(String);
+pub type ApiKey = Sealed<KeyValue>;
 
 impl ApiKey {
-    /// Wraps a key.
-    pub fn new(key: impl Into<String>) -> Self {
-        ApiKey(key.into())
-    }
-
-    /// The key itself, for a request header and nothing else.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-
     /// A hint that lets a person tell keys apart without revealing them: the
     /// last four characters of a long key, nothing for a short one.
     pub fn hint(&self) -> Option<String> {
-        let chars: Vec<char> = self.0.chars().collect();
+        let chars: Vec<char> = self.expose().chars().collect();
         (chars.len() >= 20).then(|| format!("…{}", chars[chars.len() - 4..].iter().collect::<String>()))
-    }
-
-    /// Replaces every occurrence of the key in `text`, for messages that
-    /// might quote it (a server echoing a rejected key, say).
-    pub fn scrub(&self, text: &str) -> String {
-        if self.0.len() < 4 {
-            return text.to_string();
-        }
-        text.replace(&self.0, "[redacted]")
-    }
-}
-
-impl std::fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ApiKey([redacted])")
     }
 }
 

@@ -23,6 +23,7 @@ pub mod metrics;
 pub mod model;
 pub mod provider;
 pub mod retention;
+pub mod secret;
 pub mod shell;
 pub mod sse;
 pub mod store;

@@ -128,6 +128,14 @@ impl McpServer {
     }
 }
 
+/// The names of the secrets these servers refer to, each once.
+pub fn secret_names(servers: &[McpServer]) -> Vec<String> {
+    let mut names: Vec<String> = servers.iter().flat_map(McpServer::secret_names).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// The name a model calls an MCP server's tool by: `<server>__<tool>`.
 pub fn mcp_tool_name(server: &str, tool: &str) -> String {
     format!("{server}__{tool}")

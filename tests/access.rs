@@ -19,7 +19,7 @@ async fn send(api: &Api, method: Method, path: &str, body: Option<Value>, header
 async fn state(api: &Api) -> Value {
     let bearer = format!("Bearer {TOKEN}");
     let mut all = json!({});
-    for path in ["/agents", "/sessions", "/fleets", "/fleet-runs", "/runs", "/provider/auth"] {
+    for path in ["/agents", "/sessions", "/fleets", "/fleet-runs", "/runs", "/provider/auth", "/secrets"] {
         all[path] = send(api, Method::GET, path, None, &[("authorization", &bearer)]).await.body;
     }
     all

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The domain: plain types and rules, no I/O.
 const DOMAIN: &[&str] =
-    &["model", "toolset", "attempt", "approval", "checkpoint", "credential", "event", "fleet", "lifecycle", "shell"];
+    &["model", "toolset", "attempt", "approval", "checkpoint", "credential", "secret", "event", "fleet", "lifecycle", "shell"];
 
 /// What each module may use besides itself. Modules not listed here are the
 /// top layer (the command line, the application's wiring, benchmarks,
@@ -22,7 +22,9 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         "model" => Some(vec!["toolset"]),
         "toolset" => Some(vec!["model"]),
         "approval" => Some(vec!["model", "toolset"]),
-        "credential" => Some(vec!["model"]),
+        // A provider key is one kind of sealed value, a secret another.
+        "credential" => Some(vec!["model", "secret"]),
+        "secret" => Some(vec!["model"]),
         // A checkpoint may record a shell state, whose rules read checkpoints.
         "checkpoint" => Some(vec!["model", "toolset", "approval", "shell"]),
         "shell" => Some(vec!["model", "checkpoint"]),

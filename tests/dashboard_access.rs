@@ -64,7 +64,7 @@ async fn the_pages_and_assets_are_served_from_the_binary() {
 /// What the API holds, to see that a refused request changed nothing.
 async fn state(api: &Api) -> Value {
     let mut all = json!({});
-    for path in ["/agents", "/sessions", "/runs", "/fleets", "/provider/auth"] {
+    for path in ["/agents", "/sessions", "/runs", "/fleets", "/provider/auth", "/secrets"] {
         all[path] = api.get(path).await.1;
     }
     all

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 /// Everything a refused request could have changed.
 async fn state(api: &Api) -> Value {
     let mut all = json!({});
-    for path in ["/agents", "/sessions", "/fleets", "/fleet-runs", "/runs", "/provider/auth"] {
+    for path in ["/agents", "/sessions", "/fleets", "/fleet-runs", "/runs", "/provider/auth", "/secrets"] {
         all[path] = api.get(path).await.1;
     }
     all

@@ -64,7 +64,11 @@ fn fill(template: &str, ids: Option<&Ids>) -> String {
         (Some("fleet-runs"), Some(ids)) => &ids.fleet_run,
         _ => "scripted",
     };
-    template.replace("{id}", id).replace("{model}", "echo").replace("{provider}", "openai")
+    template
+        .replace("{id}", id)
+        .replace("{model}", "echo")
+        .replace("{provider}", "openai")
+        .replace("{name}", "A_SECRET")
 }
 
 /// The schema the document gives for `status` of an operation, with the
@@ -262,6 +266,9 @@ on_both_backends! {
 
         let key = json!({"providers": {"anthropic": {"type": "api_key", "key": "sk-test-0123456789abcdef"}}});
         checked(&api, &doc, Method::PUT, "/provider/auth", Some(key)).await;
+        let (status, _) =
+            checked(&api, &doc, Method::PUT, "/secrets/A_SECRET", Some(json!({"value": "s3cret value"}))).await;
+        assert_eq!(status, 200);
         let ids = Ids { agent, session, run, fleet, fleet_run };
         let fleet_run_path = format!("/fleet-runs/{}", ids.fleet_run);
         for _ in 0..200 {
@@ -305,8 +312,15 @@ on_both_backends! {
         let (status, _) = checked(&api, &doc, Method::POST, &format!("/runs/{run}/steer"), Some(json!({"message": "x"}))).await;
         assert_eq!(status, 409, "a finished run");
         checked(&api, &doc, Method::GET, &format!("/runs/{run}/events"), None).await;
-        for path in [format!("/agents/{agent}"), format!("/sessions/{session}"), "/provider/auth/anthropic".into()] {
+        let (status, _) = checked(&api, &doc, Method::PUT, "/secrets/A_SECRET", Some(json!({"value": "v"}))).await;
+        assert_eq!(status, 200);
+        let (status, _) = checked(&api, &doc, Method::PUT, "/secrets/A_SECRET", Some(json!({"value": ""}))).await;
+        assert_eq!(status, 400);
+        let (key, secret) = ("/provider/auth/anthropic".to_string(), "/secrets/A_SECRET".to_string());
+        for path in [format!("/agents/{agent}"), format!("/sessions/{session}"), key, secret] {
             checked(&api, &doc, Method::DELETE, &path, None).await;
         }
+        let (status, _) = checked(&api, &doc, Method::DELETE, "/secrets/A_SECRET", None).await;
+        assert_eq!(status, 404);
     }
 }

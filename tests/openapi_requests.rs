@@ -73,6 +73,13 @@ async fn bodies_the_handlers_refuse_are_refused_by_the_document() {
     check(&api, &doc, auth, json!({"providers": {"nope": {"type": "api_key", "key": "k"}}}), 400).await;
     check(&api, &doc, auth, json!({"providers": {"openai": {"type": "api_key", "key": "a b"}}}), 400).await;
     check(&api, &doc, auth, json!({"providers": {"openai:work": {"type": "api_key", "key": "sk-1"}}}), 200).await;
+    let secret = ("put", "/secrets/{name}", "/secrets/A_SECRET");
+    check(&api, &doc, secret, json!({}), 422).await;
+    check(&api, &doc, secret, json!({"value": 7}), 422).await;
+    check(&api, &doc, secret, json!({"value": "v", "extra": 1}), 422).await;
+    check(&api, &doc, secret, json!({"value": ""}), 400).await;
+    check(&api, &doc, secret, json!({"value": "a\u{0}b"}), 400).await;
+    check(&api, &doc, secret, json!({"value": " two\nlines "}), 200).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -87,5 +94,28 @@ async fn a_credential_name_the_handler_refuses_is_refused_by_its_parameter() {
         let (status, answer) = api.request(Method::DELETE, &format!("/provider/auth/{name}"), None).await;
         assert_eq!(status, expected, "{name}: {answer}");
         assert_eq!(schemas.validate(&json!(name), index).is_ok(), status != 400, "{name}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secret_name_the_handler_refuses_is_refused_by_its_parameter() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let api = server.api();
+    let (_, doc) = api.get("/openapi.json").await;
+    let long = "n".repeat(129);
+    for method in ["put", "delete"] {
+        let parameter = &doc["paths"]["/secrets/{name}"][method]["parameters"][0];
+        let (schemas, index) = compile(&doc, &parameter["schema"]);
+        for (name, path) in
+            [("a b", "a%20b"), ("a:b", "a:b"), ("é", "%C3%A9"), (&long, &long), ("NONE_STORED", "NONE_STORED")]
+        {
+            let verb = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+            let (status, answer) = api.request(verb, &format!("/secrets/{path}"), Some(json!({"value": "v"}))).await;
+            // The good name is stored by the PUT, then deleted.
+            let expected = if name == "NONE_STORED" { 200 } else { 400 };
+            assert_eq!(status, expected, "{method} {name}: {answer}");
+            assert_eq!(schemas.validate(&json!(name), index).is_ok(), status != 400, "{name}");
+        }
     }
 }

@@ -16,8 +16,8 @@ use super::sessions::with_session_tools;
 use super::AppState;
 use crate::model::ToolSpec;
 use crate::tools;
-use crate::tools::mcp::Secrets;
-use crate::toolset::{McpServer, Source};
+use crate::secret::Secrets;
+use crate::toolset::{self, McpServer, Source};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -116,6 +116,9 @@ async fn list(
 
 /// The values of the secrets these servers name.
 async fn secrets_for(state: &AppState, servers: &[McpServer]) -> ApiResult<Secrets> {
-    let _ = (state, servers);
-    Ok(Secrets::default())
+    let names = toolset::secret_names(servers);
+    if names.is_empty() {
+        return Ok(Secrets::default());
+    }
+    Ok(Secrets::from(state.store.get_secrets(&names).await?))
 }

@@ -3,14 +3,14 @@
 //!
 //! A key goes in and never comes out: answers show, per credential name, its
 //! type, `configured`, a hint of the key's last characters and timestamps.
-//! The request body is parsed here rather than by the shared JSON extractor
-//! so that no parse error can quote any part of it.
+//! The request body is parsed with [`sealed_json`] rather than the shared
+//! JSON extractor, so that no parse error can quote any part of it.
 
 use std::collections::BTreeMap;
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::Json;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -19,7 +19,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
-use super::extract::require_json;
+use super::extract::sealed_json;
 use super::schemas;
 use super::{deleted, AppState, Deleted};
 use crate::credential::CredentialInfo;
@@ -130,19 +130,8 @@ struct Stored {
     )
 )]
 async fn put(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> ApiResult<Json<Stored>> {
-    require_json(&headers)?;
-    let body: PutBody = serde_json::from_slice(&body).map_err(|e| {
-        // serde's message may quote a value; only its category and place are safe to show.
-        // Like the shared extractor: bad syntax is a 400, the wrong fields a 422.
-        let (status, what) = match e.classify() {
-            serde_json::error::Category::Data => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "must be {\"providers\": {\"<provider>\": {\"type\": \"api_key\", \"key\": \"…\"}}}",
-            ),
-            _ => (StatusCode::BAD_REQUEST, "is not valid JSON"),
-        };
-        ApiError::Rejected { status, message: format!("the body {what} (line {}, column {})", e.line(), e.column()) }
-    })?;
+    let shape = r#"{"providers": {"<provider>": {"type": "api_key", "key": "…"}}}"#;
+    let body: PutBody = sealed_json(&headers, &body, shape)?;
     if body.providers.is_empty() {
         return Err(ApiError::Unprocessable("providers must name at least one provider".into()));
     }

@@ -35,6 +35,22 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     }
 }
 
+/// Reads a JSON body that carries something that must never show (a key, a
+/// secret), so that no refusal quotes any part of it: serde's messages may
+/// quote a value, so only the error's category and place are given. Like
+/// [`JsonBody`], bad syntax is a 400 and the wrong fields a 422, which names
+/// the `shape` the route takes.
+pub fn sealed_json<T: DeserializeOwned>(headers: &HeaderMap, body: &[u8], shape: &str) -> Result<T, ApiError> {
+    require_json(headers)?;
+    serde_json::from_slice(body).map_err(|e| {
+        let (status, what) = match e.classify() {
+            serde_json::error::Category::Data => (StatusCode::UNPROCESSABLE_ENTITY, format!("must be {shape}")),
+            _ => (StatusCode::BAD_REQUEST, "is not valid JSON".to_string()),
+        };
+        ApiError::Rejected { status, message: format!("the body {what} (line {}, column {})", e.line(), e.column()) }
+    })
+}
+
 /// Refuses a body with a NUL character in a string (`\u0000`, the only way
 /// JSON can hold one): PostgreSQL's text cannot store it, so it is refused
 /// on every backend alike, as a client's mistake (400) rather than a failed

@@ -45,6 +45,7 @@ mod people;
 mod providers;
 mod runs;
 mod schemas;
+mod secrets;
 mod sessions;
 mod sse;
 mod tool_results;
@@ -170,6 +171,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(people::routes())
         .merge(tool_results::routes())
         .merge(auth::routes())
+        .merge(secrets::routes())
         .merge(providers::routes())
         .merge(metrics::routes())
         .merge(workers::routes())

@@ -37,6 +37,7 @@ use super::schemas::{self, AnyJson, Id, IdempotencyKey, JsonObject, Seq};
     tags(
         (name = "health", description = "Liveness, readiness and this document"),
         (name = "providers", description = "The provider and model catalogue, and provider credentials"),
+        (name = "secrets", description = "Write-only values that MCP servers' `env` and `headers` refer to"),
         (name = "agents", description = "Agents: a provider, a model, instructions and tools"),
         (name = "sessions", description = "Conversations with a working directory and a history"),
         (name = "runs", description = "Messages as durable jobs: submitting, reading, tailing, cancelling"),

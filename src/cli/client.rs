@@ -9,6 +9,7 @@ use super::approvals::PeopleCommand;
 use super::fleet::FleetArgs;
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::runs::RunsArgs;
+use super::secrets::SecretArgs;
 use super::sessions::SessionsArgs;
 use super::tail::{tail, tail_answering};
 
@@ -27,6 +28,9 @@ pub enum ClientCommand {
     Fleet(FleetArgs),
     /// Manage provider API keys (stored in the database; never shown again).
     Auth(AuthArgs),
+    /// Manage secrets for MCP servers (write-only: a value is never shown again).
+    #[command(visible_alias = "secrets")]
+    Secret(SecretArgs),
     #[command(flatten)]
     People(PeopleCommand),
     /// List a provider's models from the server's catalogue, or show one.
@@ -115,6 +119,7 @@ impl ClientCommand {
             ClientCommand::Runs(args) => &args.server,
             ClientCommand::Fleet(args) => &args.server,
             ClientCommand::Auth(args) => &args.server,
+            ClientCommand::Secret(args) => &args.server,
             ClientCommand::People(command) => command.server(),
             ClientCommand::Models { server, .. }
             | ClientCommand::Send { server, .. }
@@ -142,6 +147,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
         ClientCommand::Runs(args) => super::runs::run(&remote, args).await?,
         ClientCommand::Fleet(args) => super::fleet::run(&remote, args.command).await?,
         ClientCommand::Auth(args) => auth(&remote, args.command).await?,
+        ClientCommand::Secret(args) => super::secrets::run(&remote, args).await?,
         ClientCommand::People(command) => super::approvals::run(&remote, command).await?,
         ClientCommand::Models { provider, model, .. } => {
             let path = match model {
@@ -205,11 +211,7 @@ async fn auth(remote: &Remote, command: AuthCommand) -> anyhow::Result<()> {
         AuthCommand::Set { provider, key } => {
             let key = match key {
                 Some(key) => key,
-                None => {
-                    let mut line = String::new();
-                    std::io::stdin().read_line(&mut line).context("could not read the key from standard input")?;
-                    line.trim().to_string()
-                }
+                None => value_from_stdin("the key")?.trim().to_string(),
             };
             let body = json!({"providers": {provider: {"type": "api_key", "key": key}}});
             remote.call(remote.put("/provider/auth").json(&body)).await?
@@ -221,4 +223,21 @@ async fn auth(remote: &Remote, command: AuthCommand) -> anyhow::Result<()> {
     };
     print_json(&answer);
     Ok(())
+}
+
+/// A value given on standard input, for the commands that keep values out
+/// of shell history: all of it when it is piped or redirected (a value may
+/// span lines), one line when a person types it; without the newline that
+/// ends it either way.
+pub fn value_from_stdin(what: &str) -> anyhow::Result<String> {
+    use std::io::{IsTerminal, Read};
+    let mut stdin = std::io::stdin();
+    let mut text = String::new();
+    let read = match stdin.is_terminal() {
+        true => stdin.read_line(&mut text),
+        false => stdin.read_to_string(&mut text),
+    };
+    read.with_context(|| format!("could not read {what} from standard input"))?;
+    let text = text.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(&text);
+    Ok(text.to_string())
 }

@@ -24,6 +24,7 @@ mod format;
 pub mod outcome;
 mod remote;
 mod runs;
+mod secrets;
 mod sessions;
 mod style;
 mod tail;

@@ -22,7 +22,9 @@ use crate::metrics::{self, FencedWrite};
 use crate::model::RunStatus;
 use crate::provider::pricing::Pricing;
 use crate::store::{Claim, Commit, Committed, Finish, HandBack, InboxItem, Lease, RunContext, Store, StoreError};
-use crate::tools::mcp::{McpPool, Secrets};
+use crate::secret::Secrets;
+use crate::tools::mcp::McpPool;
+use crate::toolset;
 use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::SandboxConfig;
 
@@ -391,11 +393,11 @@ impl Execution {
     /// The values of the secrets the agent's MCP servers name, read when
     /// they are needed, so that a secret set or changed meanwhile applies.
     async fn secrets(&self) -> Result<Secrets, StoreError> {
-        let names: Vec<String> = self.ctx.agent.mcp_servers.iter().flat_map(|s| s.secret_names()).collect();
+        let names = toolset::secret_names(&self.ctx.agent.mcp_servers);
         if names.is_empty() {
             return Ok(Secrets::default());
         }
-        Ok(Secrets::default())
+        Ok(Secrets::from(self.store.get_secrets(&names).await?))
     }
 }
 

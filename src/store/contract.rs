@@ -13,6 +13,7 @@ use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
 use crate::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun};
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::secret::{Secret, SecretInfo};
 
 /// The storage of everything Wingman knows.
 #[async_trait]
@@ -171,6 +172,19 @@ pub trait Store: Send + Sync + 'static {
     async fn list_credentials(&self) -> StoreResult<Vec<CredentialInfo>>;
     /// Forgets a credential; [`StoreError::NotFound`] if there was none.
     async fn delete_credential(&self, name: &str) -> StoreResult<()>;
+
+    // Secrets (values MCP servers' `env` and `headers` refer to by name).
+    /// Stores a secret under `name`, or replaces its value; `created_at`
+    /// stays the first store's.
+    async fn put_secret(&self, name: &str, value: &Secret) -> StoreResult<SecretInfo>;
+    /// The values of those of `names` that are stored, in one read (a worker
+    /// resolving every secret of one server at once), ordered by name. A
+    /// name that is not stored is left out: the caller says what is missing.
+    async fn get_secrets(&self, names: &[String]) -> StoreResult<Vec<(String, Secret)>>;
+    /// Every stored secret, by name, without the values.
+    async fn list_secrets(&self) -> StoreResult<Vec<SecretInfo>>;
+    /// Forgets a secret; [`StoreError::NotFound`] if there was none.
+    async fn delete_secret(&self, name: &str) -> StoreResult<()>;
 
     // Retention (see [`retention`]).
     /// Removes one small batch of old logs: at most `limit` events and

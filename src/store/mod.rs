@@ -9,7 +9,8 @@
 //!
 //! The module holds the trait ([`contract`]), its errors ([`error`]), what it
 //! answers ([`answers`]), list filters ([`filters`]), the decoding both
-//! backends share ([`rows`]), and the backends ([`sqlite`], [`postgres`]).
+//! backends share ([`rows`]), the tables of sealed values ([`sealed`]), and
+//! the backends ([`sqlite`], [`postgres`]).
 //!
 //! # The concurrency contract every backend keeps
 //!
@@ -44,6 +45,7 @@ pub mod filters;
 pub mod postgres;
 pub mod retention;
 pub mod rows;
+pub mod sealed;
 pub mod sqlite;
 
 /// The commands a store carries out are the domain's ([`crate::lifecycle`]).

@@ -10,7 +10,7 @@ use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
 use super::runs::MAX_MESSAGE_BYTES;
-use crate::{provider, tools};
+use crate::{provider, secret, tools};
 
 mod json;
 mod nullable;
@@ -88,6 +88,22 @@ impl PartialSchema for CredentialName {
 }
 
 impl ToSchema for CredentialName {}
+
+/// A secret's name, as a path parameter: see [`secret::check_name`].
+pub struct SecretName;
+
+impl PartialSchema for SecretName {
+    fn schema() -> RefOr<Schema> {
+        let description = format!("1 to {} characters of A-Z, a-z, 0-9, `_`, `.`, `-`", secret::MAX_NAME_CHARS);
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some(format!("^[A-Za-z0-9_.-]{{1,{}}}$", secret::MAX_NAME_CHARS)))
+            .description(Some(description))
+            .into()
+    }
+}
+
+impl ToSchema for SecretName {}
 
 /// A string with a character other than white space and no NUL character
 /// (the API refuses text with one anywhere in a body).
@@ -194,6 +210,14 @@ pub fn api_key() -> Schema {
         .into()
 }
 
+/// A secret's value: not empty, no NUL, at most [`secret::MAX_VALUE_BYTES`]
+/// (in bytes of UTF-8, which JSON Schema cannot state: see [`message`]).
+pub fn secret_value() -> Schema {
+    let description = format!("Not empty, no NUL; at most {} KiB of UTF-8", secret::MAX_VALUE_BYTES / 1024);
+    let pattern = r"^[^\u0000]+$";
+    ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)).description(Some(description)).into()
+}
+
 /// Whether `schema` (a JSON Schema, its components beside it if it refers
 /// to any) accepts `value`, as a validator of the OpenAPI document reads it:
 /// the schema tests' one way to hold a schema to its handler.
@@ -252,6 +276,18 @@ mod tests {
         }
         for key in ["sk-0123456789", "", "a b", "é", "~!", &"k".repeat(4096), &"k".repeat(4097)] {
             assert_eq!(accepts(api_key(), &json!(key)), check_key(key).is_ok(), "{key:?}");
+        }
+    }
+
+    #[test]
+    fn secret_names_and_values_are_what_the_secret_checks_accept() {
+        let names = ["GITHUB_TOKEN", "a.b-c_9", "", "a b", "a/b", "é", &"n".repeat(128), &"n".repeat(129)];
+        for name in names {
+            let accepted = accepts(SecretName::schema(), &json!(name));
+            assert_eq!(accepted, secret::check_name(name).is_ok(), "{name:?}");
+        }
+        for value in ["v", " ", "line\nline", "", "a\u{0}b", "é"] {
+            assert_eq!(accepts(secret_value(), &json!(value)), secret::check_value(value).is_ok(), "{value:?}");
         }
     }
 

@@ -17,6 +17,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (8, "event_rows", include_str!("../../../migrations/postgres/0008_event_rows.sql")),
     (9, "history_rows", include_str!("../../../migrations/postgres/0009_history_rows.sql")),
     (10, "session_tools", include_str!("../../../migrations/postgres/0010_session_tools.sql")),
+    (11, "secrets", include_str!("../../../migrations/postgres/0011_secrets.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

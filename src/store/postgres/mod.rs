@@ -45,6 +45,7 @@ mod queue;
 mod resources;
 mod retention;
 pub mod scratch;
+mod sealed;
 mod store;
 mod workers;
 

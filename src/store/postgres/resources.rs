@@ -1,13 +1,12 @@
-//! Agents, fleets, sessions and credentials in PostgreSQL.
+//! Agents, fleets and sessions in PostgreSQL.
 
 use sqlx::PgConnection;
 
 use super::{found, progress, Pending};
-use crate::credential::{ApiKey, CredentialInfo};
 use crate::lifecycle::EndReason;
 use crate::model::Session;
 pub use crate::store::body::{Body, BodyTable};
-use crate::store::rows::{at, ms};
+use crate::store::rows::ms;
 use crate::store::{StoreError, StoreResult};
 
 pub async fn insert_body(c: &mut PgConnection, table: BodyTable, body: &Body) -> StoreResult<()> {
@@ -94,40 +93,4 @@ pub async fn delete_session(c: &mut PgConnection, p: &mut Pending, id: &str) -> 
     sqlx::query("DELETE FROM session_messages WHERE session_id = $1").bind(id).execute(&mut *c).await?;
     let deleted = sqlx::query("DELETE FROM sessions WHERE id = $1").bind(id).execute(&mut *c).await?;
     found(deleted.rows_affected(), "session")
-}
-
-/// Inserts or replaces a key, keeping its first `created_at`.
-pub async fn put_credential(c: &mut PgConnection, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo> {
-    let (created_at, updated_at): (i64, i64) = sqlx::query_as(
-        "INSERT INTO credentials (provider, api_key, created_at, updated_at) VALUES ($1, $2, wingman_ms(), wingman_ms())
-         ON CONFLICT (provider) DO UPDATE SET api_key = excluded.api_key, updated_at = excluded.updated_at
-         RETURNING created_at, updated_at",
-    )
-    .bind(name)
-    .bind(key.expose())
-    .fetch_one(&mut *c)
-    .await?;
-    Ok(CredentialInfo {
-        provider: name.to_string(),
-        hint: key.hint(),
-        created_at: at(created_at),
-        updated_at: at(updated_at),
-    })
-}
-
-/// Every credential, without its key (the hint is computed from it here).
-pub async fn list_credentials(c: &mut PgConnection) -> StoreResult<Vec<CredentialInfo>> {
-    let found: Vec<(String, String, i64, i64)> =
-        sqlx::query_as("SELECT provider, api_key, created_at, updated_at FROM credentials ORDER BY provider")
-            .fetch_all(&mut *c)
-            .await?;
-    Ok(found
-        .into_iter()
-        .map(|(provider, key, created, updated)| CredentialInfo {
-            provider,
-            hint: ApiKey::new(key).hint(),
-            created_at: at(created),
-            updated_at: at(updated),
-        })
-        .collect())
 }

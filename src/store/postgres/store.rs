@@ -7,12 +7,14 @@ use async_trait::async_trait;
 use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
-use super::{events, fleet, load, people, progress, queue, retention, workers, PgStore};
+use super::{events, fleet, load, people, progress, queue, retention, sealed, workers, PgStore};
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::secret::{Secret, SecretInfo};
 use crate::store::rows;
+use crate::store::sealed::SealedTable;
 use crate::store::{
     Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
     IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, RunContext, RunFilter, SessionFilter,
@@ -357,7 +359,7 @@ impl Store for PgStore {
             Box::pin(async move {
                 let mut stored = Vec::with_capacity(keys.len());
                 for (name, key) in &keys {
-                    stored.push(resources::put_credential(c, name, key).await?);
+                    stored.push(sealed::put_credential(c, name, key).await?);
                 }
                 Ok(stored)
             })
@@ -366,28 +368,34 @@ impl Store for PgStore {
     }
 
     async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>> {
-        let key: Option<String> = sqlx::query_scalar("SELECT api_key FROM credentials WHERE provider = $1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(key.map(ApiKey::new))
+        sealed::get_credential(&self.pool, name).await
     }
 
     async fn list_credentials(&self) -> StoreResult<Vec<CredentialInfo>> {
-        let mut conn = self.pool.acquire().await?;
-        resources::list_credentials(&mut conn).await
+        sealed::list_credentials(&self.pool).await
     }
 
     async fn delete_credential(&self, name: &str) -> StoreResult<()> {
         let name = name.to_string();
-        self.write(move |c, _| {
-            Box::pin(async move {
-                let deleted =
-                    sqlx::query("DELETE FROM credentials WHERE provider = $1").bind(&name).execute(&mut *c).await?;
-                super::found(deleted.rows_affected(), "credential")
-            })
-        })
-        .await
+        self.write(move |c, _| Box::pin(async move { sealed::delete(c, SealedTable::Credentials, &name).await })).await
+    }
+
+    async fn put_secret(&self, name: &str, value: &Secret) -> StoreResult<SecretInfo> {
+        let (name, value) = (name.to_string(), value.clone());
+        self.write(move |c, _| Box::pin(async move { sealed::put_secret(c, &name, &value).await })).await
+    }
+
+    async fn get_secrets(&self, names: &[String]) -> StoreResult<Vec<(String, Secret)>> {
+        sealed::get_secrets(&self.pool, names).await
+    }
+
+    async fn list_secrets(&self) -> StoreResult<Vec<SecretInfo>> {
+        sealed::list_secrets(&self.pool).await
+    }
+
+    async fn delete_secret(&self, name: &str) -> StoreResult<()> {
+        let name = name.to_string();
+        self.write(move |c, _| Box::pin(async move { sealed::delete(c, SealedTable::Secrets, &name).await })).await
     }
 
     async fn prune_logs(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned> {

@@ -14,6 +14,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (7, "inbox", include_str!("../../../migrations/sqlite/0007_inbox.sql")),
     (8, "retention", include_str!("../../../migrations/sqlite/0008_retention.sql")),
     (9, "session_tools", include_str!("../../../migrations/sqlite/0009_session_tools.sql")),
+    (10, "secrets", include_str!("../../../migrations/sqlite/0010_secrets.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

@@ -12,13 +12,14 @@ use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::secret::{Secret, SecretInfo};
+use crate::store::sealed::SealedTable;
 use crate::store::{
     Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
     IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, RunContext, RunFilter, SessionFilter,
     Store, StoreError, StoreOptions, StoreResult, WorkerInfo,
 };
 
-mod credentials;
 mod fleet;
 mod load;
 mod migrate;
@@ -31,6 +32,7 @@ mod reads;
 mod resources;
 mod retention;
 mod rows;
+mod sealed;
 mod watch;
 mod workers;
 mod writer;
@@ -284,23 +286,42 @@ impl Store for SqliteStore {
         self.writer
             .write(move |c| {
                 let now = Utc::now();
-                keys.iter().map(|(name, key)| credentials::put(c, name, key, now)).collect()
+                keys.iter().map(|(name, key)| sealed::put_credential(c, name, key, now)).collect()
             })
             .await
     }
 
     async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>> {
         let name = name.to_string();
-        self.readers.read(move |c| credentials::get(c, &name)).await
+        self.readers.read(move |c| sealed::get_credential(c, &name)).await
     }
 
     async fn list_credentials(&self) -> StoreResult<Vec<CredentialInfo>> {
-        self.readers.read(credentials::list).await
+        self.readers.read(sealed::list_credentials).await
     }
 
     async fn delete_credential(&self, name: &str) -> StoreResult<()> {
         let name = name.to_string();
-        self.writer.write(move |c| credentials::delete(c, &name)).await
+        self.writer.write(move |c| sealed::delete(c, SealedTable::Credentials, &name)).await
+    }
+
+    async fn put_secret(&self, name: &str, value: &Secret) -> StoreResult<SecretInfo> {
+        let (name, value) = (name.to_string(), value.clone());
+        self.writer.write(move |c| sealed::put_secret(c, &name, &value, Utc::now())).await
+    }
+
+    async fn get_secrets(&self, names: &[String]) -> StoreResult<Vec<(String, Secret)>> {
+        let names = names.to_vec();
+        self.readers.read(move |c| sealed::get_secrets(c, &names)).await
+    }
+
+    async fn list_secrets(&self) -> StoreResult<Vec<SecretInfo>> {
+        self.readers.read(sealed::list_secrets).await
+    }
+
+    async fn delete_secret(&self, name: &str) -> StoreResult<()> {
+        let name = name.to_string();
+        self.writer.write(move |c| sealed::delete(c, SealedTable::Secrets, &name)).await
     }
 
     async fn prune_logs(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned> {

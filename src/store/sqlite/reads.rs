@@ -3,7 +3,7 @@
 //! sessions, runs, fleet runs, counts), and what workers, the hub and SSE
 //! replay read on the hot path (the claimable check, the event log). Reads
 //! the writer also needs (a run, a fleet run) live beside the writes, a
-//! run's whole context in `load.rs`, and credentials in `credentials.rs`.
+//! run's whole context in `load.rs`, and credentials and secrets in `sealed.rs`.
 
 use chrono::Utc;
 use rusqlite::{params, Connection};

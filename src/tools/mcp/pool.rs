@@ -1,6 +1,6 @@
 //! The worker's MCP connections, one per server definition and secrets.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -13,27 +13,11 @@ use tokio_util::sync::CancellationToken;
 use super::connection::Connection;
 use super::start;
 use crate::model::ToolSpec;
+pub use crate::secret::Secrets;
 use crate::tools::outside::OutsideConfig;
 use crate::tools::{output, ToolOutput};
 use crate::toolset::{self, McpServer, MAX_NAME_LEN};
 
-/// Secret values by name, as the worker read them for a step. Its `Debug`
-/// shows the names only, so no log line can print a value.
-#[derive(Clone, Default, PartialEq, Eq)]
-pub struct Secrets(pub BTreeMap<String, String>);
-
-impl Secrets {
-    /// The value of the secret `name`, if it is set.
-    pub fn get(&self, name: &str) -> Option<&String> {
-        self.0.get(name)
-    }
-}
-
-impl std::fmt::Debug for Secrets {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_set().entries(self.0.keys()).finish()
-    }
-}
 
 /// Where the worker may connect: the network policy's settings.
 #[derive(Debug, Clone, Default)]
@@ -153,7 +137,7 @@ fn key(server: &McpServer, secrets: &Secrets) -> String {
         hash.update([0]);
         hash.update(name.as_bytes());
         hash.update([0]);
-        hash.update(secrets.get(&name).map(String::as_bytes).unwrap_or_default());
+        hash.update(secrets.get(&name).map(|s| s.expose().as_bytes()).unwrap_or_default());
     }
     format!("{:x}", hash.finalize())
 }

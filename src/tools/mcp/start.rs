@@ -45,10 +45,10 @@ pub async fn open(server: &McpServer, secrets: &Secrets, reach: &Reach) -> Resul
 fn resolve(setting: &Setting, secrets: &Secrets) -> Result<String, String> {
     match setting {
         Setting::Plain(value) => Ok(value.clone()),
-        Setting::Secret { secret } => secrets
-            .get(secret)
-            .cloned()
-            .ok_or_else(|| format!("the secret {secret:?} is not set (PUT /secrets/{secret})")),
+        Setting::Secret { secret } => match secrets.get(secret) {
+            Some(value) => Ok(value.expose().to_string()),
+            None => Err(format!("the secret {secret:?} is not set (PUT /secrets/{secret})")),
+        },
     }
 }
 
