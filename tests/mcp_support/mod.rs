@@ -68,3 +68,73 @@ impl Drop for HttpEverything {
         let _ = self.child.wait();
     }
 }
+
+/// The test's own MCP server (`recorder.py`), which records what it
+/// receives in a file.
+pub struct Recorder {
+    /// Where it records: one JSON object per line.
+    pub record: PathBuf,
+    /// The script.
+    pub script: PathBuf,
+}
+
+impl Recorder {
+    /// A recorder writing to `dir/name.jsonl`.
+    pub fn new(dir: &std::path::Path, name: &str) -> Recorder {
+        Recorder {
+            record: dir.join(format!("{name}.jsonl")),
+            script: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_support/recorder.py"),
+        }
+    }
+
+    /// Its definition as a stdio server named `name`, with more `env`.
+    pub fn stdio(&self, name: &str, env: serde_json::Value) -> serde_json::Value {
+        let mut vars = serde_json::json!({"RECORD": self.record});
+        vars.as_object_mut().unwrap().extend(env.as_object().cloned().unwrap_or_default());
+        serde_json::json!({"name": name, "command": "python3", "args": [self.script, "stdio"], "env": vars})
+    }
+
+    /// Starts it over Streamable HTTP on a free port of 127.0.0.1.
+    pub fn http(&self) -> RecorderHttp {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        drop(listener);
+        let child = Command::new("python3")
+            .arg(&self.script)
+            .args(["http", &port.to_string()])
+            .env("RECORD", &self.record)
+            .spawn()
+            .expect("start the recorder");
+        let start = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(start.elapsed() < Duration::from_secs(10), "the recorder never listened");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        RecorderHttp { child, url: format!("http://127.0.0.1:{port}/mcp") }
+    }
+
+    /// What it recorded so far.
+    pub fn records(&self) -> Vec<serde_json::Value> {
+        let text = std::fs::read_to_string(&self.record).unwrap_or_default();
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    }
+
+    /// How many records of this kind (`start`, `initialize`, `list`, `call`, …).
+    pub fn count(&self, event: &str) -> usize {
+        self.records().iter().filter(|r| r["event"] == event).count()
+    }
+}
+
+/// The recorder over HTTP, killed when dropped.
+pub struct RecorderHttp {
+    child: Child,
+    /// Its MCP endpoint.
+    pub url: String,
+}
+
+impl Drop for RecorderHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
