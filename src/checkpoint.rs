@@ -14,8 +14,8 @@ use crate::approval::{self, Decision, Outcome};
 use crate::model::{
     storable_text, Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, ToolCallRecord, Usage,
 };
-use crate::toolset::{self, Source};
 use crate::shell::ShellState;
+use crate::toolset::{self, Source};
 
 /// One checkpointed unit of a run, numbered by the inference step it belongs to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -7,8 +7,19 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The domain: plain types and rules, no I/O.
-const DOMAIN: &[&str] =
-    &["model", "toolset", "attempt", "approval", "checkpoint", "credential", "secret", "event", "fleet", "lifecycle", "shell"];
+const DOMAIN: &[&str] = &[
+    "model",
+    "toolset",
+    "attempt",
+    "approval",
+    "checkpoint",
+    "credential",
+    "secret",
+    "event",
+    "fleet",
+    "lifecycle",
+    "shell",
+];
 
 /// What each module may use besides itself. Modules not listed here are the
 /// top layer (the command line, the application's wiring, benchmarks,

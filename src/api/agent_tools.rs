@@ -15,8 +15,8 @@ use super::schemas::Id;
 use super::sessions::with_session_tools;
 use super::AppState;
 use crate::model::ToolSpec;
-use crate::tools;
 use crate::secret::Secrets;
+use crate::tools;
 use crate::toolset::{self, McpServer, Source};
 
 /// Each handler is registered with its `#[utoipa::path]` description.

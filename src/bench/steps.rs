@@ -14,6 +14,7 @@ use super::Setup;
 use crate::model::{new_id, Agent, RunInput, RunKind, RunStatus, Session};
 use crate::store::{NewRun, Store};
 use crate::tools::sandbox::{SandboxConfig, SandboxMode};
+use crate::toolset::McpServer;
 use crate::worker::WorkerConfig;
 
 #[derive(Debug, Args)]
@@ -34,18 +35,36 @@ pub struct StepsArgs {
     /// (`off` measures what confinement costs).
     #[arg(long, value_enum, default_value_t = SandboxMode::Auto)]
     tool_sandbox: SandboxMode,
+    /// An MCP server to start over stdio, as a command line (`node
+    /// server.js stdio`), named `mcp`: `--tool mcp__echo` then calls its tool.
+    #[arg(long)]
+    mcp_command: Option<String>,
+    /// The input of each tool call, a JSON object (by default one that suits
+    /// `bash` and `read`).
+    #[arg(long)]
+    tool_input: Option<String>,
+}
+
+/// The agent's MCP servers: the one `--mcp-command` starts, if any.
+fn mcp_servers(args: &StepsArgs) -> anyhow::Result<Vec<McpServer>> {
+    let Some(command) = &args.mcp_command else { return Ok(Vec::new()) };
+    let mut words = command.split_whitespace().map(String::from);
+    let program = words.next().ok_or_else(|| anyhow::anyhow!("--mcp-command is empty"))?;
+    let server = json!({"name": "mcp", "command": program, "args": words.collect::<Vec<_>>()});
+    Ok(vec![serde_json::from_value(server)?])
 }
 
 /// 10 tool steps then a final answer: 11 inferences and 10 tool results.
-fn script(tool: &str) -> Value {
-    let input = match tool {
-        "bash" => json!({"command": "true"}),
-        "read" => json!({"path": "note.txt"}),
-        _ => json!({}),
+fn script(tool: &str, input: Option<&str>) -> anyhow::Result<Value> {
+    let input = match (input, tool) {
+        (Some(given), _) => serde_json::from_str(given)?,
+        (None, "bash") => json!({"command": "true"}),
+        (None, "read") => json!({"path": "note.txt"}),
+        (None, _) => json!({}),
     };
     let mut turns: Vec<Value> = (0..10).map(|_| json!({"tool_calls": [{"name": tool, "input": input}]})).collect();
     turns.push(json!({"text": "done"}));
-    Value::Array(turns)
+    Ok(Value::Array(turns))
 }
 
 pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
@@ -59,15 +78,18 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         name: "steps".into(),
         provider: "scripted".into(),
         model: "echo".into(),
-        options: json!({"script": script(&args.tool)}).as_object().cloned().unwrap_or_default(),
+        options: json!({"script": script(&args.tool, args.tool_input.as_deref())?})
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
         instructions: None,
-        tools: vec![args.tool.clone()],
+        tools: if args.mcp_command.is_some() { Vec::new() } else { vec![args.tool.clone()] },
         output_schema: None,
         max_steps: 20,
         approve_tools: Vec::new(),
         http_tools: Vec::new(),
         client_tools: Vec::new(),
-        mcp_servers: Vec::new(),
+        mcp_servers: mcp_servers(&args)?,
         created_at: now,
         updated_at: now,
     };
@@ -84,6 +106,11 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
     let worker = tokio::spawn(crate::worker::run(store.clone(), config, wake.clone(), shutdown.clone()));
     let work = work.to_string_lossy().into_owned();
 
+    if args.mcp_command.is_some() {
+        // The server starts and is initialized once per worker: not a step's cost.
+        let started = measure(&store, &agent, &work, 1, 1, &wake).await?;
+        println!("warm-up run (starts the MCP server, lists its tools): {:.0} ms", started.as_secs_f64() * 1e3);
+    }
     let one = measure(&store, &agent, &work, 1, args.sequential, &wake).await?;
     report("one run at a time", args.sequential, one);
     let many = measure(&store, &agent, &work, args.in_flight, args.rounds, &wake).await?;

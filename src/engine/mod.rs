@@ -21,12 +21,12 @@ use crate::event::RunEvent;
 use crate::metrics::{self, FencedWrite};
 use crate::model::RunStatus;
 use crate::provider::pricing::Pricing;
-use crate::store::{Claim, Commit, Committed, Finish, HandBack, InboxItem, Lease, RunContext, Store, StoreError};
 use crate::secret::Secrets;
+use crate::store::{Claim, Commit, Committed, Finish, HandBack, InboxItem, Lease, RunContext, Store, StoreError};
 use crate::tools::mcp::McpPool;
-use crate::toolset;
 use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::SandboxConfig;
+use crate::toolset;
 
 mod infer;
 mod people;

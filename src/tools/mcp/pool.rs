@@ -18,7 +18,6 @@ use crate::tools::outside::OutsideConfig;
 use crate::tools::{output, ToolOutput};
 use crate::toolset::{self, McpServer, MAX_NAME_LEN};
 
-
 /// Where the worker may connect: the network policy's settings.
 #[derive(Debug, Clone, Default)]
 pub struct Reach {

@@ -1,0 +1,81 @@
+//! A secret given to one MCP server reaches that server only: its
+//! environment (stdio) or its headers (HTTP), and never an answer, an
+//! event, a log line at trace level, another server's environment or bash's.
+
+mod common;
+mod mcp_support;
+
+use std::time::Duration;
+
+use common::Backend;
+use common::TestEnv;
+use mcp_support::Recorder;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+const LIMIT: Duration = Duration::from_secs(90);
+const VALUE: &str = "s3cr3t-value-4c1f9e";
+
+fn call(name: &str) -> Value {
+    json!({"name": name, "input": {}})
+}
+
+on_both_backends! {
+async fn a_secret_reaches_its_own_server_only(backend: Backend) {
+    let mut env = TestEnv::on(backend);
+    env.set("WINGMAN_LOG", "trace");
+    env.set("WINGMAN_ALLOW_TOOL_HOSTS", "127.0.0.1");
+    let recorder = Recorder::new(env.path(), "rec");
+    let http = recorder.http();
+    let server = env.server(0);
+    let worker = env.worker();
+    let api = server.api();
+    let (status, body) = api.put("/secrets/token", json!({"value": VALUE})).await;
+    assert_eq!(status, 200, "{body}");
+    let own = recorder.stdio("own", json!({"TOKEN": {"secret": "token"}}));
+    let other = recorder.stdio("other", json!({}));
+    let web = json!({"name": "web", "url": http.url, "headers": {"Authorization": {"secret": "token"}}});
+    let missing = recorder.stdio("missing", json!({"TOKEN": {"secret": "never-set"}}));
+    let script = json!([
+        {"tool_calls": [call("own__env"), call("other__env"), call("web__env")]},
+        {"tool_calls": [{"name": "bash", "input": {"command": "env; echo \"TOKEN=$TOKEN\""}}]},
+        {"text": "checked"}
+    ]);
+    let agent = api.create_agent(json!({"name": "keyed", "tools": ["bash"], "mcp_servers": [own, other, web, missing],
+                                        "options": {"script": script}})).await;
+    let session = api.create_session(&agent, None).await;
+    let run = api.send(&session, "go").await;
+    let ended = api.wait_terminal(&run, LIMIT).await;
+    assert_eq!(ended["status"], "succeeded", "{ended}");
+
+    let events = api.events(&run).await;
+    let output = |name: &str| -> String {
+        let result = events.iter().find(|e| e["type"] == "tool_result" && e["name"] == name).unwrap();
+        result["output"].as_str().unwrap().to_string()
+    };
+    let digest = format!("sha256:{:x}", Sha256::digest(VALUE.as_bytes()));
+    assert_eq!(output("own__env"), digest, "its own server has it in its environment");
+    assert_eq!(output("other__env"), "unset", "another server does not");
+    assert_eq!(output("web__env"), digest, "an HTTP server gets it as the header");
+    assert!(output("bash").contains("TOKEN=\n") || output("bash").ends_with("TOKEN="), "bash has no TOKEN: {}", output("bash"));
+    let unset = events.iter().find(|e| e["type"] == "tool_source_unavailable" && e["server"] == "missing").unwrap();
+    assert!(unset["error"].as_str().unwrap().contains("never-set"), "{unset}");
+
+    let (_, offered) = api.get(&format!("/agents/{agent}/tools")).await;
+    let mut seen = vec![
+        serde_json::to_string(&events).unwrap(),
+        api.run(&run).await.to_string(),
+        api.get(&format!("/agents/{agent}")).await.1.to_string(),
+        api.get(&format!("/sessions/{session}")).await.1.to_string(),
+        api.get("/secrets").await.1.to_string(),
+        offered.to_string(),
+    ];
+    drop(http);
+    seen.push(server.process.log_text());
+    seen.push(worker.log_text());
+    assert!(server.process.log_text().contains("TRACE"), "the server logged at trace level");
+    for text in &seen {
+        assert!(!text.contains(VALUE), "the value leaked: {}", &text[..text.len().min(2000)]);
+    }
+}
+}
