@@ -67,7 +67,7 @@ impl Application {
         let hosts = HostPolicy::new(self.listener.local_addr()?, &self.config.api.allowed_hosts)
             .with_cors(self.config.api.cors.clone());
         let hosts = Arc::new(hosts);
-        let mcp = self.config.worker.engine.mcp.clone();
+        let mcp = (self.config.workers > 0).then(|| self.config.worker.engine.mcp.clone());
         let config = Arc::new(self.config.api.clone());
         let state = AppState { store: self.store.clone(), hub, config, wake, hosts, mcp };
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");

@@ -493,9 +493,10 @@ mod tests {
             tools: vec!["bash".into(), "read".into()],
             http_tools: vec![http("lookup", "https://example.com")],
             client_tools: vec![client("confirm")],
+            mcp_servers: vec![mcp(json!({"name": "files", "command": "files-mcp"}))],
         };
         let merged = with_additions(&agent(), &additions);
-        assert_eq!(declared_names(&merged), ["bash", "read", "lookup", "confirm"]);
+        assert_eq!(declared_names(&merged), ["bash", "read", "lookup", "confirm", "files__*"]);
         assert!(ToolAdditions::default().is_empty() && !additions.is_empty());
     }
 
@@ -511,6 +512,63 @@ mod tests {
         assert!(check_results(&waiting, vec![result("a"), result("b"), result("zz")])
             .unwrap_err()
             .contains("zz is not a call waiting"));
+    }
+
+    fn mcp(value: serde_json::Value) -> McpServer {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn an_mcp_server_is_stdio_or_http_with_a_plain_name_and_sane_settings() {
+        let check_one = |value: serde_json::Value| {
+            let mut a = agent();
+            a.mcp_servers = vec![mcp(value)];
+            check(&a, &[])
+        };
+        assert_eq!(
+            check_one(json!({"name": "files", "command": "x", "args": ["a"], "env": {"K": {"secret": "S"}}})),
+            Ok(())
+        );
+        assert_eq!(
+            check_one(json!({"name": "web", "url": "https://mcp.example/mcp", "headers": {"Authorization": "x"}})),
+            Ok(())
+        );
+        for bad in [
+            json!({"name": "a__b", "command": "x"}),
+            json!({"name": "", "command": "x"}),
+            json!({"name": "x".repeat(25), "command": "x"}),
+            json!({"name": "both", "command": "x", "url": "https://mcp.example/mcp"}),
+            json!({"name": "neither"}),
+            json!({"name": "blank", "command": " "}),
+            json!({"name": "ftp", "url": "ftp://mcp.example/mcp"}),
+            json!({"name": "hdr", "command": "x", "headers": {"A": "b"}}),
+            json!({"name": "env", "url": "https://mcp.example/mcp", "env": {"A": "b"}}),
+            json!({"name": "var", "command": "x", "env": {"1A": "b"}}),
+            json!({"name": "crlf", "url": "https://mcp.example/mcp", "headers": {"A": "b\r\nc: d"}}),
+            json!({"name": "slow", "command": "x", "timeout_ms": 0}),
+            json!({"name": "allow", "command": "x", "tools": [""]}),
+        ] {
+            assert!(check_one(bad.clone()).is_err(), "{bad}");
+        }
+        let mut twice = agent();
+        twice.mcp_servers = vec![mcp(json!({"name": "a", "command": "x"})), mcp(json!({"name": "a", "command": "y"}))];
+        assert!(check(&twice, &[]).unwrap_err().contains("twice"));
+        assert!(serde_json::from_value::<McpServer>(json!({"name": "a", "command": "x", "typo": 1})).is_err());
+    }
+
+    #[test]
+    fn an_mcp_tool_name_belongs_to_a_declared_server_that_offers_it() {
+        let mut a = agent();
+        a.mcp_servers = vec![mcp(json!({"name": "files", "command": "x", "tools": ["read_file", "a__b"]}))];
+        assert_eq!(source_of(&a, "files__read_file"), Some(Source::Mcp));
+        assert_eq!(mcp_server_of(&a, "files__a__b").map(|(s, t)| (s.name.as_str(), t)), Some(("files", "a__b")));
+        assert_eq!(source_of(&a, "files__write_file"), None, "not in its allowlist");
+        assert_eq!(source_of(&a, "other__read_file"), None);
+        a.mcp_servers[0].env.insert("B".into(), Setting::Secret { secret: "two".into() });
+        a.mcp_servers[0].env.insert("A".into(), Setting::Secret { secret: "one".into() });
+        a.mcp_servers
+            .push(mcp(json!({"name": "web", "url": "https://x.example/mcp", "headers": {"X": {"secret": "one"}}})));
+        assert_eq!(secret_names(&a.mcp_servers), ["one", "two"]);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::Backend;
-use common::{assert_dense, Api, TestEnv};
+use common::{assert_dense, TestEnv};
 use serde_json::{json, Value};
 
 const LIMIT: Duration = Duration::from_secs(60);
@@ -30,18 +30,6 @@ fn client_agent() -> Value {
 
 fn log_lines(work: &Path) -> Vec<String> {
     std::fs::read_to_string(work.join("log.txt")).unwrap_or_default().lines().map(String::from).collect()
-}
-
-async fn wait_waiting(api: &Api, run_id: &str) -> Value {
-    let start = std::time::Instant::now();
-    loop {
-        let run = api.run(run_id).await;
-        if run["status"] == "waiting" {
-            return run;
-        }
-        assert!(start.elapsed() < LIMIT, "run {run_id} never waited: {run}");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
 }
 
 on_both_backends! {
@@ -73,7 +61,7 @@ async fn a_run_waits_for_its_clients_results_across_every_process_dying(backend:
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
-    wait_waiting(&api, &run_id).await;
+    api.wait_waiting(&run_id, LIMIT).await;
     let post = |body: Value| {
         let api = api.clone();
         let path = format!("/runs/{run_id}/tool-results");
@@ -128,12 +116,13 @@ async fn a_sessions_tools_are_offered_to_its_runs_only(backend: Backend) {
     assert_eq!(body["client_tools"][0]["name"], "pick_color", "{body}");
 
     let names = |tools: &Value| -> Vec<(String, String)> {
-        tools.as_array().unwrap().iter().map(|t| (t["name"].as_str().unwrap().into(), t["source"].as_str().unwrap().into())).collect()
+        tools["tools"].as_array().unwrap().iter().map(|t| (t["name"].as_str().unwrap().into(), t["source"].as_str().unwrap().into())).collect()
     };
     let (status, own) = api.get(&format!("/agents/{agent}/tools")).await;
     assert_eq!(status, 200, "{own}");
     assert_eq!(names(&own), [("read".into(), "builtin".into())]);
-    assert!(own[0]["input_schema"]["properties"].get("path").is_some(), "{own}");
+    assert!(own["tools"][0]["input_schema"]["properties"].get("path").is_some(), "{own}");
+    assert_eq!(own["unavailable"], json!([]), "{own}");
     let (_, added) = api.get(&format!("/agents/{agent}/tools?session_id={with}")).await;
     let expected: Vec<(String, String)> = vec![
         ("read".into(), "builtin".into()), ("glob".into(), "builtin".into()), ("pick_color".into(), "client".into())];

@@ -108,7 +108,7 @@ async fn tool_results_are_sent_from_the_approvals_page_and_from_the_run_page(bac
     assert_eq!(api.wait_terminal(&run, LIMIT).await["status"], "succeeded");
     browser.wait_for("return document.querySelector('#events [data-type=\"done\"]') !== null", LIMIT, "done").await;
     let answered = "return document.querySelector('#events pre.output').textContent";
-    assert_eq!(browser.eval(answered).await, "answered by the client");
+    assert_eq!(browser.eval(answered).await, "gamma: the third letter", "the client's output, from its tool_result");
     browser.screenshot(&shot("run-answered")).await;
     assert_eq!(told(&api, &session).await, [(json!("gamma: the third letter"), json!(false))]);
 }

@@ -28,7 +28,9 @@ fn script() -> Value {
 }
 
 async fn run_against(env: &TestEnv, server: Value) {
-    let api_server = env.server(0);
+    // One embedded worker: the API lists MCP tools through its workers'
+    // connections (an API-only server starts and reaches none).
+    let api_server = env.server(1);
     let _worker = env.worker();
     let api = api_server.api();
     let agent =

@@ -62,6 +62,9 @@ async fn a_secret_reaches_its_own_server_only(backend: Backend) {
     assert!(unset["error"].as_str().unwrap().contains("never-set"), "{unset}");
 
     let (_, offered) = api.get(&format!("/agents/{agent}/tools")).await;
+    let unavailable = offered["unavailable"].as_array().unwrap();
+    assert_eq!(unavailable.len(), 4, "an API-only server reaches no MCP server: {offered}");
+    assert!(unavailable[0]["error"].as_str().unwrap().contains("runs no workers"), "{offered}");
     let mut seen = vec![
         serde_json::to_string(&events).unwrap(),
         api.run(&run).await.to_string(),

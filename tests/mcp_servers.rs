@@ -143,6 +143,8 @@ async fn servers_that_cannot_start_or_die_mid_run_leave_the_run_going(backend: B
     assert!(unavailable.contains(&(3, "rec".into())), "the dead server is missing from the next step: {unavailable:?}");
     let why = events.iter().find(|e| e["type"] == "tool_source_unavailable" && e["server"] == "gone").unwrap();
     assert!(why["error"].as_str().unwrap().contains("could not start"), "{why}");
+    let dead = events.iter().find(|e| e["type"] == "tool_source_unavailable" && e["server"] == "rec").unwrap();
+    assert!(dead["error"].as_str().unwrap().contains("stays dead"), "its stderr says why: {dead}");
     let outputs = results(&events);
     assert_eq!(outputs[0], ("rec__note".into(), "noted: one".into(), false));
     assert!(outputs[1].2 && outputs[1].0 == "rec__die", "the call it died in is an error: {outputs:?}");

@@ -150,19 +150,6 @@ async fn each_multitask_strategy_does_what_it_says(backend: Backend) {
 }
 }
 
-/// Polls until the run is `waiting`.
-async fn wait_waiting(api: &Api, run_id: &str) -> Value {
-    let start = std::time::Instant::now();
-    loop {
-        let run = api.run(run_id).await;
-        if run["status"] == "waiting" {
-            return run;
-        }
-        assert!(start.elapsed() < LIMIT, "run {run_id} never waited: {run}");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-}
-
 on_both_backends! {
 async fn an_approval_outlives_every_process_and_each_decision_is_carried_out(backend: Backend) {
     let env = TestEnv::on(backend);
@@ -193,7 +180,7 @@ async fn an_approval_outlives_every_process_and_each_decision_is_carried_out(bac
     let server = env.server(0);
     let _worker = env.worker();
     let api = server.api();
-    assert_eq!(wait_waiting(&api, &run_id).await["status"], "waiting");
+    assert_eq!(api.wait_waiting(&run_id, LIMIT).await["status"], "waiting");
     let (status, body) = api.post(&format!("/runs/{run_id}/approve"), json!({"decisions": [
         {"call_id": calls[0], "decision": "approve"}, {"call_id": "call_9_9", "decision": "approve"},
     ]})).await;
@@ -239,7 +226,7 @@ async fn a_waiting_run_can_be_cancelled_or_steered_and_its_session_deleted(backe
 
     let session = api.create_session(&agent, Some(work.path())).await;
     let run = api.send(&session, "go").await;
-    wait_waiting(&api, &run).await;
+    api.wait_waiting(&run, LIMIT).await;
     let (status, body) = api.post(&format!("/runs/{run}/cancel"), json!({})).await;
     assert_eq!(status, 202, "{body}");
     assert_eq!(api.run(&run).await["status"], "cancelled");
@@ -247,7 +234,7 @@ async fn a_waiting_run_can_be_cancelled_or_steered_and_its_session_deleted(backe
 
     // Steering a waiting run answers its calls with the message instead.
     let run = api.send(&session, "again").await;
-    wait_waiting(&api, &run).await;
+    api.wait_waiting(&run, LIMIT).await;
     let (status, body) = api.post(&format!("/runs/{run}/steer"), json!({"message": "never mind"})).await;
     assert_eq!(status, 202, "{body}");
     let done = api.wait_terminal(&run, LIMIT).await;
@@ -259,7 +246,7 @@ async fn a_waiting_run_can_be_cancelled_or_steered_and_its_session_deleted(backe
 
     let session = api.create_session(&agent, Some(work.path())).await;
     let run = api.send(&session, "go").await;
-    wait_waiting(&api, &run).await;
+    api.wait_waiting(&run, LIMIT).await;
     let (status, _) = api.request(reqwest::Method::DELETE, &format!("/sessions/{session}"), None).await;
     assert_eq!(status, 200);
     assert_eq!(api.run(&run).await["status"], "cancelled", "deleting the session cancels its waiting run");

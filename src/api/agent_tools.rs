@@ -67,8 +67,8 @@ struct OfferedTool {
 
 /// The tools the agent's runs are offered, in the order the model sees
 /// them; with `session_id`, the session's additions too. MCP servers are
-/// asked for their tools (through this server's own connections, cached as
-/// a worker's are).
+/// asked for their tools through the embedded workers' connections; an
+/// API-only server lists them as unavailable.
 #[utoipa::path(
     get,
     path = "/agents/{id}/tools",
@@ -104,9 +104,16 @@ async fn list(
     };
     let mut offered: Vec<OfferedTool> = tools::offered(&agent).into_iter().map(|o| shown(o.source, o.spec)).collect();
     let mut unavailable = Vec::new();
+    let Some(mcp) = &state.mcp else {
+        let error = "this API server runs no workers, and only workers start or reach MCP servers";
+        unavailable.extend(
+            agent.mcp_servers.iter().map(|s| UnavailableServer { server: s.name.clone(), error: error.into() }),
+        );
+        return Ok(Json(OfferedTools { tools: offered, unavailable }));
+    };
     let secrets = secrets_for(&state, &agent.mcp_servers).await?;
     for server in &agent.mcp_servers {
-        match state.mcp.tools(server, &secrets).await {
+        match mcp.tools(server, &secrets).await {
             Ok(listed) => offered.extend(listed.into_iter().map(|spec| shown(Source::Mcp, spec))),
             Err(error) => unavailable.push(UnavailableServer { server: server.name.clone(), error }),
         }

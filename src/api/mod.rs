@@ -108,9 +108,10 @@ pub struct AppState {
     pub wake: Arc<Notify>,
     /// The names (and port) the server answers to.
     pub hosts: Arc<HostPolicy>,
-    /// Connections to MCP servers, to list the tools an agent is offered
-    /// (the embedded workers' own).
-    pub mcp: Arc<McpPool>,
+    /// Connections to MCP servers, to list the tools an agent is offered:
+    /// the embedded workers' own. An API-only server (`--workers 0`) has
+    /// none, and starts or reaches no MCP server: it executes nothing.
+    pub mcp: Option<Arc<McpPool>>,
 }
 
 impl AppState {

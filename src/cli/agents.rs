@@ -23,7 +23,7 @@ pub struct AgentsArgs {
 #[derive(Debug, Subcommand)]
 enum AgentCommand {
     /// Create an agent and print it (JSON).
-    Create(NewAgent),
+    Create(Box<NewAgent>),
     /// List agents (what `wingman agents` alone does).
     List(ListArgs),
     /// Show an agent.
@@ -55,9 +55,25 @@ struct NewAgent {
     options: Option<String>,
     #[arg(long)]
     max_steps: Option<u32>,
-    /// A tool whose calls wait for a person's decision (repeatable; `*` for all).
+    /// A tool whose calls wait for a person's decision (repeatable; `*` for all,
+    /// `server__*` for an MCP server's).
     #[arg(long = "approve-tool")]
     approve_tools: Vec<String>,
+    /// An MCP server, as JSON: `{"name", "command", "args"?, "env"?}` or
+    /// `{"name", "url", "headers"?}` (repeatable).
+    #[arg(long = "mcp-server", value_name = "JSON")]
+    mcp_servers: Vec<String>,
+    /// An HTTP tool, as JSON: `{"name", "description", "input_schema", "url", …}` (repeatable).
+    #[arg(long = "http-tool", value_name = "JSON")]
+    http_tools: Vec<String>,
+    /// A client tool, as JSON: `{"name", "description", "input_schema"}` (repeatable).
+    #[arg(long = "client-tool", value_name = "JSON")]
+    client_tools: Vec<String>,
+}
+
+/// Parses each repeated JSON option, naming the option in the error.
+fn json_list(option: &str, values: &[String]) -> anyhow::Result<Vec<Value>> {
+    values.iter().map(|v| serde_json::from_str(v).with_context(|| format!("{option} must be a JSON object"))).collect()
 }
 
 /// Runs an `agents` command.
@@ -95,6 +111,15 @@ impl NewAgent {
         }
         if let Some(s) = self.max_steps {
             body["max_steps"] = json!(s);
+        }
+        for (field, option, values) in [
+            ("mcp_servers", "--mcp-server", &self.mcp_servers),
+            ("http_tools", "--http-tool", &self.http_tools),
+            ("client_tools", "--client-tool", &self.client_tools),
+        ] {
+            if !values.is_empty() {
+                body[field] = Value::Array(json_list(option, values)?);
+            }
         }
         Ok(body)
     }

@@ -521,6 +521,20 @@ impl Api {
         events.as_array().expect("array").clone()
     }
 
+    /// Polls until the run is `waiting` (for a person or its client), or
+    /// panics after `limit`.
+    pub async fn wait_waiting(&self, run_id: &str, limit: Duration) -> Value {
+        let start = Instant::now();
+        loop {
+            let run = self.run(run_id).await;
+            if run["status"] == "waiting" {
+                return run;
+            }
+            assert!(start.elapsed() < limit, "run {run_id} never waited: {run}");
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
     /// Polls until the run is terminal, or panics after `limit`.
     pub async fn wait_terminal(&self, run_id: &str, limit: Duration) -> Value {
         let start = Instant::now();

@@ -1,6 +1,8 @@
 //! MCP servers for the tests: the official reference server
 //! `@modelcontextprotocol/server-everything` from npm (installed by
-//! `.ci/mcp.sh`), over stdio or Streamable HTTP.
+//! `.ci/mcp.sh`), over stdio or Streamable HTTP; and the tests' own server,
+//! `recorder.py`. Each suite uses a part of it.
+#![allow(dead_code)]
 
 use std::net::TcpStream;
 use std::path::PathBuf;

@@ -182,6 +182,7 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     mark = os.environ.get("DEAD_MARK")
     if mark and os.path.exists(mark):
+        sys.stderr.write("recorder: it died before, and stays dead\n")
         sys.exit(4)
     record("start", mode=sys.argv[1])
     if sys.argv[1] == "stdio":

@@ -50,12 +50,14 @@ impl Connection {
     {
         let stale = Arc::new(AtomicBool::new(false));
         let listener = Listener { stale: stale.clone() };
-        let service = match tokio::time::timeout(timeout, listener.serve(transport)).await {
-            Ok(Ok(service)) => service,
-            Ok(Err(e)) => return Err(format!("could not initialize: {e}")),
-            Err(_) => return Err(format!("did not answer initialize within {} ms", timeout.as_millis())),
+        let failure = match tokio::time::timeout(timeout, listener.serve(transport)).await {
+            Ok(Ok(service)) => return Ok(Connection { service, stale, tools: tokio::sync::Mutex::new(None), stderr }),
+            Ok(Err(e)) => format!("could not initialize: {e}"),
+            Err(_) => format!("did not answer initialize within {} ms", timeout.as_millis()),
         };
-        Ok(Connection { service, stale, tools: tokio::sync::Mutex::new(None), stderr })
+        // A server that exits at once says why on its stderr: give the reader a moment.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        Err(with_stderr(failure, &stderr))
     }
 
     /// True once the transport is gone (the server exited, say).
@@ -110,6 +112,16 @@ impl Connection {
             }
             Err(e) => Err(e.to_string()),
         }
+    }
+}
+
+/// `error`, with the last lines the server wrote to its stderr, if any.
+pub fn with_stderr(error: String, stderr: &Mutex<String>) -> String {
+    let tail = stderr.lock().unwrap_or_else(|e| e.into_inner()).trim().to_string();
+    if tail.is_empty() {
+        error
+    } else {
+        format!("{error} (its stderr ends: {tail})")
     }
 }
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
 
-use super::connection::Connection;
+use super::connection::{with_stderr, Connection};
 use super::start;
 use crate::model::ToolSpec;
 pub use crate::secret::Secrets;
@@ -118,12 +118,7 @@ impl McpPool {
             let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
             slots.remove(&key(server, secrets));
         }
-        let stderr = connection.stderr.lock().unwrap_or_else(|e| e.into_inner()).trim().to_string();
-        if stderr.is_empty() {
-            error
-        } else {
-            format!("{error} (its stderr ends: {stderr})")
-        }
+        with_stderr(error, &connection.stderr)
     }
 }
 

@@ -10,7 +10,8 @@ const TERMINAL = ["succeeded", "failed", "cancelled", "interrupted"];
 const STATUSES = ["queued", "running", "waiting", ...TERMINAL];
 const EVENT_TYPES = ["run_queued", "run_started", "run_handed_back", "run_resumed", "step_started", "text_delta",
   "tool_call", "tool_result", "step_completed", "step_restarted", "approval_requested", "approval_decided",
-  "tool_calls_requested", "tool_results_received", "steered", "done", "fleet_queued", "result"];
+  "tool_calls_requested", "tool_results_received", "tool_source_unavailable", "steered", "done", "fleet_queued",
+  "result"];
 
 // ---------- Elements ----------
 
@@ -430,7 +431,7 @@ function timeline(container, runId) {
         s.box.append(line(e, `attempt ${e.attempt}: ${e.reason || "the step starts over"}; the text above is void`));
         break;
       case "tool_call": {
-        const output = h("pre", {class: "output muted", "data-pending": true}, "running…");
+        const output = h("pre", {class: "output muted"}, "running…");
         calls.set(e.call_id, output);
         s.box.append(toolBlock(e.name, e.input, {"data-seq": e.seq, "data-call": e.call_id}), output);
         break;
@@ -460,19 +461,13 @@ function timeline(container, runId) {
         s.box.append(waiting);
         break;
       case "tool_results_received":
+        // Each output came before this, as the call's tool_result.
         closeBox(waiting);
-        // The outputs are in the session's history; the events name the calls only.
-        for (const id of e.call_ids) {
-          const placeholder = calls.get(id);
-          if (placeholder && placeholder.dataset.pending !== undefined) {
-            placeholder.textContent = "answered by the client";
-            delete placeholder.dataset.pending;
-          }
-        }
         container.append(line(e, e.call_ids.join(", ")));
         break;
       case "run_started": container.append(line(e, `attempt ${e.attempt}, worker ${e.worker_id}`)); break;
       case "steered": container.append(line(e, e.message)); break;
+      case "tool_source_unavailable": s.box.append(line(e, `MCP server ${e.server}: ${e.error}`)); break;
       case "done": container.append(line(e, badge(e.status), e.error ? ` ${e.error}` : "")); break;
       default: container.append(line(e));
     }
