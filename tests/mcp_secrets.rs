@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 
 const LIMIT: Duration = Duration::from_secs(90);
 const VALUE: &str = "s3cr3t-value-4c1f9e";
+const ROTATED: &str = "r0tated-value-77aa01";
 
 fn call(name: &str) -> Value {
     json!({"name": name, "input": {}})
@@ -26,13 +27,14 @@ async fn a_secret_reaches_its_own_server_only(backend: Backend) {
     env.set("WINGMAN_LOG", "trace");
     env.set("WINGMAN_ALLOW_TOOL_HOSTS", "127.0.0.1");
     let recorder = Recorder::new(env.path(), "rec");
+    let own_recorder = Recorder::new(env.path(), "own");
     let http = recorder.http();
     let server = env.server(0);
     let worker = env.worker();
     let api = server.api();
     let (status, body) = api.put("/secrets/token", json!({"value": VALUE})).await;
     assert_eq!(status, 200, "{body}");
-    let own = recorder.stdio("own", json!({"TOKEN": {"secret": "token"}}));
+    let own = own_recorder.stdio("own", json!({"TOKEN": {"secret": "token"}}));
     let other = recorder.stdio("other", json!({}));
     let web = json!({"name": "web", "url": http.url, "headers": {"Authorization": {"secret": "token"}}});
     let missing = recorder.stdio("missing", json!({"TOKEN": {"secret": "never-set"}}));
@@ -73,12 +75,28 @@ async fn a_secret_reaches_its_own_server_only(backend: Backend) {
         api.get("/secrets").await.1.to_string(),
         offered.to_string(),
     ];
+    // A new value: the next step gets a new connection, and the old server ends.
+    let (status, _) = api.put("/secrets/token", json!({"value": ROTATED})).await;
+    assert_eq!(status, 200);
+    let again = api.send(&session, "again").await;
+    assert_eq!(api.wait_terminal(&again, LIMIT).await["status"], "succeeded");
+    let rotated = api.events(&again).await;
+    let own_result = rotated.iter().find(|e| e["type"] == "tool_result" && e["name"] == "own__env").unwrap();
+    assert_eq!(own_result["output"], format!("sha256:{:x}", Sha256::digest(ROTATED.as_bytes())), "{own_result}");
+    let starts: Vec<i32> = own_recorder.records().iter().filter(|r| r["event"] == "start").map(|r| r["pid"].as_i64().unwrap() as i32).collect();
+    assert_eq!(starts.len(), 2, "one server per value: {starts:?}");
+    let start = std::time::Instant::now();
+    while common::running(starts[0]) {
+        assert!(start.elapsed() < LIMIT, "the server of the old value never ended");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    seen.push(serde_json::to_string(&rotated).unwrap());
     drop(http);
     seen.push(server.process.log_text());
     seen.push(worker.log_text());
     assert!(server.process.log_text().contains("TRACE"), "the server logged at trace level");
     for text in &seen {
-        assert!(!text.contains(VALUE), "the value leaked: {}", &text[..text.len().min(2000)]);
+        assert!(!text.contains(VALUE) && !text.contains(ROTATED), "a value leaked: {}", &text[..text.len().min(2000)]);
     }
 }
 }

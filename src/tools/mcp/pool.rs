@@ -30,7 +30,8 @@ type Slot = Arc<tokio::sync::Mutex<Option<Arc<Connection>>>>;
 /// A worker's connections to MCP servers.
 #[derive(Default)]
 pub struct McpPool {
-    slots: Mutex<HashMap<String, Slot>>,
+    /// By definition: the digest of its secrets' values, and its slot.
+    slots: Mutex<HashMap<String, (String, Slot)>>,
     reach: Reach,
     opened: AtomicU64,
 }
@@ -96,10 +97,7 @@ impl McpPool {
     /// The live connection for this definition, opened if there is none:
     /// runs asking at once wait for one connection rather than open several.
     async fn connection(&self, server: &McpServer, secrets: &Secrets) -> Result<Arc<Connection>, String> {
-        let slot = {
-            let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-            slots.entry(key(server, secrets)).or_default().clone()
-        };
+        let slot = self.slot(server, secrets);
         let mut held = slot.lock().await;
         if let Some(connection) = held.as_ref().filter(|c| !c.is_closed()) {
             return Ok(connection.clone());
@@ -111,29 +109,48 @@ impl McpPool {
         Ok(connection)
     }
 
+    /// The slot of this definition. When its secrets' values changed, the
+    /// old connection is let go (it closes, and a stdio server ends, once
+    /// the calls that hold it are answered) and a new one is made.
+    fn slot(&self, server: &McpServer, secrets: &Secrets) -> Slot {
+        let (definition, values) = keys(server, secrets);
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        match slots.get(&definition) {
+            Some((held_values, slot)) if *held_values == values => slot.clone(),
+            _ => {
+                let slot = Slot::default();
+                slots.insert(definition, (values, slot.clone()));
+                slot
+            }
+        }
+    }
+
     /// Says what failed, with the server's last stderr lines; a connection
     /// whose transport is gone is forgotten, so the next use opens another.
     fn failed(&self, server: &McpServer, secrets: &Secrets, connection: &Connection, error: String) -> String {
         if connection.is_closed() {
+            let (definition, values) = keys(server, secrets);
             let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-            slots.remove(&key(server, secrets));
+            if slots.get(&definition).is_some_and(|(held, _)| *held == values) {
+                slots.remove(&definition);
+            }
         }
         with_stderr(error, &connection.stderr)
     }
 }
 
-/// A connection's identity: the definition, and the values of the secrets
-/// it uses (a changed secret gets a new connection).
-fn key(server: &McpServer, secrets: &Secrets) -> String {
+/// A connection's identity: its definition (secrets by name), and a digest
+/// of the values of the secrets it uses, which never leaves this pool.
+fn keys(server: &McpServer, secrets: &Secrets) -> (String, String) {
+    let definition = serde_json::to_string(server).unwrap_or_default();
     let mut hash = Sha256::new();
-    hash.update(serde_json::to_vec(server).unwrap_or_default());
     for name in server.secret_names() {
-        hash.update([0]);
         hash.update(name.as_bytes());
         hash.update([0]);
         hash.update(secrets.get(&name).map(|s| s.expose().as_bytes()).unwrap_or_default());
+        hash.update([0]);
     }
-    format!("{:x}", hash.finalize())
+    (definition, format!("{:x}", hash.finalize()))
 }
 
 /// The tool as offered to the model; none for a name providers refuse.
