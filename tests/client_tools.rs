@@ -148,6 +148,17 @@ async fn a_sessions_tools_are_offered_to_its_runs_only(backend: Backend) {
     assert_eq!(status, 400, "a client tool named like a built-in one: {body}");
     let (_, kept) = api.get(&format!("/sessions/{with}")).await;
     assert_eq!(kept["client_tools"][0]["name"], "pick_color", "{kept}");
+
+    // The agent comes to declare the same tool: the session's messages are refused, not run.
+    let (status, _) = api.put(&format!("/agents/{agent}"), json!({"client_tools": [pick_color()]})).await;
+    assert_eq!(status, 200);
+    let runs_before = env.count("SELECT COUNT(*) FROM runs", &[]).await;
+    let (status, body) = api.post(&format!("/sessions/{with}/message"), json!({"message": "again"})).await;
+    assert_eq!(status, 409, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("twice"), "{body}");
+    assert_eq!(env.count("SELECT COUNT(*) FROM runs", &[]).await, runs_before, "nothing was written");
+    let (status, _) = api.get(&format!("/agents/{agent}/tools?session_id={with}")).await;
+    assert_eq!(status, 409);
 }
 }
 

@@ -150,7 +150,7 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
             )),
         (status = 400, description = "An empty or oversized message, malformed JSON, a bad `Idempotency-Key`", body = ErrorBody),
         (status = 404, description = "No such session or agent", body = ErrorBody),
-        (status = 409, description = "`multitask_strategy: reject` and the session has an unfinished run", body = ErrorBody),
+        (status = 409, description = "`multitask_strategy: reject` and the session has an unfinished run; or the session's added tools clash with its agent's", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; no agent; an `Idempotency-Key` reused with another body", body = ErrorBody),
     )
 )]
@@ -195,7 +195,7 @@ async fn submit_message(
         (status = 200, description = "The run's events until its `done`: frames `id: <seq>`, `event: <type>`, `data: <event JSON>`", content_type = "text/event-stream", body = MessageStreamFrame),
         (status = 400, description = "An empty or oversized message, malformed JSON, a bad `Idempotency-Key`", body = ErrorBody),
         (status = 404, description = "No such session or agent", body = ErrorBody),
-        (status = 409, description = "`multitask_strategy: reject` and the session has an unfinished run", body = ErrorBody),
+        (status = 409, description = "`multitask_strategy: reject` and the session has an unfinished run; or the session's added tools clash with its agent's", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; no agent; an `Idempotency-Key` reused with another body", body = ErrorBody),
     )
 )]
