@@ -334,8 +334,7 @@ fn check_mcp_server(server: &McpServer) -> Result<(), String> {
     match (&server.command, &server.url) {
         (Some(command), None) if !command.trim().is_empty() && server.headers.is_empty() => {}
         (None, Some(url)) if server.env.is_empty() && server.args.is_empty() => {
-            let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
-            if !matches!(scheme.as_deref(), Some("http" | "https")) || url.len() < 10 {
+            if !is_http_url(url) {
                 return Err(format!("mcp_servers: {name}'s url must be an http or https URL"));
             }
         }
@@ -354,15 +353,16 @@ fn check_mcp_server(server: &McpServer) -> Result<(), String> {
 fn check_settings(server: &McpServer) -> Result<(), String> {
     let name = &server.name;
     for (var, value) in &server.env {
-        let valid = var.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid || matches!(value, Setting::Plain(v) if v.contains('\0')) {
+        if !is_variable_name(var) || matches!(value, Setting::Plain(v) if v.contains('\0')) {
             return Err(format!("mcp_servers: {name}'s env {var:?} is not a variable name with a value"));
         }
     }
     for (header, value) in &server.headers {
-        let token = !header.is_empty() && header.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_".contains(&b));
-        if !token || matches!(value, Setting::Plain(v) if v.bytes().any(|b| b.is_ascii_control() && b != b'\t')) {
+        let plain = match value {
+            Setting::Plain(v) => v.as_str(),
+            Setting::Secret { .. } => "",
+        };
+        if !is_header(header, plain) {
             return Err(format!("mcp_servers: {name}'s header {header:?} is not a valid header"));
         }
     }
@@ -374,29 +374,51 @@ fn check_settings(server: &McpServer) -> Result<(), String> {
 
 fn check_http_tool(tool: &HttpTool) -> Result<(), String> {
     let name = &tool.name;
-    let scheme = tool.url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
-    if !matches!(scheme.as_deref(), Some("http" | "https")) || tool.url.len() < 10 {
+    if !is_http_url(&tool.url) {
         return Err(format!("http_tools: {name}'s url must be an http or https URL"));
     }
     if tool.timeout_ms.is_some_and(|t| t == 0 || t > MAX_HTTP_TIMEOUT_MS) {
         return Err(format!("http_tools: {name}'s timeout_ms must be between 1 and {MAX_HTTP_TIMEOUT_MS}"));
     }
     for (header, value) in &tool.headers {
-        let token = !header.is_empty() && header.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_".contains(&b));
-        if !token || value.bytes().any(|b| b.is_ascii_control() && b != b'\t') {
+        if !is_header(header, value) {
             return Err(format!("http_tools: {name}'s header {header:?} is not a valid header"));
         }
     }
     Ok(())
 }
 
+/// Whether `url` names an `http` or `https` location.
+fn is_http_url(url: &str) -> bool {
+    let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+    matches!(scheme.as_deref(), Some("http" | "https")) && url.len() >= 10
+}
+
+/// Whether a header a tool declares can be sent as given: a plain token for
+/// its name, and no control character (a line break, say) in its value.
+fn is_header(name: &str, value: &str) -> bool {
+    let token = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_".contains(&b));
+    token && !value.bytes().any(|b| b.is_ascii_control() && b != b'\t')
+}
+
+/// Whether `name` is an environment variable's name: `[A-Za-z_][A-Za-z0-9_]*`.
+pub fn is_variable_name(name: &str) -> bool {
+    name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Whether providers accept `name` as a tool's: `[A-Za-z0-9_-]`, 1 to 64
+/// characters.
+pub fn providers_accept(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_NAME_LEN
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b))
+}
+
 /// A tool name providers accept and that is not reserved: `[A-Za-z0-9_-]`,
 /// 1 to 64 characters, without `__` (which names an MCP server's tools).
 pub fn check_name(name: &str) -> Result<(), String> {
-    let valid = !name.is_empty()
-        && name.len() <= MAX_NAME_LEN
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if !valid {
+    if !providers_accept(name) {
         return Err(format!("{name:?} is not a tool name ([A-Za-z0-9_-], 1 to {MAX_NAME_LEN} characters)"));
     }
     if name.contains("__") {

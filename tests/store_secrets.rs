@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use wingman::secret::{Secret, MAX_VALUE_BYTES};
 use wingman::store::StoreError;
+use wingman::toolset::McpServer;
 
 /// The names `get_secrets` answered, in its order, with their values.
 fn exposed(found: &[(String, Secret)]) -> Vec<(&str, &str)> {
@@ -50,6 +51,21 @@ store_tests! {
         assert_eq!(exposed(&found), [("Zeta", "z"), ("alpha", "a"), ("beta", "b")], "once each; none not asked for");
         assert!(store.get_secrets(&[]).await.unwrap().is_empty());
         assert!(store.get_secrets(&["ALPHA".to_string()]).await.unwrap().is_empty(), "names are case-sensitive");
+    }
+
+    #[tokio::test]
+    async fn the_secrets_of_mcp_servers_are_the_ones_they_name(store, _dir) {
+        store.put_secret("token", &Secret::new("t-value")).await.unwrap();
+        store.put_secret("unused", &Secret::new("u-value")).await.unwrap();
+        let servers: Vec<McpServer> = serde_json::from_value(serde_json::json!([
+            {"name": "a", "command": "a", "env": {"TOKEN": {"secret": "token"}, "PLAIN": "p"}},
+            {"name": "b", "url": "https://mcp.example/mcp", "headers": {"X": {"secret": "missing"}}},
+        ]))
+        .unwrap();
+        let secrets = store.secrets_of(&servers).await.unwrap();
+        assert_eq!(secrets.get("token").map(|s| s.expose()), Some("t-value"));
+        assert!(secrets.get("unused").is_none() && secrets.get("missing").is_none(), "{secrets:?}");
+        assert_eq!(store.secrets_of(&[]).await.unwrap(), Default::default());
     }
 
     #[tokio::test]

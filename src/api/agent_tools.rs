@@ -15,9 +15,8 @@ use super::schemas::Id;
 use super::sessions::with_session_tools;
 use super::AppState;
 use crate::model::ToolSpec;
-use crate::secret::Secrets;
 use crate::tools;
-use crate::toolset::{self, McpServer, Source};
+use crate::toolset::Source;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -111,21 +110,9 @@ async fn list(
         );
         return Ok(Json(OfferedTools { tools: offered, unavailable }));
     };
-    let secrets = secrets_for(&state, &agent.mcp_servers).await?;
-    for server in &agent.mcp_servers {
-        match mcp.tools(server, &secrets).await {
-            Ok(listed) => offered.extend(listed.into_iter().map(|spec| shown(Source::Mcp, spec))),
-            Err(error) => unavailable.push(UnavailableServer { server: server.name.clone(), error }),
-        }
-    }
+    let secrets = state.store.secrets_of(&agent.mcp_servers).await?;
+    let listed = mcp.list(&agent.mcp_servers, &secrets).await;
+    offered.extend(listed.tools.into_iter().map(|spec| shown(Source::Mcp, spec)));
+    unavailable.extend(listed.unavailable.into_iter().map(|(server, error)| UnavailableServer { server, error }));
     Ok(Json(OfferedTools { tools: offered, unavailable }))
-}
-
-/// The values of the secrets these servers name.
-async fn secrets_for(state: &AppState, servers: &[McpServer]) -> ApiResult<Secrets> {
-    let names = toolset::secret_names(servers);
-    if names.is_empty() {
-        return Ok(Secrets::default());
-    }
-    Ok(Secrets::from(state.store.get_secrets(&names).await?))
 }

@@ -23,15 +23,14 @@ impl Execution {
         if self.ctx.agent.mcp_servers.is_empty() {
             return Ok(specs);
         }
-        let secrets = self.secrets().await?;
-        for server in self.ctx.agent.mcp_servers.clone() {
-            match self.config.mcp.tools(&server, &secrets).await {
-                Ok(listed) => specs.extend(listed),
-                Err(error) => {
-                    tracing::warn!(server = %server.name, error = %error, "an MCP server is unavailable");
-                    self.pending.push(RunEvent::ToolSourceUnavailable { step, server: server.name.clone(), error });
-                }
-            }
+        // Read afresh each step: a secret changed meanwhile applies from here.
+        self.secrets = None;
+        let secrets = self.step_secrets().await?;
+        let listed = self.config.mcp.list(&self.ctx.agent.mcp_servers, &secrets).await;
+        specs.extend(listed.tools);
+        for (server, error) in listed.unavailable {
+            tracing::warn!(server = %server, error = %error, "an MCP server is unavailable");
+            self.pending.push(RunEvent::ToolSourceUnavailable { step, server, error });
         }
         Ok(specs)
     }

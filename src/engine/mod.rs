@@ -26,7 +26,6 @@ use crate::store::{Claim, Commit, Committed, Finish, HandBack, InboxItem, Lease,
 use crate::tools::mcp::McpPool;
 use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::SandboxConfig;
-use crate::toolset;
 
 mod infer;
 mod people;
@@ -216,6 +215,8 @@ struct Execution {
     inbox_seen: u64,
     /// A commit saw inbox items not read yet.
     inbox_unread: bool,
+    /// The secrets of the current step's MCP servers, once read.
+    secrets: Option<Arc<Secrets>>,
 }
 
 impl Execution {
@@ -264,6 +265,7 @@ impl Execution {
             inbox,
             inbox_seen,
             inbox_unread: false,
+            secrets: None,
         }))
     }
 
@@ -390,14 +392,17 @@ fn restarted(step: u32, attempt: u32, call_id: Option<String>, reason: &str) -> 
 }
 
 impl Execution {
-    /// The values of the secrets the agent's MCP servers name, read when
-    /// they are needed, so that a secret set or changed meanwhile applies.
-    async fn secrets(&self) -> Result<Secrets, StoreError> {
-        let names = toolset::secret_names(&self.ctx.agent.mcp_servers);
-        if names.is_empty() {
-            return Ok(Secrets::default());
+    /// The values of the secrets the agent's MCP servers name, as this
+    /// step read them: once per step (an inference lists the servers' tools
+    /// and its calls use them), so that a secret changed meanwhile applies
+    /// from the next step.
+    async fn step_secrets(&mut self) -> Result<Arc<Secrets>, StoreError> {
+        if let Some(secrets) = &self.secrets {
+            return Ok(secrets.clone());
         }
-        Ok(Secrets::from(self.store.get_secrets(&names).await?))
+        let secrets = Arc::new(self.store.secrets_of(&self.ctx.agent.mcp_servers).await?);
+        self.secrets = Some(secrets.clone());
+        Ok(secrets)
     }
 }
 

@@ -5,8 +5,6 @@ use crate::approval::Outcome;
 use crate::checkpoint::{Checkpoint, CheckpointBody};
 use crate::event::RunEvent;
 use crate::metrics::{self, StepKind};
-use std::sync::Arc;
-
 use crate::model::{Agent, ToolCall};
 use crate::shell::{self, ShellState};
 use crate::store::{Commit, StoreError};
@@ -38,7 +36,7 @@ impl Execution {
             env: agent.options.get("tool_env").and_then(|v| tools::check_tool_env(v).ok()).unwrap_or_default(),
             run_id: self.lease.run_id.clone(),
             mcp: self.config.mcp.clone(),
-            secrets: Arc::new(self.secrets().await?),
+            secrets: self.step_secrets().await?,
             shell: None,
         };
         for batch in batches(&calls) {

@@ -13,7 +13,8 @@ use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
 use crate::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun};
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
-use crate::secret::{Secret, SecretInfo};
+use crate::secret::{Secret, SecretInfo, Secrets};
+use crate::toolset::{self, McpServer};
 
 /// The storage of everything Wingman knows.
 #[async_trait]
@@ -181,6 +182,15 @@ pub trait Store: Send + Sync + 'static {
     /// resolving every secret of one server at once), ordered by name. A
     /// name that is not stored is left out: the caller says what is missing.
     async fn get_secrets(&self, names: &[String]) -> StoreResult<Vec<(String, Secret)>>;
+    /// The values of the secrets these MCP servers name; nothing is read
+    /// when they name none.
+    async fn secrets_of(&self, servers: &[McpServer]) -> StoreResult<Secrets> {
+        let names = toolset::secret_names(servers);
+        if names.is_empty() {
+            return Ok(Secrets::default());
+        }
+        Ok(Secrets::from(self.get_secrets(&names).await?))
+    }
     /// Every stored secret, by name, without the values.
     async fn list_secrets(&self) -> StoreResult<Vec<SecretInfo>>;
     /// Forgets a secret; [`StoreError::NotFound`] if there was none.

@@ -235,9 +235,7 @@ pub fn check_tool_env(value: &Value) -> Result<Vec<(String, String)>, String> {
     let vars = value.as_object().ok_or("options.tool_env must be an object of variable names to strings")?;
     let mut env = Vec::with_capacity(vars.len());
     for (name, value) in vars {
-        let valid_name = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid_name {
+        if !toolset::is_variable_name(name) {
             return Err(format!("options.tool_env: {name:?} is not a variable name ([A-Za-z_][A-Za-z0-9_]*)"));
         }
         if name.starts_with("WINGMAN_") {

@@ -15,4 +15,4 @@ mod pool;
 mod start;
 
 pub use connection::IDEMPOTENCY_KEY;
-pub use pool::{McpPool, Reach, Secrets};
+pub use pool::{Listed, McpPool, Reach, Secrets};

@@ -16,13 +16,22 @@ use crate::model::ToolSpec;
 pub use crate::secret::Secrets;
 use crate::tools::outside::OutsideConfig;
 use crate::tools::{output, ToolOutput};
-use crate::toolset::{self, McpServer, MAX_NAME_LEN};
+use crate::toolset::{self, McpServer};
 
 /// Where the worker may connect: the network policy's settings.
 #[derive(Debug, Clone, Default)]
 pub struct Reach {
     pub allow_private_network: bool,
     pub outside: OutsideConfig,
+}
+
+/// What [`McpPool::list`] found.
+#[derive(Debug, Default)]
+pub struct Listed {
+    /// The tools, as the model is offered them.
+    pub tools: Vec<ToolSpec>,
+    /// The servers left out, by name, with why.
+    pub unavailable: Vec<(String, String)>,
 }
 
 type Slot = Arc<tokio::sync::Mutex<Option<Arc<Connection>>>>;
@@ -53,9 +62,22 @@ impl McpPool {
         self.opened.load(Ordering::Relaxed)
     }
 
+    /// Every tool of these servers, in their order, and the servers that
+    /// could not be listed now, each with why.
+    pub async fn list(&self, servers: &[McpServer], secrets: &Secrets) -> Listed {
+        let mut listed = Listed::default();
+        for server in servers {
+            match self.tools(server, secrets).await {
+                Ok(tools) => listed.tools.extend(tools),
+                Err(error) => listed.unavailable.push((server.name.clone(), error)),
+            }
+        }
+        listed
+    }
+
     /// The server's tools as the model is offered them, `<server>__<tool>`,
     /// under its allowlist; or why there are none now.
-    pub async fn tools(&self, server: &McpServer, secrets: &Secrets) -> Result<Vec<ToolSpec>, String> {
+    async fn tools(&self, server: &McpServer, secrets: &Secrets) -> Result<Vec<ToolSpec>, String> {
         let connection = self.connection(server, secrets).await?;
         let tools = connection.tools(Duration::from_millis(server.timeout_ms())).await;
         let tools = tools.map_err(|e| self.failed(server, secrets, &connection, e))?;
@@ -156,8 +178,7 @@ fn keys(server: &McpServer, secrets: &Secrets) -> (String, String) {
 /// The tool as offered to the model; none for a name providers refuse.
 fn spec(server: &McpServer, tool: &Tool) -> Option<ToolSpec> {
     let name = toolset::mcp_tool_name(&server.name, &tool.name);
-    let valid = name.len() <= MAX_NAME_LEN && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b));
-    if !valid {
+    if !toolset::providers_accept(&name) {
         tracing::warn!(server = %server.name, tool = %tool.name, "an MCP tool whose name providers refuse is not offered");
         return None;
     }
