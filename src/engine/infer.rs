@@ -10,7 +10,7 @@ use crate::credential::ApiKey;
 use crate::event::RunEvent;
 use crate::metrics::{self, StepKind};
 use crate::model::{Content, Message, Role, RunStatus, ToolSpec};
-use crate::provider::{self, InferenceRequest, InferenceResponse, ProviderError};
+use crate::provider::{self, Delta, InferenceRequest, InferenceResponse, ProviderError};
 use crate::store::{Commit, Finish, StoreError};
 use crate::tools;
 
@@ -74,7 +74,7 @@ impl Execution {
         let result = loop {
             tokio::select! {
                 result = &mut call => break result,
-                Some(delta) = rx.recv() => text.push_str(&delta),
+                Some(delta) = rx.recv() => if let Delta::Text(piece) = delta { text.push_str(&piece) },
                 _ = flush.tick(), if !text.is_empty() => {
                     let delta = RunEvent::TextDelta { step, text: std::mem::take(&mut text) };
                     self.write(Commit { events: vec![delta], ..Default::default() }).await?;
@@ -83,7 +83,9 @@ impl Execution {
             }
         };
         while let Ok(delta) = rx.try_recv() {
-            text.push_str(&delta);
+            if let Delta::Text(piece) = delta {
+                text.push_str(&piece);
+            }
         }
         let agent = &self.ctx.agent;
         metrics::provider_answered(&agent.provider, &agent.model, result.is_ok(), asked.elapsed());

@@ -10,11 +10,10 @@
 
 use async_trait::async_trait;
 use serde_json::{json, Map, Value};
-use tokio::sync::mpsc;
 
 use super::auth::ApiKey;
 use super::options::{self, Kind, OptionSpec};
-use super::{http, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
+use super::{http, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
 use crate::model::{Content, Message, Role};
 
 mod stream;
@@ -65,11 +64,7 @@ impl Anthropic {
 
 #[async_trait]
 impl Provider for Anthropic {
-    async fn infer(
-        &self,
-        request: &InferenceRequest,
-        deltas: &mpsc::UnboundedSender<String>,
-    ) -> Result<InferenceResponse, ProviderError> {
+    async fn infer(&self, request: &InferenceRequest, deltas: &Deltas) -> Result<InferenceResponse, ProviderError> {
         let key = self.key.as_ref().ok_or_else(|| {
             ProviderError::fatal("no API key for anthropic: store one with PUT /provider/auth or set ANTHROPIC_API_KEY")
         })?;

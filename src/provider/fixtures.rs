@@ -5,6 +5,8 @@
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::{Delta, Deltas};
+
 /// The directory of the captures, relative to the repository root.
 pub const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/providers/");
 
@@ -18,16 +20,18 @@ pub fn json(name: &str) -> Value {
     serde_json::from_slice(&bytes(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
 }
 
-/// A channel for text deltas, and a way to read what was sent on it.
-pub fn deltas() -> (mpsc::UnboundedSender<String>, mpsc::UnboundedReceiver<String>) {
+/// A channel for an answer's pieces, and a way to read what was sent on it.
+pub fn deltas() -> (Deltas, mpsc::UnboundedReceiver<Delta>) {
     mpsc::unbounded_channel()
 }
 
-/// Everything sent on a delta channel so far.
-pub fn drain(rx: &mut mpsc::UnboundedReceiver<String>) -> Vec<String> {
+/// The text sent on a delta channel so far, piece by piece.
+pub fn drain(rx: &mut mpsc::UnboundedReceiver<Delta>) -> Vec<String> {
     let mut out = Vec::new();
     while let Ok(delta) = rx.try_recv() {
-        out.push(delta);
+        if let Delta::Text(text) = delta {
+            out.push(text);
+        }
     }
     out
 }

@@ -104,15 +104,41 @@ impl ProviderError {
     }
 }
 
+/// A piece of a streamed answer, sent as it arrives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delta {
+    /// Text of the answer.
+    Text(String),
+    /// The model's thinking before it answers.
+    Thinking(String),
+    /// So many more bytes of a tool call's input: counted against the
+    /// step's output cap, never shown.
+    ToolInput(usize),
+}
+
+impl Delta {
+    /// How many bytes of output the piece adds to its answer.
+    pub fn len(&self) -> usize {
+        match self {
+            Delta::Text(t) | Delta::Thinking(t) => t.len(),
+            Delta::ToolInput(n) => *n,
+        }
+    }
+
+    /// True for a piece that adds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Where a provider sends the pieces of its answer as they arrive.
+pub type Deltas = mpsc::UnboundedSender<Delta>;
+
 /// A model provider.
 #[async_trait]
 pub trait Provider: Send + Sync {
-    /// Runs one inference, sending text deltas on `deltas` as they arrive.
-    async fn infer(
-        &self,
-        request: &InferenceRequest,
-        deltas: &mpsc::UnboundedSender<String>,
-    ) -> Result<InferenceResponse, ProviderError>;
+    /// Runs one inference, sending the pieces of its answer on `deltas` as they arrive.
+    async fn infer(&self, request: &InferenceRequest, deltas: &Deltas) -> Result<InferenceResponse, ProviderError>;
 }
 
 /// What `GET /provider` shows about a provider.

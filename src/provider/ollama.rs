@@ -10,11 +10,12 @@
 
 use async_trait::async_trait;
 use serde_json::{json, Map, Value};
-use tokio::sync::mpsc;
 
 use super::auth::ApiKey;
 use super::options::{self, Kind, OptionSpec};
-use super::{http, new_call_id, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
+use super::{
+    http, new_call_id, Delta, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo,
+};
 use crate::model::{Content, Message, Role, ToolCall, Usage};
 
 /// Where requests go unless `options.base_url` says otherwise.
@@ -70,11 +71,7 @@ impl Ollama {
 
 #[async_trait]
 impl Provider for Ollama {
-    async fn infer(
-        &self,
-        request: &InferenceRequest,
-        deltas: &mpsc::UnboundedSender<String>,
-    ) -> Result<InferenceResponse, ProviderError> {
+    async fn infer(&self, request: &InferenceRequest, deltas: &Deltas) -> Result<InferenceResponse, ProviderError> {
         let opts = &request.options;
         let streaming = options::streaming(opts);
         let idle = http::timeout(opts);
@@ -197,7 +194,7 @@ pub struct StreamState {
 
 impl StreamState {
     /// Applies one line, sending text deltas as they come.
-    pub fn on_line(&mut self, line: &str, deltas: &mpsc::UnboundedSender<String>) -> Result<(), ProviderError> {
+    pub fn on_line(&mut self, line: &str, deltas: &Deltas) -> Result<(), ProviderError> {
         if line.trim().is_empty() {
             return Ok(());
         }
@@ -208,7 +205,7 @@ impl StreamState {
         }
         if let Some(text) = chunk.pointer("/message/content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
             self.text.push_str(text);
-            let _ = deltas.send(text.to_string());
+            let _ = deltas.send(Delta::Text(text.to_string()));
         }
         for call in chunk.pointer("/message/tool_calls").and_then(Value::as_array).into_iter().flatten() {
             self.tool_calls.push(tool_call(call)?);

@@ -12,11 +12,10 @@
 
 use async_trait::async_trait;
 use serde_json::{json, Map, Value};
-use tokio::sync::mpsc;
 
 use super::auth::ApiKey;
 use super::options::{self, Kind, OptionSpec};
-use super::{http, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
+use super::{http, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
 use crate::model::{Content, Message, Role};
 
 mod stream;
@@ -87,11 +86,7 @@ impl OpenAi {
 
 #[async_trait]
 impl Provider for OpenAi {
-    async fn infer(
-        &self,
-        request: &InferenceRequest,
-        deltas: &mpsc::UnboundedSender<String>,
-    ) -> Result<InferenceResponse, ProviderError> {
+    async fn infer(&self, request: &InferenceRequest, deltas: &Deltas) -> Result<InferenceResponse, ProviderError> {
         let opts = &request.options;
         let custom_server = opts.get("base_url").is_some();
         if self.key.is_none() && !custom_server {

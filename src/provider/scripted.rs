@@ -16,9 +16,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use serde_json::Value;
-use tokio::sync::mpsc;
 
-use super::{InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
+use super::{Delta, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
 use crate::model::{Content, Message, Role, ToolCall, Usage};
 
 /// The scripted provider.
@@ -108,11 +107,7 @@ fn last_user_text(messages: &[Message]) -> String {
 
 #[async_trait]
 impl Provider for Scripted {
-    async fn infer(
-        &self,
-        request: &InferenceRequest,
-        deltas: &mpsc::UnboundedSender<String>,
-    ) -> Result<InferenceResponse, ProviderError> {
+    async fn infer(&self, request: &InferenceRequest, deltas: &Deltas) -> Result<InferenceResponse, ProviderError> {
         let turn = match request.options.get("script").and_then(Value::as_array) {
             Some(script) => script.get(request.call_index as usize).cloned().unwrap_or(Value::Null),
             None if request.model == "echo" => serde_json::json!({"text": last_user_text(&request.messages)}),
@@ -160,17 +155,17 @@ impl Provider for Scripted {
 }
 
 /// Sends the text in one piece, or word by word with a delay between words.
-async fn stream_text(text: &str, delay_ms: u64, deltas: &mpsc::UnboundedSender<String>) {
+async fn stream_text(text: &str, delay_ms: u64, deltas: &Deltas) {
     if text.is_empty() {
         return;
     }
     if delay_ms == 0 {
-        let _ = deltas.send(text.to_string());
+        let _ = deltas.send(Delta::Text(text.to_string()));
         return;
     }
     for chunk in text.split_inclusive(' ') {
         tokio::time::sleep(Duration::from_millis(delay_ms)).await;
-        let _ = deltas.send(chunk.to_string());
+        let _ = deltas.send(Delta::Text(chunk.to_string()));
     }
 }
 
@@ -192,12 +187,14 @@ mod tests {
     }
 
     async fn infer(options: Value, call_index: u32) -> (Result<InferenceResponse, ProviderError>, Vec<String>) {
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let result = Scripted.infer(&request(options, call_index), &tx).await;
         drop(tx);
         let mut deltas = Vec::new();
         while let Some(d) = rx.recv().await {
-            deltas.push(d);
+            if let Delta::Text(text) = d {
+                deltas.push(text);
+            }
         }
         (result, deltas)
     }

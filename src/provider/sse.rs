@@ -2,15 +2,13 @@
 //! the crate's one decoder ([`crate::sse`], which also splits Ollama's NDJSON
 //! into lines).
 
-use tokio::sync::mpsc;
-
-use super::ProviderError;
+use super::{Deltas, ProviderError};
 use crate::sse::Decoder;
 
 /// A provider's reading of an event stream, one `data:` payload at a time.
 pub trait StreamReader {
     /// Takes one event's data; text goes to `deltas` as it arrives.
-    fn on_data(&mut self, data: &str, deltas: &mpsc::UnboundedSender<String>) -> Result<(), ProviderError>;
+    fn on_data(&mut self, data: &str, deltas: &Deltas) -> Result<(), ProviderError>;
     /// True once the stream said it is complete (nothing more is read).
     fn is_done(&self) -> bool;
 }
@@ -22,7 +20,7 @@ pub async fn read_stream(
     response: &mut reqwest::Response,
     idle: std::time::Duration,
     reader: &mut impl StreamReader,
-    deltas: &mpsc::UnboundedSender<String>,
+    deltas: &Deltas,
 ) -> Result<(), ProviderError> {
     let mut decoder = Decoder::default();
     while let Some(chunk) = super::http::next_chunk(response, idle).await? {

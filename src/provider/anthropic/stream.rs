@@ -5,10 +5,9 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use tokio::sync::mpsc;
 
 use crate::model::{ToolCall, Usage};
-use crate::provider::{parse_arguments, InferenceResponse, ProviderError};
+use crate::provider::{parse_arguments, Delta, Deltas, InferenceResponse, ProviderError};
 
 /// One content block being streamed.
 #[derive(Debug)]
@@ -40,7 +39,7 @@ impl StreamState {
     }
 
     /// Applies one event's data, sending text deltas as they come.
-    pub fn on_event(&mut self, data: &str, deltas: &mpsc::UnboundedSender<String>) -> Result<(), ProviderError> {
+    pub fn on_event(&mut self, data: &str, deltas: &Deltas) -> Result<(), ProviderError> {
         let event: Value = serde_json::from_str(data)
             .map_err(|e| ProviderError::transient(format!("the stream sent an event that is not JSON: {e}")))?;
         let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
@@ -62,7 +61,7 @@ impl StreamState {
         Ok(())
     }
 
-    fn start_block(&mut self, index: u64, block: Option<&Value>, deltas: &mpsc::UnboundedSender<String>) {
+    fn start_block(&mut self, index: u64, block: Option<&Value>, deltas: &Deltas) {
         let kind = block.and_then(|b| b.get("type")).and_then(Value::as_str).unwrap_or("");
         let field = |name: &str| block.and_then(|b| b.get(name)).and_then(Value::as_str).unwrap_or("").to_string();
         let state = match kind {
@@ -76,7 +75,7 @@ impl StreamState {
         self.blocks.insert(index, state);
     }
 
-    fn delta(&mut self, index: u64, delta: Option<&Value>, deltas: &mpsc::UnboundedSender<String>) {
+    fn delta(&mut self, index: u64, delta: Option<&Value>, deltas: &Deltas) {
         let field = |name: &str| delta.and_then(|d| d.get(name)).and_then(Value::as_str).unwrap_or("");
         match field("type") {
             "text_delta" => self.push_text(field("text"), deltas),
@@ -89,10 +88,10 @@ impl StreamState {
         }
     }
 
-    fn push_text(&mut self, text: &str, deltas: &mpsc::UnboundedSender<String>) {
+    fn push_text(&mut self, text: &str, deltas: &Deltas) {
         if !text.is_empty() {
             self.text.push_str(text);
-            let _ = deltas.send(text.to_string());
+            let _ = deltas.send(Delta::Text(text.to_string()));
         }
     }
 
@@ -153,7 +152,7 @@ fn stream_error(event: &Value) -> ProviderError {
 }
 
 /// Reads a non-streamed answer, sending its text as one delta.
-pub fn parse_message(body: &Value, deltas: &mpsc::UnboundedSender<String>) -> Result<InferenceResponse, ProviderError> {
+pub fn parse_message(body: &Value, deltas: &Deltas) -> Result<InferenceResponse, ProviderError> {
     let blocks = body
         .get("content")
         .and_then(Value::as_array)
@@ -172,7 +171,7 @@ pub fn parse_message(body: &Value, deltas: &mpsc::UnboundedSender<String>) -> Re
         }
     }
     if !text.is_empty() {
-        let _ = deltas.send(text.clone());
+        let _ = deltas.send(Delta::Text(text.clone()));
     }
     let mut usage = Usage::default();
     apply_usage(&mut usage, body.get("usage"));
@@ -181,7 +180,7 @@ pub fn parse_message(body: &Value, deltas: &mpsc::UnboundedSender<String>) -> Re
 }
 
 impl crate::provider::sse::StreamReader for StreamState {
-    fn on_data(&mut self, data: &str, deltas: &mpsc::UnboundedSender<String>) -> Result<(), ProviderError> {
+    fn on_data(&mut self, data: &str, deltas: &Deltas) -> Result<(), ProviderError> {
         StreamState::on_event(self, data, deltas)
     }
 

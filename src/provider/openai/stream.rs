@@ -5,10 +5,9 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use tokio::sync::mpsc;
 
 use crate::model::{ToolCall, Usage};
-use crate::provider::{http, new_call_id, parse_arguments, InferenceResponse, ProviderError};
+use crate::provider::{http, new_call_id, parse_arguments, Delta, Deltas, InferenceResponse, ProviderError};
 
 /// A tool call being assembled from its fragments.
 #[derive(Debug, Default)]
@@ -35,7 +34,7 @@ impl StreamState {
     }
 
     /// Applies one `data:` payload, sending text deltas as they come.
-    pub fn on_data(&mut self, data: &str, deltas: &mpsc::UnboundedSender<String>) -> Result<(), ProviderError> {
+    pub fn on_data(&mut self, data: &str, deltas: &Deltas) -> Result<(), ProviderError> {
         if data.trim() == "[DONE]" {
             self.done = true;
             return Ok(());
@@ -53,7 +52,7 @@ impl StreamState {
         };
         if let Some(text) = choice.pointer("/delta/content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
             self.text.push_str(text);
-            let _ = deltas.send(text.to_string());
+            let _ = deltas.send(Delta::Text(text.to_string()));
         }
         if let Some(calls) = choice.pointer("/delta/tool_calls").and_then(Value::as_array) {
             for (position, fragment) in calls.iter().enumerate() {
@@ -137,10 +136,7 @@ fn stream_error(chunk: &Value) -> ProviderError {
 }
 
 /// Reads a non-streamed completion, sending its text as one delta.
-pub fn parse_completion(
-    body: &Value,
-    deltas: &mpsc::UnboundedSender<String>,
-) -> Result<InferenceResponse, ProviderError> {
+pub fn parse_completion(body: &Value, deltas: &Deltas) -> Result<InferenceResponse, ProviderError> {
     let choice = body
         .get("choices")
         .and_then(Value::as_array)
@@ -156,7 +152,7 @@ pub fn parse_completion(
         tool_calls.push(ToolCall { id, name, input });
     }
     if !text.is_empty() {
-        let _ = deltas.send(text.clone());
+        let _ = deltas.send(Delta::Text(text.clone()));
     }
     let usage = body.get("usage").map(usage_of).unwrap_or_default();
     let reason = choice.get("finish_reason").and_then(Value::as_str);
@@ -164,7 +160,7 @@ pub fn parse_completion(
 }
 
 impl crate::provider::sse::StreamReader for StreamState {
-    fn on_data(&mut self, data: &str, deltas: &mpsc::UnboundedSender<String>) -> Result<(), ProviderError> {
+    fn on_data(&mut self, data: &str, deltas: &Deltas) -> Result<(), ProviderError> {
         StreamState::on_data(self, data, deltas)
     }
 
