@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use wingman::model::{Content, Message, Role};
 use wingman::provider::auth::ApiKey;
-use wingman::provider::{self, InferenceRequest, InferenceResponse, ProviderError, ToolSpec};
+use wingman::provider::{self, Delta, InferenceRequest, InferenceResponse, ProviderError, ToolSpec};
 
 const KEY: &str = "sk-ant-test-SENTINEL-4b1d9f0e7c2a";
 
@@ -55,6 +55,7 @@ fn request_like(capture: &Value, server: &MockServer) -> InferenceRequest {
         model: capture["model"].as_str().unwrap().into(),
         options: options.as_object().cloned().unwrap(),
         system: None,
+        history: Default::default(),
         messages,
         tools: tools.collect(),
         output_schema: None,
@@ -71,7 +72,9 @@ async fn call(
     let result = provider.infer(request, &tx).await;
     let mut deltas = Vec::new();
     while let Ok(d) = rx.try_recv() {
-        deltas.push(d);
+        if let Delta::Text(text) = d {
+            deltas.push(text);
+        }
     }
     (result, deltas)
 }
@@ -122,7 +125,7 @@ async fn text_reaches_the_channel_before_the_stream_ends() {
     let call = tokio::spawn(async move { provider.infer(&request, &tx).await });
     let first =
         tokio::time::timeout(Duration::from_millis(400), rx.recv()).await.expect("a delta while the stream is paused");
-    assert_eq!(first.as_deref(), Some("The weather in San Francisco, CA is"));
+    assert_eq!(first, Some(Delta::Text("The weather in San Francisco, CA is".into())));
     assert!(!call.is_finished());
     assert!(call.await.unwrap().is_ok());
 }

@@ -9,7 +9,7 @@ use providers_support::{assert_same, fixture, fixture_json, MockServer, Reply};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use wingman::model::Message;
-use wingman::provider::{self, InferenceRequest, InferenceResponse, ProviderError, ToolSpec};
+use wingman::provider::{self, Delta, InferenceRequest, InferenceResponse, ProviderError, ToolSpec};
 
 fn request_like(capture: &Value, options: Value) -> InferenceRequest {
     let tool = &capture["tools"][0]["function"];
@@ -17,6 +17,7 @@ fn request_like(capture: &Value, options: Value) -> InferenceRequest {
         model: capture["model"].as_str().unwrap().into(),
         options: options.as_object().cloned().unwrap(),
         system: None,
+        history: Default::default(),
         messages: vec![Message::user_text(capture["messages"][0]["content"].as_str().unwrap())],
         tools: vec![ToolSpec {
             name: tool["name"].as_str().unwrap().into(),
@@ -34,7 +35,9 @@ async fn call(request: &InferenceRequest) -> (Result<InferenceResponse, Provider
     let result = provider.infer(request, &tx).await;
     let mut deltas = Vec::new();
     while let Ok(d) = rx.try_recv() {
-        deltas.push(d);
+        if let Delta::Text(text) = d {
+            deltas.push(text);
+        }
     }
     (result, deltas)
 }

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use wingman::model::Message;
 use wingman::provider::auth::ApiKey;
-use wingman::provider::{self, InferenceRequest, InferenceResponse, ProviderError, ToolSpec};
+use wingman::provider::{self, Delta, InferenceRequest, InferenceResponse, ProviderError, ToolSpec};
 
 const KEY: &str = "sk-proj-test-SENTINEL-77c0ffee1234";
 
@@ -26,6 +26,7 @@ fn request_like(capture: &Value, options: Value) -> InferenceRequest {
         model: capture["model"].as_str().unwrap().into(),
         options: options.as_object().cloned().unwrap(),
         system: None,
+        history: Default::default(),
         messages: messages.collect(),
         tools: tools.collect(),
         output_schema: None,
@@ -42,7 +43,9 @@ async fn call(
     let result = provider.infer(request, &tx).await;
     let mut deltas = Vec::new();
     while let Ok(d) = rx.try_recv() {
-        deltas.push(d);
+        if let Delta::Text(text) = d {
+            deltas.push(text);
+        }
     }
     (result, deltas)
 }
