@@ -269,7 +269,7 @@ impl Worker {
             return claims;
         }
         let ids = claims.iter().map(|c| c.lease.run_id.clone()).collect();
-        match self.store.load_runs(ids).await {
+        match self.store.load_runs(ids, self.config.engine.histories.clone()).await {
             Ok(contexts) => {
                 for (claim, context) in claims.iter_mut().zip(contexts) {
                     claim.context = Some(Box::new(context));

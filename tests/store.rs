@@ -11,6 +11,7 @@ use serde_json::json;
 use store_support::*;
 use wingman::engine::{self, LoopConfig, RunExit, RunSignals};
 use wingman::event::RunEvent;
+use wingman::history::HistoryCache;
 use wingman::model::{new_id, RunInput, RunKind, RunStatus};
 use wingman::store::{Claim, Commit, HandBack, Heartbeat, IdempotencyKey, NewRun, Store, StoreError};
 
@@ -40,12 +41,35 @@ store_tests! {
         // The second run sees the first one's messages as its history, loaded
         // alone or in a batch alike.
         let alone = store.load_run(&second).await.unwrap();
-        let batch = store.load_runs(vec![first.clone(), second.clone()]).await.unwrap();
+        let batch = store.load_runs(vec![first.clone(), second.clone()], Arc::default()).await.unwrap();
         assert_eq!(batch.iter().map(|c| c.run.id.as_str()).collect::<Vec<_>>(), [first.as_str(), second.as_str()]);
         assert_eq!(batch[1].history, alone.history);
         assert_eq!(alone.history.len(), 2);
         assert_eq!(batch[0].checkpoints.len(), 1, "the first run's answer");
-        assert!(matches!(store.load_runs(vec![new_id()]).await, Err(StoreError::NotFound(_))));
+        assert!(matches!(store.load_runs(vec![new_id()], Arc::default()).await, Err(StoreError::NotFound(_))));
+    }
+
+    #[tokio::test]
+    async fn a_known_history_is_read_on_from_its_last_row(store, dir) {
+        let a = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let w = worker(&store).await;
+        let cache = Arc::new(HistoryCache::default());
+        let mut texts = Vec::new();
+        for i in 0..3 {
+            let run = enqueue(&store, &s, &a, &format!("q{i}")).await;
+            let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+            let cached = store.load_runs(vec![run.clone()], cache.clone()).await.unwrap().remove(0);
+            let whole = store.load_run(&run).await.unwrap();
+            // What a worker reads on from its cache is what a fresh load reads.
+            assert_eq!(cached.history.iter().map(|m| m.text()).collect::<Vec<_>>(), texts);
+            assert_eq!(cached.history, whole.history);
+            store.commit(&claim.lease, text_commit(1, &format!("a{i}"), true)).await.unwrap();
+            texts.extend([format!("q{i}"), format!("a{i}")]);
+        }
+        let (sessions, bytes) = cache.size();
+        assert_eq!(sessions, 1);
+        assert!(bytes > 0);
     }
 
     #[tokio::test]

@@ -30,7 +30,7 @@ store_tests! {
         // from it, loaded alone or in a batch alike.
         assert_eq!(store.load_run(&first).await.unwrap().checkpoints, [cp]);
         assert_eq!(store.load_run(&second).await.unwrap().shell.as_ref(), Some(&state));
-        assert_eq!(store.load_runs(vec![second.clone()]).await.unwrap()[0].shell.as_ref(), Some(&state));
+        assert_eq!(store.load_runs(vec![second.clone()], Default::default()).await.unwrap()[0].shell.as_ref(), Some(&state));
         // A write under a lapsed lease changes nothing.
         tokio::time::sleep(LEASE + Duration::from_millis(100)).await;
         let later = ShellState { dir: "elsewhere".into(), ..Default::default() };

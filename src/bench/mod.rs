@@ -14,6 +14,7 @@ use crate::store::ScratchDatabase;
 mod burn;
 mod cpu;
 mod fleet;
+mod history;
 mod http;
 mod idle;
 mod steps;
@@ -49,6 +50,8 @@ enum Which {
     Fleet(fleet::FleetArgs),
     /// (f) The CPU an API server and a worker use at rest.
     Idle(idle::IdleArgs),
+    /// (g) Messages one after another to one session: whether a message's cost grows with its history.
+    History(history::HistoryArgs),
 }
 
 /// Runs a benchmark and prints its figures.
@@ -84,6 +87,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         Which::Steps(a) => steps::run(&setup, a).await,
         Which::Fleet(a) => fleet::run(&setup, a).await,
         Which::Idle(a) => idle::run(&setup, a).await,
+        Which::History(a) => history::run(&setup, a).await,
     };
     if let Some(database) = database {
         database.drop_it().await?;
@@ -174,6 +178,13 @@ pub fn server_url(child: &mut Child) -> anyhow::Result<String> {
     let mut line = String::new();
     std::io::BufReader::new(stdout).read_line(&mut line)?;
     Ok(line.trim().rsplit(' ').next().unwrap_or_default().to_string())
+}
+
+/// A port free on loopback now, for a process that must be told its
+/// address before it starts (another process may take it meanwhile, which
+/// a benchmark can live with).
+pub fn free_port() -> anyhow::Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
 /// A work directory for benchmark sessions.

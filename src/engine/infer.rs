@@ -37,14 +37,14 @@ impl Execution {
 
     fn request(&self, tools: Vec<ToolSpec>) -> InferenceRequest {
         let agent = &self.ctx.agent;
-        let mut messages = self.ctx.history.clone();
-        messages.extend(checkpoint::conversation(&self.ctx.run.input, &self.ctx.checkpoints));
+        let messages = checkpoint::conversation(&self.ctx.run.input, &self.ctx.checkpoints);
         // A fleet task's own instructions replace the agent's, for that task only.
         let system = self.ctx.run.input.instructions.clone().or_else(|| agent.instructions.clone());
         InferenceRequest {
             model: agent.model.clone(),
             options: agent.options.clone(),
             system,
+            history: self.ctx.history.clone(),
             messages,
             tools,
             output_schema: agent.output_schema.clone(),

@@ -18,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 use crate::approval::WaitingCall;
 use crate::checkpoint::{self, next_action, NextAction, RunSummary};
 use crate::event::RunEvent;
+use crate::history::HistoryCache;
 use crate::metrics::{self, FencedWrite};
 use crate::model::RunStatus;
 use crate::provider::pricing::Pricing;
@@ -53,6 +54,9 @@ pub struct LoopConfig {
     pub outside: Arc<OutsideConfig>,
     /// The worker's connections to MCP servers, shared by its runs.
     pub mcp: Arc<McpPool>,
+    /// The session histories the worker loaded, so that a session's next
+    /// run reads only what was added since.
+    pub histories: Arc<HistoryCache>,
 }
 
 impl Default for LoopConfig {
@@ -67,6 +71,7 @@ impl Default for LoopConfig {
             sandbox: Arc::default(),
             outside: Arc::default(),
             mcp: Arc::default(),
+            histories: Arc::default(),
         }
     }
 }
@@ -228,7 +233,10 @@ impl Execution {
     ) -> Result<Option<Execution>, StoreError> {
         let ctx = match claim.context {
             Some(ctx) => *ctx,
-            None => store.load_run(&claim.lease.run_id).await?,
+            None => {
+                let mut loaded = store.load_runs(vec![claim.lease.run_id.clone()], config.histories.clone()).await?;
+                loaded.pop().ok_or(StoreError::NotFound("run"))?
+            }
         };
         if ctx.run.status != RunStatus::Running {
             return Ok(None);

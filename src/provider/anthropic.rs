@@ -96,7 +96,7 @@ pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
     if let Some(system) = super::system_prompt(request, native).filter(|s| !s.is_empty()) {
         body.insert("system".into(), json!(system));
     }
-    body.insert("messages".into(), Value::Array(messages(&request.messages)));
+    body.insert("messages".into(), Value::Array(messages(request.conversation())));
     if !request.tools.is_empty() {
         let tools = request.tools.iter().map(|t| {
             let mut tool = json!({"name": t.name, "input_schema": t.input_schema});
@@ -133,7 +133,7 @@ pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
 /// Wingman's messages as Anthropic turns: tool results become `user` turns,
 /// consecutive turns of one role merge, empty ones are left out, and a turn
 /// that is one text block is sent as a plain string.
-pub fn messages(messages: &[Message]) -> Vec<Value> {
+pub fn messages<'a>(messages: impl IntoIterator<Item = &'a Message>) -> Vec<Value> {
     let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
     for message in messages {
         let role = match message.role {

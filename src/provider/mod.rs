@@ -18,7 +18,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
-use crate::model::{Agent, Content, Message, ToolCall, Usage};
+use crate::history::History;
+use crate::model::{Agent, Message, ToolCall, Usage};
 
 pub mod anthropic;
 pub mod auth;
@@ -47,7 +48,10 @@ pub struct InferenceRequest {
     pub options: Map<String, Value>,
     /// The system prompt: the agent's instructions (and the task's).
     pub system: Option<String>,
-    /// The conversation so far, in Wingman's provider-neutral form.
+    /// The session's history before the run (shared, not copied).
+    pub history: History,
+    /// The run's own conversation so far, after the history, in Wingman's
+    /// provider-neutral form.
     pub messages: Vec<Message>,
     /// The tools the model may call.
     pub tools: Vec<ToolSpec>,
@@ -56,6 +60,13 @@ pub struct InferenceRequest {
     /// How many provider calls of this run ended durably before this one
     /// (answers and recorded failures). Deterministic across crashes.
     pub call_index: u32,
+}
+
+impl InferenceRequest {
+    /// The whole conversation: the history, then the run's own messages.
+    pub fn conversation(&self) -> impl DoubleEndedIterator<Item = &Message> + Clone + '_ {
+        self.history.iter().chain(self.messages.iter())
+    }
 }
 
 /// The model's answer.
@@ -222,15 +233,6 @@ pub fn system_prompt(request: &InferenceRequest, native_schema: bool) -> Option<
             })
         }
     }
-}
-
-/// The name of the tool whose call `call_id` asked for, searching the
-/// conversation backwards (providers that key results by name need it).
-pub fn tool_name_of(messages: &[Message], call_id: &str) -> Option<String> {
-    messages.iter().rev().flat_map(|m| &m.content).find_map(|c| match c {
-        Content::ToolUse { id, name, .. } if id == call_id => Some(name.clone()),
-        _ => None,
-    })
 }
 
 /// A fresh ID for a tool call whose provider gave none.

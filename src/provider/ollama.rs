@@ -8,6 +8,8 @@
 //! Ollama's hosted service) and sent as a bearer token. An `output_schema` is
 //! sent as `format`.
 
+use std::collections::HashMap;
+
 use async_trait::async_trait;
 use serde_json::{json, Map, Value};
 
@@ -111,7 +113,7 @@ pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
     if let Some(system) = super::system_prompt(request, native).filter(|s| !s.is_empty()) {
         turns.push(json!({"role": "system", "content": system}));
     }
-    turns.extend(messages(&request.messages));
+    turns.extend(messages(request.conversation()));
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model));
     body.insert("messages".into(), Value::Array(turns));
@@ -144,9 +146,16 @@ pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
 
 /// Wingman's messages as Ollama messages: tool calls with object arguments,
 /// and one `tool` message per result, naming its tool and call.
-pub fn messages(messages: &[Message]) -> Vec<Value> {
+pub fn messages<'a>(messages: impl IntoIterator<Item = &'a Message>) -> Vec<Value> {
     let mut out = Vec::new();
-    for (i, message) in messages.iter().enumerate() {
+    // The name of each call asked for so far, for the results that follow.
+    let mut names: HashMap<&str, &str> = HashMap::new();
+    for message in messages {
+        for content in &message.content {
+            if let Content::ToolUse { id, name, .. } = content {
+                names.insert(id, name);
+            }
+        }
         let text = message.text();
         let calls: Vec<Value> = message
             .content
@@ -172,7 +181,7 @@ pub fn messages(messages: &[Message]) -> Vec<Value> {
         for content in &message.content {
             if let Content::ToolResult { tool_use_id, content, .. } = content {
                 let mut turn = json!({"role": "tool", "content": content, "tool_call_id": tool_use_id});
-                if let Some(name) = super::tool_name_of(&messages[..i], tool_use_id) {
+                if let Some(name) = names.get(tool_use_id.as_str()) {
                     turn["tool_name"] = json!(name);
                 }
                 out.push(turn);

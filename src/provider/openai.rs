@@ -123,7 +123,7 @@ pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
     if let Some(system) = super::system_prompt(request, native).filter(|s| !s.is_empty()) {
         turns.push(json!({"role": "system", "content": system}));
     }
-    turns.extend(messages(&request.messages));
+    turns.extend(messages(request.conversation()));
     body.insert("messages".into(), Value::Array(turns));
     if !request.tools.is_empty() {
         let strict = opts.get("strict_tools").and_then(Value::as_bool).unwrap_or(false);
@@ -157,7 +157,7 @@ pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
 /// Wingman's messages as chat messages: an assistant message carries its
 /// tool calls (arguments as a JSON string), and each tool result is a message
 /// of its own with role `tool`.
-pub fn messages(messages: &[Message]) -> Vec<Value> {
+pub fn messages<'a>(messages: impl IntoIterator<Item = &'a Message>) -> Vec<Value> {
     let mut out = Vec::new();
     for message in messages {
         let text = message.text();

@@ -82,15 +82,26 @@ fn validate_turn(turn: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// Words as runs of bytes other than ASCII whitespace (what
+/// `split_whitespace` counts in ASCII text), counted as the places where a
+/// word starts in a form the compiler vectorizes: an `echo` run counts its
+/// whole conversation at every step.
 fn words(text: &str) -> u64 {
-    text.split_whitespace().count() as u64
+    fn space(b: u8) -> bool {
+        // Space, and \t \n \x0B \x0C \r in one comparison.
+        (b == b' ') | (b.wrapping_sub(b'\t') < 5)
+    }
+    let bytes = text.as_bytes();
+    let Some(&first) = bytes.first() else { return 0 };
+    let pairs = bytes.iter().zip(&bytes[1..]);
+    let starts: u64 = pairs.map(|(&a, &b)| u64::from(space(a) & !space(b))).sum();
+    starts + u64::from(!space(first))
 }
 
 fn input_tokens(request: &InferenceRequest) -> u64 {
     let system = request.system.as_deref().map(words).unwrap_or(0);
     let messages: u64 = request
-        .messages
-        .iter()
+        .conversation()
         .flat_map(|m| &m.content)
         .map(|c| match c {
             Content::Text { text } => words(text),
@@ -101,8 +112,8 @@ fn input_tokens(request: &InferenceRequest) -> u64 {
     system + messages
 }
 
-fn last_user_text(messages: &[Message]) -> String {
-    messages.iter().rev().find(|m| m.role == Role::User).map(Message::text).unwrap_or_default()
+fn last_user_text(request: &InferenceRequest) -> String {
+    request.conversation().rev().find(|m| m.role == Role::User).map(Message::text).unwrap_or_default()
 }
 
 #[async_trait]
@@ -110,7 +121,7 @@ impl Provider for Scripted {
     async fn infer(&self, request: &InferenceRequest, deltas: &Deltas) -> Result<InferenceResponse, ProviderError> {
         let turn = match request.options.get("script").and_then(Value::as_array) {
             Some(script) => script.get(request.call_index as usize).cloned().unwrap_or(Value::Null),
-            None if request.model == "echo" => serde_json::json!({"text": last_user_text(&request.messages)}),
+            None if request.model == "echo" => serde_json::json!({"text": last_user_text(request)}),
             None => Value::Null,
         };
         if let Some(message) = turn.get("panic").and_then(Value::as_str) {
@@ -122,7 +133,7 @@ impl Provider for Scripted {
             return Err(ProviderError::from_status(status, message));
         }
         let text = match turn.get("echo").and_then(Value::as_bool) {
-            Some(true) => last_user_text(&request.messages),
+            Some(true) => last_user_text(request),
             _ => turn.get("text").and_then(Value::as_str).unwrap_or("").to_string(),
         };
         let delay = request.options.get("chunk_delay_ms").and_then(Value::as_u64).unwrap_or(0);
@@ -179,6 +190,7 @@ mod tests {
             model: "echo".into(),
             options: options.as_object().cloned().unwrap_or_default(),
             system: None,
+            history: Default::default(),
             messages: vec![Message::user_text("say this back")],
             tools: vec![],
             output_schema: None,
@@ -197,6 +209,13 @@ mod tests {
             }
         }
         (result, deltas)
+    }
+
+    #[test]
+    fn words_are_counted_as_split_whitespace_counts_them() {
+        for text in ["", " ", "one", " one  two\tthree\n", "a\x0Bb\r\nc ", "é ü  ß"] {
+            assert_eq!(words(text), text.split_whitespace().count() as u64, "{text:?}");
+        }
     }
 
     #[tokio::test]

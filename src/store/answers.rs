@@ -2,8 +2,9 @@
 //! and the state of the queue and its workers.
 
 use crate::checkpoint::Checkpoint;
+use crate::history::History;
 use crate::lifecycle::{InboxItem, Lease};
-use crate::model::{Agent, FleetRun, Message, Run};
+use crate::model::{Agent, FleetRun, Run};
 use crate::shell::ShellState;
 
 /// A position in the log of every run's events, in commit order. Callers
@@ -61,7 +62,7 @@ pub struct RunContext {
     pub agent: Agent,
     pub work_dir: String,
     /// The session's history before this run.
-    pub history: Vec<Message>,
+    pub history: History,
     pub checkpoints: Vec<Checkpoint>,
     /// The last step that has a `step_started` event but no `step_completed`.
     pub open_step: Option<u32>,

@@ -1,5 +1,6 @@
 //! The one trait every backend implements, in domain terms.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -11,6 +12,7 @@ use super::{
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
+use crate::history::HistoryCache;
 use crate::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun};
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::secret::{Secret, SecretInfo, Secrets};
@@ -140,16 +142,16 @@ pub trait Store: Send + Sync + 'static {
     async fn claim_runs(&self, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>>;
 
     // Execution, fenced by the lease.
-    async fn load_run(&self, run_id: &str) -> StoreResult<RunContext>;
-    /// Loads several runs' contexts, in one round trip where the backend can:
-    /// a worker that claimed a batch loads it at once.
-    async fn load_runs(&self, run_ids: Vec<String>) -> StoreResult<Vec<RunContext>> {
-        let mut contexts = Vec::with_capacity(run_ids.len());
-        for run_id in &run_ids {
-            contexts.push(self.load_run(run_id).await?);
-        }
-        Ok(contexts)
+    /// Loads a run's context, its session's history read whole.
+    async fn load_run(&self, run_id: &str) -> StoreResult<RunContext> {
+        let mut contexts = self.load_runs(vec![run_id.to_string()], Arc::new(HistoryCache::new(0))).await?;
+        contexts.pop().ok_or(StoreError::NotFound("run"))
     }
+    /// Loads several runs' contexts, in one round trip where the backend can:
+    /// a worker that claimed a batch loads it at once. Of each session's
+    /// history only the rows after what `histories` knows are read; the
+    /// history as loaded is kept there for the session's next run.
+    async fn load_runs(&self, run_ids: Vec<String>, histories: Arc<HistoryCache>) -> StoreResult<Vec<RunContext>>;
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<Committed>;
     /// The items waiting in a run's inbox, oldest first.
     async fn read_inbox(&self, run_id: &str) -> StoreResult<Vec<InboxItem>>;

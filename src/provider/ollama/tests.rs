@@ -15,6 +15,7 @@ fn request(capture: &Value, options: Value) -> InferenceRequest {
         model: capture["model"].as_str().unwrap().into(),
         options: options.as_object().cloned().unwrap_or_default(),
         system: None,
+        history: Default::default(),
         messages: vec![Message::user_text(capture["messages"][0]["content"].as_str().unwrap())],
         tools: vec![ToolSpec {
             name: tool["name"].as_str().unwrap().into(),
@@ -61,6 +62,7 @@ fn options_and_the_tool_result_turn() {
         model: "llama3.2".into(),
         options: options.as_object().cloned().unwrap(),
         system: Some("Be brief.".into()),
+        history: Default::default(),
         messages: history,
         tools: vec![],
         output_schema: Some(json!({"type": "object"})),

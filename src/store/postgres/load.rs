@@ -6,7 +6,8 @@ use sqlx::postgres::PgPool;
 use sqlx::PgConnection;
 
 use crate::checkpoint::Checkpoint;
-use crate::model::{Agent, Message};
+use crate::history::{History, HistoryCache, HistoryRow};
+use crate::model::Agent;
 use crate::store::rows::{self, Columns};
 use crate::store::{RunContext, StoreError, StoreResult};
 
@@ -15,7 +16,7 @@ use crate::store::{RunContext, StoreError, StoreResult};
 /// per kind of row for the whole batch (the runs, their sessions'
 /// histories, their checkpoints, their inboxes), not per run: a worker
 /// loads a claimed batch of up to its free slots at once.
-pub async fn run_contexts(pool: &PgPool, run_ids: &[String]) -> StoreResult<Vec<RunContext>> {
+pub async fn run_contexts(pool: &PgPool, run_ids: &[String], histories: &HistoryCache) -> StoreResult<Vec<RunContext>> {
     let mut tx = super::begin(pool).await?;
     sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
     let mut contexts = Vec::with_capacity(run_ids.len());
@@ -26,20 +27,24 @@ pub async fn run_contexts(pool: &PgPool, run_ids: &[String]) -> StoreResult<Vec<
     let mut sessions: Vec<String> = contexts.iter().filter_map(|c| c.run.session_id.clone()).collect();
     sessions.sort_unstable();
     sessions.dedup();
-    let mut histories = histories(&mut tx, &sessions).await?;
+    let known: Vec<History> = sessions.iter().map(|s| histories.known(s)).collect();
+    let mut rows = rows_after(&mut tx, &sessions, &known).await?;
     let checkpoints = all_checkpoints(&mut tx, run_ids).await?;
     // Inboxes are nearly always empty: one statement for the whole batch.
     let inboxes = super::people::read_inboxes(&mut tx, run_ids).await?;
     tx.commit().await?;
+    // Every message written by runs that ended earlier (a run writes its
+    // own when it ends, after which it is never executed again).
+    let mut loaded = HashMap::with_capacity(sessions.len());
+    for (session, known) in sessions.into_iter().zip(known) {
+        let history = known.extended(rows.remove(&session).unwrap_or_default());
+        histories.keep(&session, &history);
+        loaded.insert(session, history);
+    }
     for context in &mut contexts {
         let id = context.run.id.clone();
-        if let Some(history) = context.run.session_id.as_ref().and_then(|s| histories.get_mut(s)) {
-            // Every message written by runs that ended earlier: not this run's own.
-            context.history = history
-                .iter()
-                .filter(|(by, _)| by.as_deref() != Some(&id))
-                .flat_map(|(_, messages)| messages.iter().cloned())
-                .collect();
+        if let Some(history) = context.run.session_id.as_ref().and_then(|s| loaded.get(s)) {
+            context.history = history.clone();
         }
         context.checkpoints = checkpoints.get(&id).cloned().unwrap_or_default();
         context.inbox = inboxes.get(&id).cloned().unwrap_or_default();
@@ -70,7 +75,7 @@ async fn runs(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<S
             open_step: row.opt_int("open_step")?.map(|s| s as u32),
             handed_back: row.int("handed_back")? != 0,
             resumed: run.attempt > 1,
-            history: Vec::new(),
+            history: History::default(),
             checkpoints: Vec::new(),
             inbox: Vec::new(),
             shell: rows::shell(row.opt_text("shell")?.as_deref()),
@@ -81,30 +86,35 @@ async fn runs(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<S
     Ok(contexts)
 }
 
-/// Each session's history in order, as the messages each run wrote.
-type Histories = HashMap<String, Vec<(Option<String>, Vec<Message>)>>;
-
 /// The lookups by a batch of keys probe the index once per key: a lateral
 /// subquery per key, kept from being flattened into a join by `OFFSET 0`.
 /// `key = ANY($1)`, or a plain join with the keys, lets the planner scan the
 /// whole table instead, which it costs as cheap while the table's statistics
 /// lag behind its growth (a young database); then every load read every
 /// row, and these loads were the costliest statements of a burn-down.
-/// A row holds the messages one run added (migration 9).
-async fn histories(c: &mut PgConnection, sessions: &[String]) -> StoreResult<Histories> {
-    let found: Vec<(String, Option<String>, String)> = sqlx::query_as(
-        "SELECT u.id, m.run_id, m.messages FROM UNNEST($1::text[]) AS u(id)
-         CROSS JOIN LATERAL (SELECT run_id, messages, idx FROM session_messages WHERE session_id = u.id OFFSET 0) m
+/// A row holds the messages one run added (migration 9). Each session's
+/// rows are read after the last one its known history holds.
+async fn rows_after(
+    c: &mut PgConnection,
+    sessions: &[String],
+    known: &[History],
+) -> StoreResult<HashMap<String, Vec<HistoryRow>>> {
+    let after: Vec<i64> = known.iter().map(History::last_row).collect();
+    let found: Vec<(String, i64, String)> = sqlx::query_as(
+        "SELECT u.id, m.idx, m.messages FROM UNNEST($1::text[], $2::bigint[]) AS u(id, after)
+         CROSS JOIN LATERAL (SELECT messages, idx FROM session_messages
+                             WHERE session_id = u.id AND idx > u.after OFFSET 0) m
          ORDER BY u.id, m.idx",
     )
     .bind(sessions)
+    .bind(&after)
     .fetch_all(&mut *c)
     .await?;
-    let mut histories: Histories = HashMap::new();
-    for (session_id, run_id, messages) in found {
-        histories.entry(session_id).or_default().push((run_id, serde_json::from_str(&messages)?));
+    let mut rows: HashMap<String, Vec<HistoryRow>> = HashMap::new();
+    for (session_id, idx, messages) in found {
+        rows.entry(session_id).or_default().push(HistoryRow { idx, messages: serde_json::from_str(&messages)? });
     }
-    Ok(histories)
+    Ok(rows)
 }
 
 /// The runs' stored checkpoints, each run's in the order they were made.

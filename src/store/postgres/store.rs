@@ -1,6 +1,7 @@
 //! The [`Store`] trait on PostgreSQL: writes in transactions (see
 //! [`PgStore::write`]), reads straight from the pool.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -11,6 +12,7 @@ use super::{events, fleet, load, people, progress, queue, retention, sealed, wor
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
+use crate::history::HistoryCache;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::secret::{Secret, SecretInfo};
 use crate::store::rows;
@@ -322,13 +324,8 @@ impl Store for PgStore {
         }
     }
 
-    async fn load_run(&self, run_id: &str) -> StoreResult<RunContext> {
-        let mut contexts = self.load_runs(vec![run_id.to_string()]).await?;
-        contexts.pop().ok_or(StoreError::NotFound("run"))
-    }
-
-    async fn load_runs(&self, run_ids: Vec<String>) -> StoreResult<Vec<RunContext>> {
-        load::run_contexts(&self.pool, &run_ids).await
+    async fn load_runs(&self, run_ids: Vec<String>, histories: Arc<HistoryCache>) -> StoreResult<Vec<RunContext>> {
+        load::run_contexts(&self.pool, &run_ids, &histories).await
     }
 
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<Committed> {

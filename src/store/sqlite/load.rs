@@ -6,13 +6,14 @@ use rusqlite::Connection;
 
 use super::rows;
 use crate::checkpoint::Checkpoint;
-use crate::model::{Agent, Message};
+use crate::history::{History, HistoryCache, HistoryRow};
+use crate::model::Agent;
 use crate::store::{RunContext, StoreError, StoreResult};
 
 /// Loads the contexts of `run_ids`, in order, from one snapshot.
-pub fn run_contexts(conn: &Connection, run_ids: &[String]) -> StoreResult<Vec<RunContext>> {
+pub fn run_contexts(conn: &Connection, run_ids: &[String], histories: &HistoryCache) -> StoreResult<Vec<RunContext>> {
     let snapshot = conn.unchecked_transaction()?;
-    let contexts = run_ids.iter().map(|id| run_context(conn, id)).collect::<StoreResult<Vec<_>>>()?;
+    let contexts = run_ids.iter().map(|id| run_context(conn, id, histories)).collect::<StoreResult<Vec<_>>>()?;
     snapshot.commit()?;
     Ok(contexts)
 }
@@ -20,7 +21,7 @@ pub fn run_contexts(conn: &Connection, run_ids: &[String]) -> StoreResult<Vec<Ru
 /// Loads a run with its agent snapshot, the session history and shell state
 /// before it, its checkpoints and what its event log says about an
 /// interrupted step.
-fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
+fn run_context(conn: &Connection, run_id: &str, histories: &HistoryCache) -> StoreResult<RunContext> {
     let (run, agent, work_dir, shell) = {
         let mut select = conn.prepare_cached(&format!(
             "SELECT {}, agent, work_dir, (SELECT shell FROM sessions WHERE sessions.id = runs.session_id) AS shell
@@ -34,8 +35,8 @@ fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
         (rows::run(row)?, agent, row.get::<_, String>("work_dir")?, shell)
     };
     let history = match &run.session_id {
-        Some(session_id) => history_before(conn, session_id, run_id)?,
-        None => Vec::new(),
+        Some(session_id) => history_before(conn, session_id, histories)?,
+        None => History::default(),
     };
     let checkpoints = checkpoints(conn, run_id)?;
     let (open_step, handed_back): (Option<i64>, bool) = conn
@@ -48,13 +49,18 @@ fn run_context(conn: &Connection, run_id: &str) -> StoreResult<RunContext> {
     Ok(RunContext { run, agent, work_dir, history, checkpoints, open_step, resumed, handed_back, inbox, shell })
 }
 
-/// The history before this run: every message written by runs that ended earlier.
-fn history_before(conn: &Connection, session_id: &str, run_id: &str) -> StoreResult<Vec<Message>> {
-    let mut select = conn.prepare_cached(
-        "SELECT message FROM session_messages WHERE session_id = ?1 AND (run_id IS NULL OR run_id <> ?2) ORDER BY idx",
-    )?;
-    let history =
-        rows::all(select.query([session_id, run_id])?, |row| Ok(serde_json::from_str(&row.get::<_, String>(0)?)?))?;
+/// The history before this run: every message written by runs that ended
+/// earlier (a run writes its own when it ends, after which it is never
+/// executed again). Only the rows after what `histories` knows are read.
+fn history_before(conn: &Connection, session_id: &str, histories: &HistoryCache) -> StoreResult<History> {
+    let known = histories.known(session_id);
+    let mut select = conn
+        .prepare_cached("SELECT idx, message FROM session_messages WHERE session_id = ?1 AND idx > ?2 ORDER BY idx")?;
+    let rows = rows::all(select.query(rusqlite::params![session_id, known.last_row()])?, |row| {
+        Ok(HistoryRow { idx: row.get(0)?, messages: vec![serde_json::from_str(&row.get::<_, String>(1)?)?] })
+    })?;
+    let history = known.extended(rows);
+    histories.keep(session_id, &history);
     Ok(history)
 }
 

@@ -3,6 +3,7 @@
 //! all driven in-thread through SQLite's C API (rusqlite).
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -11,13 +12,14 @@ use chrono::Utc;
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
+use crate::history::HistoryCache;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::secret::{Secret, SecretInfo};
 use crate::store::sealed::SealedTable;
 use crate::store::{
     Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
     IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, RunContext, RunFilter, SessionFilter,
-    Store, StoreError, StoreOptions, StoreResult, WorkerInfo,
+    Store, StoreOptions, StoreResult, WorkerInfo,
 };
 
 mod fleet;
@@ -258,13 +260,8 @@ impl Store for SqliteStore {
         self.writer.write(move |c| queue::claim(c, &worker_id, limit, Utc::now())).await
     }
 
-    async fn load_run(&self, run_id: &str) -> StoreResult<RunContext> {
-        let mut contexts = self.load_runs(vec![run_id.to_string()]).await?;
-        contexts.pop().ok_or(StoreError::NotFound("run"))
-    }
-
-    async fn load_runs(&self, run_ids: Vec<String>) -> StoreResult<Vec<RunContext>> {
-        self.readers.read(move |c| load::run_contexts(c, &run_ids)).await
+    async fn load_runs(&self, run_ids: Vec<String>, histories: Arc<HistoryCache>) -> StoreResult<Vec<RunContext>> {
+        self.readers.read(move |c| load::run_contexts(c, &run_ids, &histories)).await
     }
 
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<Committed> {

@@ -1,0 +1,246 @@
+//! A session's history as a run is sent it, and what a worker keeps of it
+//! between runs.
+//!
+//! A session's stored history only grows: each run that ends appends its
+//! messages as rows numbered after the last (a row is one message on SQLite
+//! and one run's messages on PostgreSQL). So a worker that loaded a
+//! session's history up to row `n` for one run need only read the rows
+//! after `n` for the next, and decode nothing twice. [`HistoryCache`] keeps
+//! what it loaded, within a memory bound, and [`History`] shares the
+//! decoded messages between the cache, the runs and their requests, so that
+//! what Wingman itself does for a message does not grow with the session.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use crate::model::{Content, Message};
+
+/// Stored rows of a session's history, read after a known one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryRow {
+    /// The row's number within its session (rows are numbered from 1).
+    pub idx: i64,
+    /// The messages the row holds, in order.
+    pub messages: Vec<Message>,
+}
+
+/// The messages a run is sent before its own: its session's history as
+/// loaded, up to a stored row. Cloning it copies a pointer; extending one
+/// that nothing else holds appends in place, and one that is shared
+/// copies pointers to the messages, never the messages.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    messages: Arc<Vec<Arc<Message>>>,
+    /// The number of the last row loaded (0: none).
+    last_row: i64,
+    /// Roughly what the messages occupy in memory, for the cache's bound.
+    bytes: usize,
+}
+
+impl History {
+    /// A history of the given messages, as if loaded from one row.
+    pub fn of(messages: Vec<Message>) -> History {
+        History::default().extended(vec![HistoryRow { idx: 1, messages }])
+    }
+
+    /// The number of the last stored row it holds: a load reads only the
+    /// rows after it.
+    pub fn last_row(&self) -> i64 {
+        self.last_row
+    }
+
+    /// The messages, oldest first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Message> + Clone + '_ {
+        self.messages.iter().map(|m| m.as_ref())
+    }
+
+    /// How many messages it holds.
+    pub fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    /// True when it holds no message.
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
+
+    /// The history with `rows` (read after [`History::last_row`], in
+    /// order) appended.
+    pub fn extended(mut self, rows: Vec<HistoryRow>) -> History {
+        if rows.is_empty() {
+            return self;
+        }
+        let messages = Arc::make_mut(&mut self.messages);
+        for row in rows {
+            self.last_row = self.last_row.max(row.idx);
+            for message in row.messages {
+                self.bytes += size_of(&message);
+                messages.push(Arc::new(message));
+            }
+        }
+        self
+    }
+}
+
+/// An estimate of the memory a decoded message occupies: its strings and
+/// a fixed cost per block.
+fn size_of(message: &Message) -> usize {
+    let block = |c: &Content| match c {
+        Content::Text { text } => text.len(),
+        Content::ToolUse { id, name, input } => id.len() + name.len() + input.to_string().len(),
+        Content::ToolResult { tool_use_id, content, .. } => tool_use_id.len() + content.len(),
+    };
+    64 + message.content.iter().map(|c| 48 + block(c)).sum::<usize>()
+}
+
+/// The histories a worker loaded, by session, kept while they fit in
+/// `limit_bytes`; the least recently used go first.
+#[derive(Debug)]
+pub struct HistoryCache {
+    limit_bytes: usize,
+    inner: Mutex<Entries>,
+}
+
+#[derive(Debug, Default)]
+struct Entries {
+    by_session: HashMap<String, (History, u64)>,
+    bytes: usize,
+    clock: u64,
+}
+
+/// What a worker keeps by default: enough for many long sessions, small
+/// next to what their runs use.
+pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
+
+impl Default for HistoryCache {
+    fn default() -> Self {
+        HistoryCache::new(DEFAULT_CACHE_BYTES)
+    }
+}
+
+impl HistoryCache {
+    /// A cache that keeps up to about `limit_bytes` of decoded messages
+    /// (0 keeps nothing).
+    pub fn new(limit_bytes: usize) -> HistoryCache {
+        HistoryCache { limit_bytes, inner: Mutex::default() }
+    }
+
+    /// What is known of a session's history: read the rows after its
+    /// [`History::last_row`], [`History::extended`] it with them, and
+    /// [`HistoryCache::keep`] the result. It leaves the cache until it is
+    /// kept again, so that extending it appends in place.
+    pub fn known(&self, session_id: &str) -> History {
+        let mut entries = self.lock();
+        match entries.by_session.remove(session_id) {
+            Some((history, _)) => {
+                entries.bytes -= history.bytes;
+                history
+            }
+            None => History::default(),
+        }
+    }
+
+    /// Keeps a session's history as loaded, for its next run.
+    pub fn keep(&self, session_id: &str, history: &History) {
+        let mut entries = self.lock();
+        if let Some((old, _)) = entries.by_session.remove(session_id) {
+            entries.bytes -= old.bytes;
+        }
+        if history.bytes > self.limit_bytes {
+            return;
+        }
+        entries.clock += 1;
+        let now = entries.clock;
+        entries.bytes += history.bytes;
+        entries.by_session.insert(session_id.to_string(), (history.clone(), now));
+        while entries.bytes > self.limit_bytes {
+            entries.evict_oldest();
+        }
+    }
+
+    /// Forgets a session (it was deleted, say).
+    pub fn forget(&self, session_id: &str) {
+        let mut entries = self.lock();
+        if let Some((old, _)) = entries.by_session.remove(session_id) {
+            entries.bytes -= old.bytes;
+        }
+    }
+
+    /// How many sessions and roughly how many bytes it holds.
+    pub fn size(&self) -> (usize, usize) {
+        let entries = self.lock();
+        (entries.by_session.len(), entries.bytes)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
+        // The entries stay consistent at every await-free step, so a panic
+        // elsewhere while the lock was held leaves nothing half-done.
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Entries {
+    fn evict_oldest(&mut self) {
+        let oldest = self.by_session.iter().min_by_key(|(_, (_, used))| *used).map(|(id, _)| id.clone());
+        if let Some((old, _)) = oldest.and_then(|id| self.by_session.remove(&id)) {
+            self.bytes -= old.bytes;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(idx: i64, texts: &[&str]) -> HistoryRow {
+        HistoryRow { idx, messages: texts.iter().map(|t| Message::user_text(*t)).collect() }
+    }
+
+    fn texts(history: &History) -> Vec<String> {
+        history.iter().map(Message::text).collect()
+    }
+
+    #[test]
+    fn a_known_history_is_extended_by_the_rows_after_it() {
+        let cache = HistoryCache::default();
+        let first = cache.known("s").extended(vec![row(1, &["a", "b"])]);
+        cache.keep("s", &first);
+        let known = cache.known("s");
+        assert_eq!(known.last_row(), 1);
+        let second = known.extended(vec![row(2, &["c"])]);
+        assert_eq!(texts(&second), ["a", "b", "c"]);
+        assert_eq!(texts(&first), ["a", "b"], "a run's history does not change under it");
+        assert!(Arc::ptr_eq(&first.messages[0], &second.messages[0]), "messages are shared, not copied");
+        assert_eq!(cache.known("s").last_row(), 0, "taken until it is kept again");
+        cache.keep("s", &second);
+        let third = cache.known("s");
+        let before = Arc::as_ptr(&third.messages);
+        drop((first, second));
+        let third = third.extended(vec![row(3, &["d"])]);
+        assert_eq!(Arc::as_ptr(&third.messages), before, "a history held by nothing else grows in place");
+    }
+
+    #[test]
+    fn the_least_recently_used_session_goes_first() {
+        let one = History::default().extended(vec![row(1, &["x"])]);
+        let cache = HistoryCache::new(one.bytes * 2);
+        cache.keep("a", &one);
+        cache.keep("b", &one);
+        let a = cache.known("a");
+        cache.keep("a", &a);
+        cache.keep("c", &one);
+        assert_eq!(cache.size(), (2, one.bytes * 2));
+        assert_eq!(cache.known("b").last_row(), 0, "b was evicted");
+        assert_eq!(cache.known("a").last_row(), 1);
+        assert_eq!(cache.size(), (1, one.bytes), "a is out until it is kept again");
+        cache.forget("c");
+        assert_eq!(cache.size(), (0, 0));
+    }
+
+    #[test]
+    fn a_history_larger_than_the_bound_is_not_kept() {
+        let cache = HistoryCache::new(10);
+        cache.keep("s", &History::of(vec![Message::user_text("far more than ten bytes")]));
+        assert_eq!(cache.size(), (0, 0));
+    }
+}
