@@ -31,17 +31,24 @@ pub enum Decision {
 }
 
 /// A call waiting for a person, as events and answers show it:
-/// `{"call_id", "name", "input"}`.
+/// `{"call_id", "name", "input", "reason"?}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct WaitingCall {
     pub call_id: String,
     pub name: String,
     pub input: Value,
+    /// Why a person is asked when `approve_tools` alone would not ask:
+    /// `repeated_call` for a call the loop guard stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
+
+/// The `reason` of a waiting call that repeats the calls before it.
+pub const REPEATED_CALL: &str = "repeated_call";
 
 impl From<&ToolCall> for WaitingCall {
     fn from(call: &ToolCall) -> Self {
-        WaitingCall { call_id: call.id.clone(), name: call.name.clone(), input: call.input.clone() }
+        WaitingCall { call_id: call.id.clone(), name: call.name.clone(), input: call.input.clone(), reason: None }
     }
 }
 

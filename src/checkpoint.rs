@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::approval::{self, Decision, Outcome};
+use crate::guard::{self, Verdict};
 use crate::model::{
     storable_text, Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, ToolCallRecord, Usage,
 };
@@ -95,7 +96,9 @@ pub enum NextAction {
     /// run them, or answer them as a person decided.
     RunTools { step: u32, calls: Vec<Outcome> },
     /// Some of `step`'s calls wait for a person's decision: the run waits.
-    AwaitApproval { step: u32, calls: Vec<ToolCall> },
+    /// `repeated` names those a person is asked about because the loop
+    /// guard stopped them.
+    AwaitApproval { step: u32, calls: Vec<ToolCall>, repeated: Vec<String> },
     /// Every call of `step` the worker could carry out has its result; the
     /// rest are calls of client tools, whose results the run waits for.
     AwaitClient { step: u32, calls: Vec<ToolCall> },
@@ -103,10 +106,13 @@ pub enum NextAction {
     Succeed,
     /// The run used up its `max_steps` and still had work to do.
     StepLimit { max_steps: u32 },
+    /// The model asked once more for a call the loop guard had refused
+    /// (the `repeats`th identical call in a row): the run fails.
+    LoopDetected { step: u32, name: String, repeats: u32 },
 }
 
 /// Computes the next action of a run from its checkpoints, under the rules
-/// of its agent (`max_steps`, `approve_tools`).
+/// of its agent (`max_steps`, `approve_tools`, `loop_guard`).
 pub fn next_action(checkpoints: &[Checkpoint], agent: &Agent) -> NextAction {
     let Some((step, message)) = last_inference(checkpoints) else {
         return NextAction::Infer { step: 1 };
@@ -115,20 +121,7 @@ pub fn next_action(checkpoints: &[Checkpoint], agent: &Agent) -> NextAction {
     let pending: Vec<ToolCall> =
         calls.iter().filter(|c| find_result(checkpoints, step, &c.id).is_none()).cloned().collect();
     if !pending.is_empty() {
-        let undecided: Vec<ToolCall> = pending
-            .iter()
-            .filter(|c| approval::needs_approval(&agent.approve_tools, &c.name))
-            .filter(|c| find_decision(checkpoints, step, &c.id).is_none())
-            .cloned()
-            .collect();
-        if !undecided.is_empty() {
-            return NextAction::AwaitApproval { step, calls: undecided };
-        }
-        let (outcomes, for_client) = carried_out_here(checkpoints, step, pending, agent);
-        if !outcomes.is_empty() {
-            return NextAction::RunTools { step, calls: outcomes };
-        }
-        return NextAction::AwaitClient { step, calls: for_client };
+        return pending_action(checkpoints, step, pending, agent);
     }
     // A person's message after the last answer asks for another one.
     if calls.is_empty() && !steered_after(checkpoints, step) {
@@ -140,18 +133,63 @@ pub fn next_action(checkpoints: &[Checkpoint], agent: &Agent) -> NextAction {
     NextAction::Infer { step: step + 1 }
 }
 
+/// A pending call with the loop guard's verdict on it and how many
+/// identical calls in a row it ends.
+struct Judged {
+    call: ToolCall,
+    verdict: Verdict,
+    repeats: u32,
+}
+
+/// What a step whose calls do not all have results does next: fail on a
+/// loop, wait for a person, carry calls out, or wait for the client.
+fn pending_action(checkpoints: &[Checkpoint], step: u32, pending: Vec<ToolCall>, agent: &Agent) -> NextAction {
+    let person = !agent.approve_tools.is_empty();
+    let judged: Vec<Judged> = pending
+        .into_iter()
+        .map(|call| {
+            let repeats = guard::repeats(checkpoints, step, &call.id);
+            Judged { verdict: guard::verdict(agent.guards.loop_guard, person, repeats), call, repeats }
+        })
+        .collect();
+    if let Some(j) = judged.iter().find(|j| j.verdict == Verdict::Fail) {
+        return NextAction::LoopDetected { step, name: j.call.name.clone(), repeats: j.repeats };
+    }
+    let undecided: Vec<&Judged> = judged
+        .iter()
+        .filter(|j| j.verdict == Verdict::AskPerson || approval::needs_approval(&agent.approve_tools, &j.call.name))
+        .filter(|j| find_decision(checkpoints, step, &j.call.id).is_none())
+        .collect();
+    if !undecided.is_empty() {
+        let repeated = undecided.iter().filter(|j| j.verdict == Verdict::AskPerson).map(|j| j.call.id.clone());
+        let calls = undecided.iter().map(|j| j.call.clone()).collect();
+        return NextAction::AwaitApproval { step, calls, repeated: repeated.collect() };
+    }
+    let (outcomes, for_client) = carried_out_here(checkpoints, step, judged, agent);
+    if !outcomes.is_empty() {
+        return NextAction::RunTools { step, calls: outcomes };
+    }
+    NextAction::AwaitClient { step, calls: for_client }
+}
+
 /// Splits a step's pending (decided or undecided-free) calls into what the
-/// worker carries out — tools it runs, and calls a person answered — and
-/// the calls of client tools, which only the client can answer.
+/// worker carries out — tools it runs, calls a person answered, and calls
+/// the loop guard refused — and the calls of client tools, which only the
+/// client can answer.
 fn carried_out_here(
     checkpoints: &[Checkpoint],
     step: u32,
-    pending: Vec<ToolCall>,
+    pending: Vec<Judged>,
     agent: &Agent,
 ) -> (Vec<Outcome>, Vec<ToolCall>) {
     let mut outcomes = Vec::new();
     let mut for_client = Vec::new();
-    for call in pending {
+    for Judged { call, verdict, repeats } in pending {
+        if verdict == Verdict::Refuse {
+            let output = guard::refusal(&call.name, repeats);
+            outcomes.push(Outcome::Answer { call, output, is_error: true });
+            continue;
+        }
         let decision = find_decision(checkpoints, step, &call.id);
         match approval::outcome(call, decision) {
             Outcome::Run(call) if toolset::source_of(agent, &call.name) == Some(Source::Client) => {
@@ -365,6 +403,7 @@ mod tests {
             tools: vec!["bash".into()],
             output_schema: None,
             max_steps,
+            guards: Default::default(),
             approve_tools: approve_tools.iter().map(|t| t.to_string()).collect(),
             http_tools: Vec::new(),
             client_tools: Vec::new(),
@@ -383,7 +422,7 @@ mod tests {
     }
 
     fn input() -> RunInput {
-        RunInput { message: "hi".into(), instructions: None, data: None }
+        RunInput { message: "hi".into(), instructions: None, data: None, max_cost_usd: None }
     }
 
     fn inference(step: u32, text: &str, calls: &[&str]) -> Checkpoint {
@@ -525,11 +564,17 @@ mod tests {
     fn calls_that_need_a_person_wait_until_every_one_is_decided() {
         let bash = agent(5, &["bash"]);
         let cps = vec![inference(1, "", &["a", "b"])];
-        assert_eq!(next_action(&cps, &bash), NextAction::AwaitApproval { step: 1, calls: vec![call("a"), call("b")] });
+        assert_eq!(
+            next_action(&cps, &bash),
+            NextAction::AwaitApproval { step: 1, calls: vec![call("a"), call("b")], repeated: vec![] }
+        );
         assert!(matches!(next_action(&cps, &agent(5, &[])), NextAction::RunTools { .. }), "no approval asked");
         let mut decided = cps.clone();
         decided.push(decision(1, "a", Decision::Reject { message: None }));
-        assert_eq!(next_action(&decided, &bash), NextAction::AwaitApproval { step: 1, calls: vec![call("b")] });
+        assert_eq!(
+            next_action(&decided, &bash),
+            NextAction::AwaitApproval { step: 1, calls: vec![call("b")], repeated: vec![] }
+        );
         decided.push(decision(1, "b", Decision::Edit { input: json!({"command": "ls"}) }));
         match next_action(&decided, &bash) {
             NextAction::RunTools { step: 1, calls } => {

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::approval::{Decided, WaitingCall};
 use crate::checkpoint::{Checkpoint, CheckpointBody, RunSummary};
+use crate::guard::Exhausted;
 use crate::model::{FleetProgress, FleetRunStatus, RunKind, RunStatus, Usage};
 
 /// An event about to be written to a run's (or a fleet run's) log; the store
@@ -119,6 +120,33 @@ pub enum RunEvent {
         server: String,
         error: String,
     },
+    /// The answer of `step` streamed more than `max_step_output_bytes`
+    /// (`limit`): the worker stopped reading it, and the run fails.
+    StepOutputExceeded {
+        step: u32,
+        bytes: u64,
+        limit: u64,
+    },
+    /// The run's spending reached its budget at `step`, and the run fails:
+    /// dollars (`spent_usd`, `limit_usd`) or tokens (`spent_tokens`, `limit_tokens`).
+    BudgetExhausted {
+        step: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        spent_usd: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        limit_usd: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        spent_tokens: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        limit_tokens: Option<u64>,
+    },
+    /// The model asked for `name` with the same input `repeats` times in a
+    /// row, after it was told it repeats itself: the run fails.
+    LoopDetected {
+        step: u32,
+        name: String,
+        repeats: u32,
+    },
     /// A person's message reached the run at a step boundary; `skipped` are
     /// the calls of that step that had not started and never will.
     Steered {
@@ -173,6 +201,9 @@ impl RunEvent {
             RunEvent::ToolResultsReceived { .. } => "tool_results_received",
             RunEvent::ToolSourceUnavailable { .. } => "tool_source_unavailable",
             RunEvent::Steered { .. } => "steered",
+            RunEvent::StepOutputExceeded { .. } => "step_output_exceeded",
+            RunEvent::BudgetExhausted { .. } => "budget_exhausted",
+            RunEvent::LoopDetected { .. } => "loop_detected",
             RunEvent::Done { .. } | RunEvent::FleetDone { .. } => "done",
             RunEvent::FleetQueued { .. } => "fleet_queued",
             RunEvent::Result(_) => "result",
@@ -219,6 +250,16 @@ impl RunEvent {
             }),
             _ => None,
         }
+    }
+
+    /// The `budget_exhausted` event of a run whose spending reached `exhausted` at `step`.
+    pub fn budget_exhausted(step: u32, exhausted: &Exhausted) -> RunEvent {
+        let (mut spent_usd, mut limit_usd, mut spent_tokens, mut limit_tokens) = (None, None, None, None);
+        match *exhausted {
+            Exhausted::Cost { spent_usd: s, limit_usd: l } => (spent_usd, limit_usd) = (Some(s), Some(l)),
+            Exhausted::Tokens { spent_tokens: s, limit_tokens: l } => (spent_tokens, limit_tokens) = (Some(s), Some(l)),
+        }
+        RunEvent::BudgetExhausted { step, spent_usd, limit_usd, spent_tokens, limit_tokens }
     }
 
     /// The `done` event of a run that ends with `status`.

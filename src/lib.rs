@@ -17,6 +17,7 @@ pub mod credential;
 pub mod engine;
 pub mod event;
 pub mod fleet;
+pub mod guard;
 pub mod history;
 pub mod hub;
 pub mod lifecycle;

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::guard::Guards;
 use crate::toolset::{ClientTool, HttpTool, McpServer, ToolAdditions};
 
 /// The default cap on inference steps for an agent that does not set one.
@@ -88,6 +89,11 @@ pub struct Agent {
     #[serde(default)]
     pub output_schema: Option<Value>,
     pub max_steps: u32,
+    /// What stops a run that would not stop by itself: output and time per
+    /// step, spending, repeated calls (see [`crate::guard`]). Its fields
+    /// sit beside `max_steps` in the JSON.
+    #[serde(flatten)]
+    pub guards: Guards,
     /// Tools whose calls wait for a person's decision before they run
     /// (`["*"]` for every tool).
     #[serde(default)]
@@ -467,6 +473,9 @@ pub struct RunInput {
     pub instructions: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
+    /// A budget in US dollars lower than the agent's `max_cost_usd`, for this run only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_cost_usd: Option<f64>,
 }
 
 /// A run as stored: the job row.

@@ -170,6 +170,17 @@ async fn bad_input_is_a_4xx_with_an_error_and_changes_nothing(backend: Backend) 
             400,
         ),
         ("max_steps 0", api.http.post(format!("{}/agents", api.base)).json(&json!({"name": "a", "max_steps": 0})), 400),
+        ("loop_guard 1", api.http.post(format!("{}/agents", api.base)).json(&json!({"name": "a", "loop_guard": 1})), 400),
+        (
+            "a budget of nothing",
+            api.http.post(format!("{}/agents", api.base)).json(&json!({"name": "a", "max_cost_usd": 0})),
+            400,
+        ),
+        (
+            "no time for a step",
+            api.http.post(format!("{}/agents", api.base)).json(&json!({"name": "a", "step_timeout_secs": 0})),
+            400,
+        ),
         ("relative work_dir", api.http.post(format!("{}/sessions", api.base)).json(&json!({"work_dir": "rel"})), 400),
         (
             "session of unknown agent",

@@ -17,6 +17,7 @@ const DOMAIN: &[&str] = &[
     "secret",
     "event",
     "fleet",
+    "guard",
     "lifecycle",
     "shell",
 ];
@@ -30,14 +31,17 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         // The domain uses only the domain (and not all of it: see below).
         "attempt" => Some(vec![]),
         // An agent's declared tools are part of the model, and name the agent.
-        "model" => Some(vec!["toolset"]),
+        "model" => Some(vec!["toolset", "guard"]),
         "toolset" => Some(vec!["model"]),
         "approval" => Some(vec!["model", "toolset"]),
         // A provider key is one kind of sealed value, a secret another.
         "credential" => Some(vec!["model", "secret"]),
         "secret" => Some(vec!["model"]),
         // A checkpoint may record a shell state, whose rules read checkpoints.
-        "checkpoint" => Some(vec!["model", "toolset", "approval", "shell"]),
+        "checkpoint" => Some(vec!["model", "toolset", "approval", "shell", "guard"]),
+        // The guards read checkpoints (and decide, with the approvals, what
+        // becomes of a call), and the agent carries its guards.
+        "guard" => Some(vec!["model", "checkpoint", "approval"]),
         "shell" => Some(vec!["model", "checkpoint"]),
         "event" | "fleet" | "lifecycle" => with(&[]),
         // A backend persists domain values: it knows no provider, tool,

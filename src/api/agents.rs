@@ -16,6 +16,7 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
 use super::schemas::{self, Id, JsonObject};
 use super::{deleted, AppState, Deleted};
+use crate::guard::Guards;
 use crate::model::{new_id, Agent, DEFAULT_MAX_STEPS, MAX_MAX_STEPS};
 use crate::toolset::{ClientTool, HttpTool, McpServer};
 use crate::{provider, tools, toolset};
@@ -53,6 +54,25 @@ struct AgentFields {
     /// Inference steps before a run fails (default 50).
     #[schema(minimum = 1, maximum = 1000)]
     max_steps: Option<u32>,
+    /// Bytes of text, thinking and tool input one answer may stream (default 1048576).
+    #[schema(minimum = 1, maximum = 1073741824)]
+    max_step_output_bytes: Option<u64>,
+    /// Seconds an inference step may take before it is retried (default 900).
+    #[schema(minimum = 1, maximum = 86400)]
+    step_timeout_secs: Option<u64>,
+    /// US dollars a run may spend (its steps' priced cost); `null` for no
+    /// limit, the default, or to remove one.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(schema_with = max_cost_usd)]
+    max_cost_usd: Option<Option<f64>>,
+    /// Tokens a run may use, whatever its model's price; `null` for no
+    /// limit, the default, or to remove one.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<u64>, minimum = 1)]
+    max_total_tokens: Option<Option<u64>>,
+    /// Identical tool calls in a row that are not run again (default 3; 0 for off).
+    #[schema(schema_with = schemas::loop_guard)]
+    loop_guard: Option<u32>,
     /// Tools whose calls wait for a person's decision: names, `prefix*`
     /// patterns (`server__*`), or `["*"]` for all.
     #[schema(schema_with = schemas::approve_tools)]
@@ -92,8 +112,37 @@ impl ToSchema for NewAgent {
     }
 }
 
+/// Tells a field set to `null` (`Some(None)`, which removes a limit) from an absent one (`None`).
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+fn max_cost_usd() -> Schema {
+    schemas::budget_usd("US dollars a run may spend; `null` for no limit")
+}
+
 impl AgentFields {
+    /// Applies the guards given; absent ones are kept.
+    fn apply_guards(&self, guards: &mut Guards) {
+        if let Some(v) = self.max_step_output_bytes {
+            guards.max_step_output_bytes = v;
+        }
+        if let Some(v) = self.step_timeout_secs {
+            guards.step_timeout_secs = v;
+        }
+        if let Some(v) = self.max_cost_usd {
+            guards.max_cost_usd = v;
+        }
+        if let Some(v) = self.max_total_tokens {
+            guards.max_total_tokens = v;
+        }
+        if let Some(v) = self.loop_guard {
+            guards.loop_guard = v;
+        }
+    }
+
     fn apply(self, agent: &mut Agent) {
+        self.apply_guards(&mut agent.guards);
         let provider_changed = self.provider.as_ref().is_some_and(|p| *p != agent.provider);
         if let Some(v) = self.name {
             agent.name = v;
@@ -162,6 +211,7 @@ fn validate(agent: &mut Agent) -> ApiResult<()> {
     if agent.max_steps == 0 || agent.max_steps > MAX_MAX_STEPS {
         return bad(format!("max_steps must be between 1 and {MAX_MAX_STEPS}"));
     }
+    agent.guards.check().map_err(ApiError::BadRequest)?;
     Ok(())
 }
 
@@ -224,6 +274,7 @@ pub fn blank_agent() -> Agent {
         tools: Vec::new(),
         output_schema: None,
         max_steps: DEFAULT_MAX_STEPS,
+        guards: Default::default(),
         approve_tools: Vec::new(),
         http_tools: Vec::new(),
         client_tools: Vec::new(),
@@ -348,6 +399,17 @@ mod tests {
             json!({"name": "a", "tools": ["read", "bash"], "approve_tools": ["*"], "max_steps": 1000}),
             json!({"name": "a", "tools": ["nope"]}),
             json!({"name": "a", "max_steps": 0}),
+            json!({"name": "a", "max_step_output_bytes": 20000, "step_timeout_secs": 1, "loop_guard": 0}),
+            json!({"name": "a", "max_step_output_bytes": 0}),
+            json!({"name": "a", "step_timeout_secs": 86401}),
+            json!({"name": "a", "max_cost_usd": 0.05, "max_total_tokens": 1000, "loop_guard": 2}),
+            json!({"name": "a", "max_cost_usd": null, "max_total_tokens": null, "loop_guard": null}),
+            json!({"name": "a", "max_cost_usd": 0}),
+            json!({"name": "a", "max_cost_usd": -1}),
+            json!({"name": "a", "max_cost_usd": "1"}),
+            json!({"name": "a", "max_total_tokens": 0}),
+            json!({"name": "a", "loop_guard": 1}),
+            json!({"name": "a", "loop_guard": 101}),
             json!({"name": "a", "unknown": 1}),
             json!({"name": "a", "options": {"script": [{"text": "hi"}]}, "output_schema": {"type": "object"}}),
         ];

@@ -20,7 +20,10 @@ use super::schemas::{self, Id, IdempotencyKey};
 use super::sse::{self, MessageStreamFrame};
 use super::AppState;
 use crate::approval::WaitingCall;
-use crate::model::{new_id, timestamp, MultitaskStrategy, Run, RunInput, RunKind, RunStatus, ToolCallRecord, Usage};
+use crate::guard;
+use crate::model::{
+    new_id, timestamp, Agent, MultitaskStrategy, Run, RunInput, RunKind, RunStatus, ToolCallRecord, Usage,
+};
 use crate::store::{Enqueued, NewRun};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
@@ -43,6 +46,25 @@ pub struct MessageBody {
     /// What becomes of the session's unfinished runs (default `enqueue`).
     #[serde(default)]
     multitask_strategy: MultitaskStrategy,
+    /// A budget in US dollars for this run, at most the agent's `max_cost_usd`.
+    #[schema(schema_with = max_cost_usd)]
+    max_cost_usd: Option<f64>,
+}
+
+fn max_cost_usd() -> utoipa::openapi::schema::Schema {
+    schemas::budget_usd("A budget in US dollars for this run: it may lower the agent's `max_cost_usd`, not raise it")
+}
+
+/// Checks a message's budget: positive, and no more than its agent's.
+fn check_budget(asked: Option<f64>, agent: &Agent) -> ApiResult<()> {
+    let Some(asked) = asked else { return Ok(()) };
+    guard::check_cost(asked).map_err(|e| ApiError::BadRequest(format!("max_cost_usd {e}")))?;
+    match agent.guards.max_cost_usd {
+        Some(limit) if asked > limit => Err(ApiError::BadRequest(format!(
+            "max_cost_usd {asked} is more than the agent's ({limit}): a message may only lower its agent's budget"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// The answer of an accepted message: the run it made.
@@ -110,14 +132,20 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
         })?;
     let agent = agent.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
     let agent = super::sessions::with_session_tools(&agent, &session)?;
+    check_budget(body.max_cost_usd, &agent)?;
     let strategy = serde_json::to_string(&body.multitask_strategy).unwrap_or_default();
-    let key = idempotency_key(headers, &format!("message:{session_id}"), &[&agent_id, &body.message, &strategy])?;
+    // A budget joins the request's identity only when given, so that keys
+    // stored before budgets existed still match their requests.
+    let budget = body.max_cost_usd.map(|usd| usd.to_string());
+    let mut parts = vec![agent_id.as_str(), body.message.as_str(), strategy.as_str()];
+    parts.extend(budget.as_deref());
+    let key = idempotency_key(headers, &format!("message:{session_id}"), &parts)?;
     let run = NewRun {
         id: new_id(),
         kind: RunKind::Message,
         session_id: Some(session_id.to_string()),
         agent,
-        input: RunInput { message: body.message, instructions: None, data: None },
+        input: RunInput { message: body.message, instructions: None, data: None, max_cost_usd: body.max_cost_usd },
         work_dir: session.work_dir,
         max_attempts: state.config.max_attempts,
         strategy: body.multitask_strategy,

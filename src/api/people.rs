@@ -83,7 +83,7 @@ async fn approve(
     if status != RunStatus::Waiting {
         return Err(ApiError::Conflict(format!("run {id} is {}, not waiting for a decision", status.as_str())));
     }
-    let NextAction::AwaitApproval { step, calls } = next_action(&ctx.checkpoints, &ctx.agent) else {
+    let NextAction::AwaitApproval { step, calls, .. } = next_action(&ctx.checkpoints, &ctx.agent) else {
         return Err(ApiError::Conflict(format!("run {id} waits for no decision")));
     };
     let decided = approval::validate(&calls, body.decisions).map_err(ApiError::Unprocessable)?;

@@ -11,6 +11,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::Setup;
+use crate::guard::Guards;
 use crate::model::{new_id, Agent, RunInput, RunKind, RunStatus, Session};
 use crate::store::{NewRun, Store};
 use crate::tools::sandbox::{SandboxConfig, SandboxMode};
@@ -86,6 +87,8 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         tools: if args.mcp_command.is_some() { Vec::new() } else { vec![args.tool.clone()] },
         output_schema: None,
         max_steps: 20,
+        // Its ten steps repeat one call on purpose: the loop guard would stop them.
+        guards: Guards { loop_guard: 0, ..Guards::default() },
         approve_tools: Vec::new(),
         http_tools: Vec::new(),
         client_tools: Vec::new(),
@@ -164,7 +167,7 @@ async fn measure(
                 kind: RunKind::Message,
                 session_id: Some(session.clone()),
                 agent: agent.clone(),
-                input: RunInput { message: format!("go {i}"), instructions: None, data: None },
+                input: RunInput { message: format!("go {i}"), instructions: None, data: None, max_cost_usd: None },
                 work_dir: work.to_string(),
                 max_attempts: 3,
                 strategy: Default::default(),

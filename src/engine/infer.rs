@@ -4,6 +4,7 @@
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::guards::StepGuard;
 use super::{retry_delay, Execution, RunExit};
 use crate::checkpoint::{self, next_action, Checkpoint, CheckpointBody, NextAction};
 use crate::credential::ApiKey;
@@ -65,16 +66,26 @@ impl Execution {
         let request = self.request(offered);
         let asked = Instant::now();
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let call = provider.infer(&request, &tx);
-        tokio::pin!(call);
+        // Boxed, so that a cut step drops it (and closes its connection) at once.
+        let mut call = Box::pin(provider.infer(&request, &tx));
         let mut text = String::new();
         let mut flush =
             tokio::time::interval_at(tokio::time::Instant::now() + self.config.delta_flush, self.config.delta_flush);
         let abort = self.signals.abort.clone();
+        let mut guard = StepGuard::new(&self.ctx.agent.guards);
+        let expiry = tokio::time::sleep_until(guard.deadline());
+        tokio::pin!(expiry);
         let result = loop {
             tokio::select! {
                 result = &mut call => break result,
-                Some(delta) = rx.recv() => if let Delta::Text(piece) = delta { text.push_str(&piece) },
+                Some(delta) = rx.recv() => {
+                    // Past the cap the answer is not read on; the cut is handled below.
+                    if !guard.count(&delta) {
+                        break Err(guard.timed_out());
+                    }
+                    if let Delta::Text(piece) = delta { text.push_str(&piece) }
+                }
+                _ = &mut expiry => break Err(guard.timed_out()),
                 _ = flush.tick(), if !text.is_empty() => {
                     let delta = RunEvent::TextDelta { step, text: std::mem::take(&mut text) };
                     self.write(Commit { events: vec![delta], ..Default::default() }).await?;
@@ -82,10 +93,17 @@ impl Execution {
                 _ = abort.cancelled() => return Ok(Some(RunExit::Abandoned)),
             }
         };
+        drop(call);
         while let Ok(delta) = rx.try_recv() {
+            if !guard.count(&delta) {
+                break;
+            }
             if let Delta::Text(piece) = delta {
                 text.push_str(&piece);
             }
+        }
+        if guard.exceeded() {
+            return self.cut_output(step, text, &guard).await;
         }
         let agent = &self.ctx.agent;
         metrics::provider_answered(&agent.provider, &agent.model, result.is_ok(), asked.elapsed());
@@ -154,8 +172,12 @@ impl Execution {
         // When this answer ends the run, end it in the same write.
         let mut after = self.ctx.checkpoints.clone();
         after.push(cp.clone());
-        let finish = match next_action(&after, &self.ctx.agent) {
-            NextAction::Succeed => Some(self.final_answer(&response.text)),
+        let finish = match (self.budget_end(&after), next_action(&after, &self.ctx.agent)) {
+            (Some((exhausted, failed)), _) => {
+                events.push(exhausted);
+                Some(failed)
+            }
+            (None, NextAction::Succeed) => Some(self.final_answer(&response.text)),
             _ => None,
         };
         let ended = self.write(Commit { checkpoints: vec![cp], events, finish, ..Default::default() }).await?;

@@ -15,12 +15,12 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::approval::WaitingCall;
+use crate::approval::{WaitingCall, REPEATED_CALL};
 use crate::checkpoint::{self, next_action, NextAction, RunSummary};
 use crate::event::RunEvent;
 use crate::history::HistoryCache;
 use crate::metrics::{self, FencedWrite};
-use crate::model::RunStatus;
+use crate::model::{RunStatus, ToolCall};
 use crate::provider::pricing::Pricing;
 use crate::secret::Secrets;
 use crate::store::{Claim, Commit, Committed, Finish, HandBack, InboxItem, Lease, RunContext, Store, StoreError};
@@ -28,6 +28,7 @@ use crate::tools::mcp::McpPool;
 use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::SandboxConfig;
 
+mod guards;
 mod infer;
 mod people;
 mod tools;
@@ -291,6 +292,9 @@ impl Execution {
             if let Some(exit) = self.take_inbox().await? {
                 return Ok(exit);
             }
+            if let Some(exit) = self.end_if_over_budget().await? {
+                return Ok(exit);
+            }
             let action = next_action(&self.ctx.checkpoints, &self.ctx.agent);
             match action {
                 NextAction::Succeed => {
@@ -304,8 +308,8 @@ impl Execution {
                         return Ok(exit);
                     }
                 }
-                NextAction::AwaitApproval { step, calls } => {
-                    let calls = calls.iter().map(WaitingCall::from).collect();
+                NextAction::AwaitApproval { step, calls, repeated } => {
+                    let calls = calls.iter().map(|c| waiting(c, &repeated)).collect();
                     if let Some(exit) = self.wait_for(RunEvent::ApprovalRequested { step, calls }).await? {
                         return Ok(exit);
                     }
@@ -313,6 +317,11 @@ impl Execution {
                 NextAction::AwaitClient { step, calls } => {
                     let calls = calls.iter().map(WaitingCall::from).collect();
                     if let Some(exit) = self.wait_for(RunEvent::ToolCallsRequested { step, calls }).await? {
+                        return Ok(exit);
+                    }
+                }
+                NextAction::LoopDetected { step, name, repeats } => {
+                    if let Some(exit) = self.loop_detected(step, name, repeats).await? {
                         return Ok(exit);
                     }
                 }
@@ -392,6 +401,13 @@ impl Execution {
     fn inbox_has_news(&self) -> bool {
         self.inbox_unread || !self.inbox.is_empty()
     }
+}
+
+/// A call as `approval_requested` shows it, with its reason when the loop
+/// guard stopped it.
+fn waiting(call: &ToolCall, repeated: &[String]) -> WaitingCall {
+    let reason = repeated.contains(&call.id).then(|| REPEATED_CALL.to_string());
+    WaitingCall { reason, ..WaitingCall::from(call) }
 }
 
 /// `step_restarted` for a step a resumed attempt redoes.

@@ -36,6 +36,19 @@ pub fn drain(rx: &mut mpsc::UnboundedReceiver<Delta>) -> Vec<String> {
     out
 }
 
+/// The bytes of tool input `feed` sends on a fresh delta channel.
+pub fn tool_input(feed: impl FnOnce(&Deltas)) -> usize {
+    let (tx, mut rx) = deltas();
+    feed(&tx);
+    let mut bytes = 0;
+    while let Ok(delta) = rx.try_recv() {
+        if let Delta::ToolInput(n) = delta {
+            bytes += n;
+        }
+    }
+    bytes
+}
+
 /// Asserts that `actual` equals `expected`, field by field, naming the path
 /// of the first difference.
 pub fn assert_same(actual: &Value, expected: &Value) {

@@ -1,8 +1,10 @@
 //! Providers: what the agent loop asks for an inference.
 //!
 //! A provider turns the conversation so far into the model's next message.
-//! Text is streamed through a channel as it arrives; the loop coalesces it
-//! into `text_delta` events. Failures say whether a retry may help.
+//! Its pieces are streamed through a channel as they arrive: text, which the
+//! loop coalesces into `text_delta` events, and the size of each fragment of
+//! tool input, which the loop counts against the step's output cap.
+//! Failures say whether a retry may help.
 //!
 //! The HTTP providers (`anthropic`, `openai`, `ollama`) each live in their own
 //! module; what they share is in [`http`] (the client, error classification),

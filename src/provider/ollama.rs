@@ -217,6 +217,8 @@ impl StreamState {
             let _ = deltas.send(Delta::Text(text.to_string()));
         }
         for call in chunk.pointer("/message/tool_calls").and_then(Value::as_array).into_iter().flatten() {
+            let arguments = call.pointer("/function/arguments").map(Value::to_string).unwrap_or_default();
+            let _ = deltas.send(Delta::ToolInput(arguments.len()));
             self.tool_calls.push(tool_call(call)?);
         }
         if chunk.get("done").and_then(Value::as_bool) == Some(true) {

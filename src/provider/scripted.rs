@@ -9,8 +9,10 @@
 //! the provider call panic: a fault to show that a run whose code panics is
 //! failed with the message and frees its worker's slot. Past the end it
 //! answers with empty text.
-//! `options.chunk_delay_ms` streams text word by word with that delay. Usage
-//! counts one token per whitespace-separated word.
+//! `options.chunk_delay_ms` streams text word by word with that delay; each
+//! tool call's input is sent as one piece of tool input, counted against the
+//! step's output cap like any provider's. Usage counts one token per
+//! whitespace-separated word.
 
 use std::time::Duration;
 
@@ -154,6 +156,9 @@ impl Provider for Scripted {
                     .collect()
             })
             .unwrap_or_default();
+        for call in &tool_calls {
+            let _ = deltas.send(Delta::ToolInput(call.input.to_string().len()));
+        }
         let output_tokens = words(&text) + tool_calls.iter().map(|c| words(&c.input.to_string())).sum::<u64>();
         let stop_reason = if tool_calls.is_empty() { "end_turn" } else { "tool_use" };
         Ok(InferenceResponse {
@@ -248,6 +253,15 @@ mod tests {
         assert_eq!(infer(script.clone(), 3).await.0.unwrap().text, "done");
         let past_end = infer(script, 4).await.0.unwrap();
         assert_eq!((past_end.text.as_str(), past_end.tool_calls.len()), ("", 0));
+    }
+
+    #[tokio::test]
+    async fn tool_inputs_are_counted_as_output() {
+        let input = json!({"command": "echo counted"});
+        let script = json!({"script": [{"tool_calls": [{"name": "bash", "input": input}]}]});
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        Scripted.infer(&request(script, 0), &tx).await.unwrap();
+        assert_eq!(rx.try_recv().unwrap(), Delta::ToolInput(input.to_string().len()));
     }
 
     #[tokio::test]

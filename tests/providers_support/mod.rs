@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -101,6 +102,9 @@ pub struct Reply {
     pub parts: Vec<(Vec<u8>, Duration)>,
     /// Never answer: for timeouts.
     pub silent: bool,
+    /// After the parts, this piece again and again with this pause after
+    /// each, until the client closes the connection: a model that never stops.
+    pub endless: Option<(Vec<u8>, Duration)>,
 }
 
 impl Reply {
@@ -111,6 +115,7 @@ impl Reply {
             headers: vec![("content-type".into(), content_type.into())],
             parts: vec![(body, Duration::ZERO)],
             silent: false,
+            endless: None,
         }
     }
 
@@ -136,7 +141,7 @@ impl Reply {
         let status = recorded["status"].as_u64().unwrap() as u16;
         let headers = recorded["headers"].as_object().unwrap();
         let headers = headers.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string())).collect();
-        Reply { status, headers, parts: vec![(fixture(body_file), Duration::ZERO)], silent: false }
+        Reply { status, headers, parts: vec![(fixture(body_file), Duration::ZERO)], silent: false, endless: None }
     }
 
     /// Adds a header.
@@ -163,7 +168,15 @@ impl Reply {
 
     /// A reply that never comes.
     pub fn silence() -> Reply {
-        Reply { status: 200, headers: vec![], parts: vec![], silent: true }
+        Reply { status: 200, headers: vec![], parts: vec![], silent: true, endless: None }
+    }
+
+    /// After the body, sends `piece` forever with `pause` after each, until
+    /// the client closes the connection (which the server counts: see
+    /// [`MockServer::closed`]).
+    pub fn then_forever(mut self, piece: &[u8], pause: Duration) -> Reply {
+        self.endless = Some((piece.to_vec(), pause));
+        self
     }
 }
 
@@ -182,6 +195,8 @@ pub struct MockServer {
     pub url: String,
     received: Arc<Mutex<Vec<Received>>>,
     replies: Arc<Mutex<VecDeque<Reply>>>,
+    /// Endless replies whose client closed the connection.
+    closed: Arc<AtomicUsize>,
 }
 
 impl MockServer {
@@ -191,14 +206,24 @@ impl MockServer {
         let url = format!("http://{}", listener.local_addr().unwrap());
         let received = Arc::new(Mutex::new(Vec::new()));
         let replies = Arc::new(Mutex::new(VecDeque::from(replies)));
-        let (rec, rep) = (received.clone(), replies.clone());
+        let closed = Arc::new(AtomicUsize::new(0));
+        let (rec, rep, shut) = (received.clone(), replies.clone(), closed.clone());
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                let (rec, rep) = (rec.clone(), rep.clone());
-                tokio::spawn(async move { serve(stream, rec, rep).await });
+                let (rec, rep, shut) = (rec.clone(), rep.clone(), shut.clone());
+                tokio::spawn(async move {
+                    if serve(stream, rec, rep).await {
+                        shut.fetch_add(1, Ordering::SeqCst);
+                    }
+                });
             }
         });
-        MockServer { url, received, replies }
+        MockServer { url, received, replies, closed }
+    }
+
+    /// How many endless replies were cut by their client closing the connection.
+    pub fn closed(&self) -> usize {
+        self.closed.load(Ordering::SeqCst)
     }
 
     /// Every request received so far.
@@ -212,15 +237,20 @@ impl MockServer {
     }
 }
 
-async fn serve(mut stream: TcpStream, received: Arc<Mutex<Vec<Received>>>, replies: Arc<Mutex<VecDeque<Reply>>>) {
-    let Some(request) = read_request(&mut stream).await else { return };
+/// Answers one request; true when it was an endless reply that the client cut.
+async fn serve(
+    mut stream: TcpStream,
+    received: Arc<Mutex<Vec<Received>>>,
+    replies: Arc<Mutex<VecDeque<Reply>>>,
+) -> bool {
+    let Some(request) = read_request(&mut stream).await else { return false };
     received.lock().unwrap().push(request);
     let reply = replies.lock().unwrap().pop_front();
     let reply =
         reply.unwrap_or_else(|| Reply::json(500, b"{\"error\":\"the mock server has no reply left\"}".to_vec()));
     if reply.silent {
         tokio::time::sleep(Duration::from_secs(60)).await;
-        return;
+        return false;
     }
     let mut head = format!("HTTP/1.1 {} Mock\r\nconnection: close\r\n", reply.status);
     for (name, value) in &reply.headers {
@@ -230,15 +260,23 @@ async fn serve(mut stream: TcpStream, received: Arc<Mutex<Vec<Received>>>, repli
     }
     head.push_str("\r\n");
     if stream.write_all(head.as_bytes()).await.is_err() {
-        return;
+        return false;
     }
     for (part, pause) in reply.parts {
         if stream.write_all(&part).await.is_err() || stream.flush().await.is_err() {
-            return;
+            return false;
         }
         tokio::time::sleep(pause).await;
     }
+    if let Some((piece, pause)) = reply.endless {
+        // Writing fails only once the client has closed its end.
+        while stream.write_all(&piece).await.is_ok() && stream.flush().await.is_ok() {
+            tokio::time::sleep(pause).await;
+        }
+        return true;
+    }
     let _ = stream.shutdown().await;
+    false
 }
 
 async fn read_request(stream: &mut TcpStream) -> Option<Received> {

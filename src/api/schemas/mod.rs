@@ -5,12 +5,12 @@
 //! document follows them when they change; the tests check each schema
 //! against the handlers' own checks.
 
-use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Schema, Type};
+use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
 use super::runs::MAX_MESSAGE_BYTES;
-use crate::{provider, secret, tools};
+use crate::{guard, provider, secret, tools};
 
 mod json;
 mod nullable;
@@ -176,6 +176,22 @@ pub fn approve_tools() -> Schema {
         .description(Some("One of the agent's tools, `*` for all, or a prefix pattern such as `server__*`"));
     let description = "Tools whose calls wait for a person's decision (`[\"*\"]` for all)";
     or_null(ArrayBuilder::new().items(RefOr::T(Schema::Object(tool.build()))).description(Some(description)).into())
+}
+
+/// A `loop_guard`: 0 (off), or how many identical calls in a row, from 2
+/// to [`guard::MAX_LOOP_GUARD`], or `null`.
+pub fn loop_guard() -> Schema {
+    let off = ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)).maximum(Some(0));
+    let on = ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(2)).maximum(Some(guard::MAX_LOOP_GUARD));
+    let null = ObjectBuilder::new().schema_type(Type::Null);
+    let description = "Identical tool calls in a row that are not run again (default 3; 0 for off)";
+    OneOfBuilder::new().item(off).item(on).item(null).description(Some(description)).into()
+}
+
+/// A budget in US dollars: a number above 0, or `null` for none.
+pub fn budget_usd(description: &str) -> Schema {
+    let usd = ObjectBuilder::new().schema_type(Type::Number).exclusive_minimum(Some(0));
+    or_null(usd.description(Some(description)).into())
 }
 
 /// A credential name: the ID of a provider that takes keys, alone or with

@@ -81,7 +81,9 @@ impl StreamState {
             "text_delta" => self.push_text(field("text"), deltas),
             "input_json_delta" => {
                 if let Some(Block::ToolUse { json, .. }) = self.blocks.get_mut(&index) {
-                    json.push_str(field("partial_json"));
+                    let part = field("partial_json");
+                    json.push_str(part);
+                    let _ = deltas.send(Delta::ToolInput(part.len()));
                 }
             }
             _ => {}
@@ -165,6 +167,7 @@ pub fn parse_message(body: &Value, deltas: &Deltas) -> Result<InferenceResponse,
             Some("text") => text.push_str(&field("text")),
             Some("tool_use") => {
                 let input = block.get("input").cloned().unwrap_or_else(|| Value::Object(Default::default()));
+                let _ = deltas.send(Delta::ToolInput(input.to_string().len()));
                 tool_calls.push(ToolCall { id: field("id"), name: field("name"), input });
             }
             _ => {}

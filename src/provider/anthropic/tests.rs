@@ -243,3 +243,22 @@ fn a_non_streamed_answer_is_read_whole() {
     assert_eq!(answer.stop_reason, "tool_use");
     assert_eq!((answer.usage.input_tokens, answer.usage.output_tokens), (659, 74));
 }
+
+#[test]
+fn tool_input_fragments_are_counted_as_they_arrive() {
+    let bytes = fixtures::bytes("anthropic_stream_tool_padded.sse");
+    let mut state = StreamState::default();
+    let counted = fixtures::tool_input(|tx| {
+        for event in Decoder::default().push(&bytes) {
+            state.on_event(&event.data, tx).unwrap();
+        }
+    });
+    let fragments: usize = Decoder::default()
+        .push(&bytes)
+        .iter()
+        .filter_map(|e| serde_json::from_str::<Value>(&e.data).ok())
+        .filter_map(|event| event.pointer("/delta/partial_json").and_then(Value::as_str).map(str::len))
+        .sum();
+    assert!(fragments > 0);
+    assert_eq!(counted, fragments, "every byte of partial_json, as it arrived");
+}

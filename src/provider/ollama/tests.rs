@@ -139,3 +139,16 @@ fn an_error_line_fails_transiently_and_a_stream_without_done_too() {
     state.on_line(r#"{"model":"llama3.2","message":{"role":"assistant","content":"The"},"done":false}"#, &tx).unwrap();
     assert!(state.finish().unwrap_err().transient);
 }
+
+#[test]
+fn tool_calls_are_counted_as_output_when_their_line_arrives() {
+    let bytes = fixtures::bytes("ollama_stream_tool.ndjson");
+    let mut state = StreamState::default();
+    let counted = fixtures::tool_input(|tx| {
+        for line in LineBuffer::default().push(&bytes) {
+            state.on_line(&line, tx).unwrap();
+        }
+    });
+    let answer = state.finish().unwrap();
+    assert_eq!(counted, answer.tool_calls[0].input.to_string().len());
+}

@@ -56,7 +56,7 @@ impl StreamState {
         }
         if let Some(calls) = choice.pointer("/delta/tool_calls").and_then(Value::as_array) {
             for (position, fragment) in calls.iter().enumerate() {
-                self.fragment(position as u64, fragment);
+                self.fragment(position as u64, fragment, deltas);
             }
         }
         if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
@@ -68,7 +68,7 @@ impl StreamState {
     /// Adds a tool-call fragment: the first names the call, the others add
     /// to its arguments. A server that leaves `index` out sends one call per
     /// position.
-    fn fragment(&mut self, position: u64, fragment: &Value) {
+    fn fragment(&mut self, position: u64, fragment: &Value, deltas: &Deltas) {
         let index = fragment.get("index").and_then(Value::as_u64).unwrap_or(position);
         let call = self.calls.entry(index).or_default();
         let field = |path: &str| fragment.pointer(path).and_then(Value::as_str).unwrap_or("");
@@ -78,7 +78,11 @@ impl StreamState {
         if call.name.is_empty() {
             call.name = field("/function/name").to_string();
         }
-        call.arguments.push_str(field("/function/arguments"));
+        let arguments = field("/function/arguments");
+        call.arguments.push_str(arguments);
+        if !arguments.is_empty() {
+            let _ = deltas.send(Delta::ToolInput(arguments.len()));
+        }
     }
 
     /// The answer, once the stream has ended. A stream cut before both
@@ -147,7 +151,9 @@ pub fn parse_completion(body: &Value, deltas: &Deltas) -> Result<InferenceRespon
     for call in choice.pointer("/message/tool_calls").and_then(Value::as_array).into_iter().flatten() {
         let field = |path: &str| call.pointer(path).and_then(Value::as_str).unwrap_or("").to_string();
         let name = field("/function/name");
-        let input = parse_arguments(&name, &field("/function/arguments"))?;
+        let arguments = field("/function/arguments");
+        let _ = deltas.send(Delta::ToolInput(arguments.len()));
+        let input = parse_arguments(&name, &arguments)?;
         let id = Some(field("/id")).filter(|id| !id.is_empty()).unwrap_or_else(new_call_id);
         tool_calls.push(ToolCall { id, name, input });
     }

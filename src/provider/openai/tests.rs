@@ -189,3 +189,25 @@ fn non_streamed_completions_are_read_whole() {
     assert_eq!(answer.tool_calls[1].input, json!({"ticker": "AAPL", "exchange": "NASDAQ"}));
     assert_eq!(answer.stop_reason, "tool_use");
 }
+
+#[test]
+fn tool_call_fragments_are_counted_as_they_arrive() {
+    let bytes = fixtures::bytes("openai_stream_parallel_tool_calls.sse");
+    let mut state = StreamState::default();
+    let counted = fixtures::tool_input(|tx| {
+        for event in Decoder::default().push(&bytes) {
+            state.on_data(&event.data, tx).unwrap();
+        }
+    });
+    let fragments: usize = Decoder::default()
+        .push(&bytes)
+        .iter()
+        .filter_map(|e| serde_json::from_str::<Value>(&e.data).ok())
+        .filter_map(|chunk| chunk.pointer("/choices/0/delta/tool_calls").cloned())
+        .flat_map(|calls| calls.as_array().cloned().unwrap_or_default())
+        .map(|call| call.pointer("/function/arguments").and_then(Value::as_str).unwrap_or("").len())
+        .sum();
+    assert!(fragments > 0);
+    assert_eq!(counted, fragments, "every byte of the arguments, as it arrived");
+    assert_eq!(state.finish().unwrap().tool_calls.len(), 2);
+}

@@ -10,8 +10,8 @@ const TERMINAL = ["succeeded", "failed", "cancelled", "interrupted"];
 const STATUSES = ["queued", "running", "waiting", ...TERMINAL];
 const EVENT_TYPES = ["run_queued", "run_started", "run_handed_back", "run_resumed", "step_started", "text_delta",
   "tool_call", "tool_result", "step_completed", "step_restarted", "approval_requested", "approval_decided",
-  "tool_calls_requested", "tool_results_received", "tool_source_unavailable", "steered", "done", "fleet_queued",
-  "result"];
+  "tool_calls_requested", "tool_results_received", "tool_source_unavailable", "steered", "step_output_exceeded",
+  "budget_exhausted", "loop_detected", "done", "fleet_queued", "result"];
 
 // ---------- Elements ----------
 
@@ -468,6 +468,12 @@ function timeline(container, runId) {
       case "run_started": container.append(line(e, `attempt ${e.attempt}, worker ${e.worker_id}`)); break;
       case "steered": container.append(line(e, e.message)); break;
       case "tool_source_unavailable": s.box.append(line(e, `MCP server ${e.server}: ${e.error}`)); break;
+      case "step_output_exceeded": container.append(line(e, `${e.bytes} bytes streamed, over ${e.limit}`)); break;
+      case "budget_exhausted":
+        container.append(line(e, e.limit_usd !== undefined ? `spent $${e.spent_usd} of $${e.limit_usd}`
+          : `spent ${e.spent_tokens} tokens of ${e.limit_tokens}`));
+        break;
+      case "loop_detected": container.append(line(e, `${e.name} called ${e.repeats} times in a row`)); break;
       case "done": container.append(line(e, badge(e.status), e.error ? ` ${e.error}` : "")); break;
       default: container.append(line(e));
     }
