@@ -369,6 +369,8 @@ mod tests {
             http_tools: Vec::new(),
             client_tools: Vec::new(),
             mcp_servers: Vec::new(),
+            reasoning: Default::default(),
+            reasoning_byte_limit: crate::model::DEFAULT_REASONING_BYTE_LIMIT,
             created_at: chrono::Utc::now(),
             updated_at: chrono::Utc::now(),
         }
@@ -383,7 +385,7 @@ mod tests {
     }
 
     fn input() -> RunInput {
-        RunInput { message: "hi".into(), instructions: None, data: None }
+        RunInput { message: "hi".into(), instructions: None, data: None, reasoning: None }
     }
 
     fn inference(step: u32, text: &str, calls: &[&str]) -> Checkpoint {

@@ -74,6 +74,8 @@ impl Harness {
             http_tools: Vec::new(),
             client_tools: Vec::new(),
             mcp_servers: Vec::new(),
+            reasoning: Default::default(),
+            reasoning_byte_limit: wingman::model::DEFAULT_REASONING_BYTE_LIMIT,
             created_at: now,
             updated_at: now,
         };
@@ -96,7 +98,12 @@ impl Harness {
             kind: RunKind::Message,
             session_id: Some(session.id),
             agent,
-            input: RunInput { message: "What is the weather in SF?".into(), instructions: None, data: None },
+            input: RunInput {
+                message: "What is the weather in SF?".into(),
+                instructions: None,
+                data: None,
+                reasoning: None,
+            },
             work_dir,
             max_attempts: 3,
             strategy: Default::default(),

@@ -25,6 +25,7 @@ fn request_like(capture: &Value, options: Value) -> InferenceRequest {
         }],
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     }
 }
 

@@ -93,7 +93,7 @@ async fn fleet_run(store: &Arc<dyn Store>, n: usize, cap: u32, key: Option<Idemp
                 created_at: now,
                 updated_at: now,
             },
-            input: RunInput { message: format!("task {i}"), instructions: None, data: Some(json!(i)) },
+            input: RunInput { message: format!("task {i}"), instructions: None, data: Some(json!(i)), reasoning: None },
         })
         .collect();
     let new = NewFleetRun { id: new_id(), fleet_id: f.id, agent: a, worker_count: cap, tasks, max_attempts: 2 };

@@ -90,7 +90,12 @@ async fn enqueue(state: &AppState, fleet_id: &str, headers: &HeaderMap, body: Ru
         .map(|(index, task)| NewTask {
             run_id: new_id(),
             session: task_session(state, &fleet, &id, index, &task),
-            input: RunInput { message: task.message, instructions: task.instructions, data: task.data },
+            input: RunInput {
+                message: task.message,
+                instructions: task.instructions,
+                data: task.data,
+                reasoning: None,
+            },
         })
         .collect();
     let new = NewFleetRun {

@@ -20,7 +20,9 @@ use super::schemas::{self, Id, IdempotencyKey};
 use super::sse::{self, MessageStreamFrame};
 use super::AppState;
 use crate::approval::WaitingCall;
-use crate::model::{new_id, timestamp, MultitaskStrategy, Run, RunInput, RunKind, RunStatus, ToolCallRecord, Usage};
+use crate::model::{
+    new_id, timestamp, MultitaskStrategy, Reasoning, Run, RunInput, RunKind, RunStatus, ToolCallRecord, Usage,
+};
 use crate::store::{Enqueued, NewRun};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
@@ -43,6 +45,9 @@ pub struct MessageBody {
     /// What becomes of the session's unfinished runs (default `enqueue`).
     #[serde(default)]
     multitask_strategy: MultitaskStrategy,
+    /// The reasoning level of this message's run, over its agent's.
+    #[schema(schema_with = schemas::reasoning)]
+    reasoning: Option<String>,
 }
 
 /// The answer of an accepted message: the run it made.
@@ -99,6 +104,8 @@ struct Approval {
 /// Writes the run (and nothing else happens here: a worker picks it up).
 async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: MessageBody) -> ApiResult<Enqueued> {
     check_message(&body.message).map_err(ApiError::BadRequest)?;
+    let reasoning = body.reasoning.as_deref().map(|r| Reasoning::parse_field("reasoning", r));
+    let reasoning = reasoning.transpose().map_err(ApiError::BadRequest)?;
     let (session, agent) = state
         .store
         .session_and_agent(session_id, body.agent_id.as_deref())
@@ -111,13 +118,17 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
     let agent = agent.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
     let agent = super::sessions::with_session_tools(&agent, &session)?;
     let strategy = serde_json::to_string(&body.multitask_strategy).unwrap_or_default();
-    let key = idempotency_key(headers, &format!("message:{session_id}"), &[&agent_id, &body.message, &strategy])?;
+    // A reasoning level is part of what a key stands for; without one, the
+    // key means what it meant before the field existed.
+    let mut fingerprint = vec![agent_id.as_str(), body.message.as_str(), strategy.as_str()];
+    fingerprint.extend(body.reasoning.as_deref());
+    let key = idempotency_key(headers, &format!("message:{session_id}"), &fingerprint)?;
     let run = NewRun {
         id: new_id(),
         kind: RunKind::Message,
         session_id: Some(session_id.to_string()),
         agent,
-        input: RunInput { message: body.message, instructions: None, data: None },
+        input: RunInput { message: body.message, instructions: None, data: None, reasoning },
         work_dir: session.work_dir,
         max_attempts: state.config.max_attempts,
         strategy: body.multitask_strategy,

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::format::Shorten;
 use super::outcome::{done_status, judge};
 use super::remote::{segment, Remote};
-use super::style::Style;
+use super::style::{Style, Tone};
 use super::transcript::Transcript;
 use crate::sse::Decoder;
 
@@ -165,9 +165,11 @@ impl LivePrinter {
             let _ = writeln!(out, "{event}");
             return;
         }
-        if event["type"] == "text_delta" {
+        if event["type"] == "text_delta" || event["type"] == "thinking_delta" {
             let text = event["text"].as_str().unwrap_or_default();
-            let _ = write!(out, "{text}");
+            // Thinking is shown dimmed, so the answer stands out from it.
+            let tone = if event["type"] == "thinking_delta" { Tone::Dim } else { Tone::Plain };
+            let _ = write!(out, "{}", self.style.paint(tone, text));
             if !text.is_empty() {
                 self.mid_line = !text.ends_with('\n');
             }

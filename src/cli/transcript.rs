@@ -64,17 +64,25 @@ impl Transcript {
 
     /// A run's events after its message, each as what it means to a reader.
     pub fn run(&mut self, events: &[Value]) {
-        let mut text = String::new();
+        let (mut text, mut thinking) = (String::new(), String::new());
         for event in events {
             let kind = event["type"].as_str().unwrap_or_default();
             match kind {
                 "text_delta" => text.push_str(event["text"].as_str().unwrap_or_default()),
+                "thinking_delta" => thinking.push_str(event["text"].as_str().unwrap_or_default()),
                 // What the restarted step said so far is void: it says it again.
-                "step_restarted" => text.clear(),
-                _ => self.say("assistant", Tone::Assistant, &std::mem::take(&mut text)),
+                "step_restarted" => {
+                    text.clear();
+                    thinking.clear();
+                }
+                _ => {
+                    self.say("thinking", Tone::Dim, &std::mem::take(&mut thinking));
+                    self.say("assistant", Tone::Assistant, &std::mem::take(&mut text));
+                }
             }
             self.event(kind, event);
         }
+        self.say("thinking", Tone::Dim, &thinking);
         self.say("assistant", Tone::Assistant, &text);
     }
 

@@ -29,6 +29,7 @@ use crate::tools::sandbox::SandboxConfig;
 
 mod infer;
 mod people;
+mod stream;
 mod tools;
 
 /// Settings of the agent loop.

@@ -107,6 +107,8 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         http_tools: Vec::new(),
         client_tools: Vec::new(),
         mcp_servers: Vec::new(),
+        reasoning: Default::default(),
+        reasoning_byte_limit: wingman::model::DEFAULT_REASONING_BYTE_LIMIT,
         created_at: now,
         updated_at: now,
     }
@@ -134,7 +136,7 @@ pub async fn enqueue(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, me
         kind: RunKind::Message,
         session_id: Some(session_id.into()),
         agent: agent.clone(),
-        input: RunInput { message: message.into(), instructions: None, data: None },
+        input: RunInput { message: message.into(), instructions: None, data: None, reasoning: None },
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy: Default::default(),

@@ -31,6 +31,7 @@ fn request(capture: &Value, messages: Vec<Message>, options: Value) -> Inference
         tools: tools_of(capture),
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     }
 }
 
@@ -106,6 +107,7 @@ fn defaults_system_prompt_options_and_extra_body() {
         tools: vec![],
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     };
     let expected = json!({"model": "claude-haiku-4-5", "max_tokens": 4096, "system": "Be brief.",
         "messages": [{"role": "user", "content": "hi"}], "stream": true, "temperature": 0.2, "top_k": 5,

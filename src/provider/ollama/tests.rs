@@ -23,6 +23,7 @@ fn request(capture: &Value, options: Value) -> InferenceRequest {
         }],
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     }
 }
 
@@ -65,6 +66,7 @@ fn options_and_the_tool_result_turn() {
         tools: vec![],
         output_schema: Some(json!({"type": "object"})),
         call_index: 0,
+        reasoning: Default::default(),
     };
     let expected = json!({"model": "llama3.2", "stream": true, "keep_alive": "10m", "format": {"type": "object"},
         "options": {"num_predict": 256, "temperature": 0, "num_ctx": 8192, "repeat_penalty": 1.1},

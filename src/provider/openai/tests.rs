@@ -25,6 +25,7 @@ fn request(capture: &Value, options: Value) -> InferenceRequest {
         tools: tools.collect(),
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     }
 }
 
@@ -77,6 +78,7 @@ fn the_tool_result_turn_has_the_documented_shape() {
         tools: vec![],
         output_schema: Some(json!({"type": "object"})),
         call_index: 0,
+        reasoning: Default::default(),
     };
     let expected = json!({"model": "gpt-4o", "stream": true, "stream_options": {"include_usage": true},
         "messages": [
