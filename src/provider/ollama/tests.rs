@@ -139,3 +139,49 @@ fn an_error_line_fails_transiently_and_a_stream_without_done_too() {
     state.on_line(r#"{"model":"llama3.2","message":{"role":"assistant","content":"The"},"done":false}"#, &tx).unwrap();
     assert!(state.finish().unwrap_err().transient);
 }
+
+#[test]
+fn reasoning_levels_are_sent_as_think() {
+    let capture = fixtures::json("ollama_stream_tool.request.json");
+    for (level, qwen, gpt_oss) in [
+        (Reasoning::Off, None, None),
+        (Reasoning::Low, Some(json!(true)), Some(json!("low"))),
+        (Reasoning::Medium, Some(json!(true)), Some(json!("medium"))),
+        (Reasoning::High, Some(json!(true)), Some(json!("high"))),
+        (Reasoning::Max, Some(json!(true)), Some(json!("high"))),
+    ] {
+        for (model, expected) in [("qwen3", qwen), ("gpt-oss:20b", gpt_oss)] {
+            let mut req = request(&capture, json!({}));
+            (req.reasoning, req.model) = (level, model.into());
+            assert_eq!(request_body(&req, true).get("think").cloned(), expected, "{level:?} {model}");
+        }
+    }
+    let req = request(&capture, json!({"think": false}));
+    assert_eq!(request_body(&req, true)["think"], json!(false));
+}
+
+#[test]
+fn thinking_streams_as_thinking_and_goes_back_with_the_message() {
+    let (tx, mut rx) = fixtures::deltas();
+    let mut state = StreamState::default();
+    for line in [
+        r#"{"model":"qwen3","message":{"role":"assistant","content":"","thinking":"Hmm, "},"done":false}"#,
+        r#"{"model":"qwen3","message":{"role":"assistant","content":"","thinking":"sunny."},"done":false}"#,
+        r#"{"model":"qwen3","message":{"role":"assistant","content":"Sunny."},"done":false}"#,
+        r#"{"model":"qwen3","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}"#,
+    ] {
+        state.on_line(line, &tx).unwrap();
+    }
+    let answer = state.finish().unwrap();
+    let mut thinking = Vec::new();
+    while let Ok(delta) = rx.try_recv() {
+        if let crate::provider::Delta::Thinking(text) = delta {
+            thinking.push(text);
+        }
+    }
+    assert_eq!(thinking, ["Hmm, ", "sunny."]);
+    let kept = Content::Thinking { thinking: "Hmm, sunny.".into(), signature: None };
+    assert_eq!(answer.thinking, [kept.clone()]);
+    let assistant = Message { role: Role::Assistant, content: vec![kept, Content::Text { text: "Sunny.".into() }] };
+    assert_eq!(messages(&[assistant]), [json!({"role": "assistant", "content": "Sunny.", "thinking": "Hmm, sunny."})]);
+}
