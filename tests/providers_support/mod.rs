@@ -182,6 +182,7 @@ pub struct MockServer {
     pub url: String,
     received: Arc<Mutex<Vec<Received>>>,
     replies: Arc<Mutex<VecDeque<Reply>>>,
+    cut_short: Arc<Mutex<usize>>,
 }
 
 impl MockServer {
@@ -191,14 +192,24 @@ impl MockServer {
         let url = format!("http://{}", listener.local_addr().unwrap());
         let received = Arc::new(Mutex::new(Vec::new()));
         let replies = Arc::new(Mutex::new(VecDeque::from(replies)));
-        let (rec, rep) = (received.clone(), replies.clone());
+        let cut_short = Arc::new(Mutex::new(0));
+        let (rec, rep, cut) = (received.clone(), replies.clone(), cut_short.clone());
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                let (rec, rep) = (rec.clone(), rep.clone());
-                tokio::spawn(async move { serve(stream, rec, rep).await });
+                let (rec, rep, cut) = (rec.clone(), rep.clone(), cut.clone());
+                tokio::spawn(async move {
+                    if !serve(stream, rec, rep).await {
+                        *cut.lock().unwrap() += 1;
+                    }
+                });
             }
         });
-        MockServer { url, received, replies }
+        MockServer { url, received, replies, cut_short }
+    }
+
+    /// How many replies the client closed the connection on before their end.
+    pub fn cut_short(&self) -> usize {
+        *self.cut_short.lock().unwrap()
     }
 
     /// Every request received so far.
@@ -212,15 +223,21 @@ impl MockServer {
     }
 }
 
-async fn serve(mut stream: TcpStream, received: Arc<Mutex<Vec<Received>>>, replies: Arc<Mutex<VecDeque<Reply>>>) {
-    let Some(request) = read_request(&mut stream).await else { return };
+/// Answers one request; false when the client closed the connection before
+/// the reply's end.
+async fn serve(
+    mut stream: TcpStream,
+    received: Arc<Mutex<Vec<Received>>>,
+    replies: Arc<Mutex<VecDeque<Reply>>>,
+) -> bool {
+    let Some(request) = read_request(&mut stream).await else { return true };
     received.lock().unwrap().push(request);
     let reply = replies.lock().unwrap().pop_front();
     let reply =
         reply.unwrap_or_else(|| Reply::json(500, b"{\"error\":\"the mock server has no reply left\"}".to_vec()));
     if reply.silent {
         tokio::time::sleep(Duration::from_secs(60)).await;
-        return;
+        return true;
     }
     let mut head = format!("HTTP/1.1 {} Mock\r\nconnection: close\r\n", reply.status);
     for (name, value) in &reply.headers {
@@ -230,15 +247,16 @@ async fn serve(mut stream: TcpStream, received: Arc<Mutex<Vec<Received>>>, repli
     }
     head.push_str("\r\n");
     if stream.write_all(head.as_bytes()).await.is_err() {
-        return;
+        return false;
     }
     for (part, pause) in reply.parts {
         if stream.write_all(&part).await.is_err() || stream.flush().await.is_err() {
-            return;
+            return false;
         }
         tokio::time::sleep(pause).await;
     }
     let _ = stream.shutdown().await;
+    true
 }
 
 async fn read_request(stream: &mut TcpStream) -> Option<Received> {
