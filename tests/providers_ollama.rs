@@ -35,7 +35,9 @@ async fn call(request: &InferenceRequest) -> (Result<InferenceResponse, Provider
     let result = provider.infer(request, &tx).await;
     let mut deltas = Vec::new();
     while let Ok(d) = rx.try_recv() {
-        deltas.push(d);
+        if let provider::Delta::Text(text) = d {
+            deltas.push(text);
+        }
     }
     (result, deltas)
 }

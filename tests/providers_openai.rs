@@ -43,7 +43,9 @@ async fn call(
     let result = provider.infer(request, &tx).await;
     let mut deltas = Vec::new();
     while let Ok(d) = rx.try_recv() {
-        deltas.push(d);
+        if let provider::Delta::Text(text) = d {
+            deltas.push(text);
+        }
     }
     (result, deltas)
 }

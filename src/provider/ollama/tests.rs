@@ -181,7 +181,7 @@ fn thinking_streams_as_thinking_and_goes_back_with_the_message() {
     }
     assert_eq!(thinking, ["Hmm, ", "sunny."]);
     let kept = Content::Thinking { thinking: "Hmm, sunny.".into(), signature: None };
-    assert_eq!(answer.thinking, [kept.clone()]);
+    assert_eq!(answer.thinking, std::slice::from_ref(&kept));
     let assistant = Message { role: Role::Assistant, content: vec![kept, Content::Text { text: "Sunny.".into() }] };
     assert_eq!(messages(&[assistant]), [json!({"role": "assistant", "content": "Sunny.", "thinking": "Hmm, sunny."})]);
 }

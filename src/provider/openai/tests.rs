@@ -229,9 +229,9 @@ fn reasoning_content_streams_as_thinking_and_is_not_sent_back() {
     use crate::provider::Delta;
     assert_eq!(pieces, [Delta::Thinking("Think ".into()), Delta::Thinking("harder.".into()), Delta::Text("42".into())]);
     let kept = Content::Thinking { thinking: "Think harder.".into(), signature: None };
-    assert_eq!(answer.thinking, [kept.clone()]);
+    assert_eq!(answer.thinking, std::slice::from_ref(&kept));
     let body = json!({"choices": [{"message": {"content": "42", "reasoning_content": "Think harder."}, "finish_reason": "stop"}]});
-    assert_eq!(parse_completion(&body, &tx).unwrap().thinking, [kept.clone()]);
+    assert_eq!(parse_completion(&body, &tx).unwrap().thinking, std::slice::from_ref(&kept));
     let assistant = Message { role: Role::Assistant, content: vec![kept, Content::Text { text: "42".into() }] };
     assert_eq!(messages(&[assistant]), [json!({"role": "assistant", "content": "42"})]);
 }
