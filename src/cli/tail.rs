@@ -152,11 +152,13 @@ struct LivePrinter {
     style: Style,
     /// Whether streamed text left the cursor in the middle of a line.
     mid_line: bool,
+    /// Whether the last piece streamed was thinking, so the answer starts on a line of its own.
+    thinking: bool,
 }
 
 impl LivePrinter {
     fn new(as_json: bool) -> LivePrinter {
-        LivePrinter { as_json, style: Style::stdout(), mid_line: false }
+        LivePrinter { as_json, style: Style::stdout(), mid_line: false, thinking: false }
     }
 
     fn print(&mut self, event: &Value) {
@@ -168,8 +170,11 @@ impl LivePrinter {
         if event["type"] == "text_delta" || event["type"] == "thinking_delta" {
             let text = event["text"].as_str().unwrap_or_default();
             // Thinking is shown dimmed, so the answer stands out from it.
-            let tone = if event["type"] == "thinking_delta" { Tone::Dim } else { Tone::Plain };
-            let _ = write!(out, "{}", self.style.paint(tone, text));
+            let thinking = event["type"] == "thinking_delta";
+            let tone = if thinking { Tone::Dim } else { Tone::Plain };
+            let lead = if self.thinking && !thinking && self.mid_line { "\n" } else { "" };
+            self.thinking = thinking;
+            let _ = write!(out, "{lead}{}", self.style.paint(tone, text));
             if !text.is_empty() {
                 self.mid_line = !text.ends_with('\n');
             }
