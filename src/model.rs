@@ -625,6 +625,20 @@ mod tests {
     use chrono::TimeZone;
 
     #[test]
+    fn agents_and_inputs_stored_before_reasoning_still_load() {
+        let agent: Agent = serde_json::from_value(serde_json::json!({"id": "a", "name": "n", "provider": "scripted",
+            "model": "echo", "max_steps": 5, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}))
+        .unwrap();
+        assert_eq!((agent.reasoning, agent.reasoning_byte_limit), (Reasoning::Off, DEFAULT_REASONING_BYTE_LIMIT));
+        let input: RunInput = serde_json::from_value(serde_json::json!({"message": "m"})).unwrap();
+        assert_eq!(input.reasoning, None);
+        assert_eq!(serde_json::to_value(&input).unwrap(), serde_json::json!({"message": "m"}));
+        let high = RunInput { reasoning: Some(Reasoning::High), ..input };
+        assert_eq!(serde_json::to_value(&high).unwrap()["reasoning"], "high");
+        assert_eq!(Reasoning::NAMES.iter().map(|n| Reasoning::parse(n).unwrap()).count(), 5);
+    }
+
+    #[test]
     fn timestamps_always_carry_milliseconds_so_they_sort_as_strings() {
         let whole = Utc.timestamp_millis_opt(1_795_000_000_000).unwrap();
         let later = Utc.timestamp_millis_opt(1_795_000_000_069).unwrap();

@@ -103,8 +103,9 @@ impl ToSchema for NewAgent {
 }
 
 impl AgentFields {
-    /// Sets the fields given on `agent`; a value no type can refuse is
-    /// checked here (the others in [`validate`]).
+    /// Sets the fields given on `agent`. A reasoning level is read here, so
+    /// an unknown one is a refused value (400) rather than a mistyped body
+    /// (422); the other values are checked by [`validate`].
     fn apply(self, agent: &mut Agent) -> ApiResult<()> {
         if let Some(level) = &self.reasoning {
             agent.reasoning = Reasoning::parse_field("reasoning", level).map_err(ApiError::BadRequest)?;
