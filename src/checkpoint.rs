@@ -408,6 +408,8 @@ mod tests {
             http_tools: Vec::new(),
             client_tools: Vec::new(),
             mcp_servers: Vec::new(),
+            reasoning: Default::default(),
+            reasoning_byte_limit: crate::model::DEFAULT_REASONING_BYTE_LIMIT,
             created_at: chrono::Utc::now(),
             updated_at: chrono::Utc::now(),
         }
@@ -422,7 +424,7 @@ mod tests {
     }
 
     fn input() -> RunInput {
-        RunInput { message: "hi".into(), instructions: None, data: None, max_cost_usd: None }
+        RunInput { message: "hi".into(), instructions: None, data: None, reasoning: None, max_cost_usd: None }
     }
 
     fn inference(step: u32, text: &str, calls: &[&str]) -> Checkpoint {

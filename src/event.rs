@@ -57,6 +57,11 @@ pub enum RunEvent {
         step: u32,
         text: String,
     },
+    /// The model's thinking, coalesced like `text_delta`.
+    ThinkingDelta {
+        step: u32,
+        text: String,
+    },
     ToolCall {
         step: u32,
         call_id: String,
@@ -191,6 +196,7 @@ impl RunEvent {
             RunEvent::RunHandedBack { .. } => "run_handed_back",
             RunEvent::StepStarted { .. } => "step_started",
             RunEvent::TextDelta { .. } => "text_delta",
+            RunEvent::ThinkingDelta { .. } => "thinking_delta",
             RunEvent::ToolCall { .. } => "tool_call",
             RunEvent::ToolResult { .. } => "tool_result",
             RunEvent::StepCompleted { .. } => "step_completed",

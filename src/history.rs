@@ -89,6 +89,8 @@ fn size_of(message: &Message) -> usize {
         Content::Text { text } => text.len(),
         Content::ToolUse { id, name, input } => id.len() + name.len() + input.to_string().len(),
         Content::ToolResult { tool_use_id, content, .. } => tool_use_id.len() + content.len(),
+        Content::Thinking { thinking, signature } => thinking.len() + signature.as_ref().map_or(0, String::len),
+        Content::RedactedThinking { data } => data.len(),
     };
     64 + message.content.iter().map(|c| 48 + block(c)).sum::<usize>()
 }

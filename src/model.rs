@@ -11,6 +11,11 @@ use crate::toolset::{ClientTool, HttpTool, McpServer, ToolAdditions};
 pub const DEFAULT_MAX_STEPS: u32 = 50;
 /// The largest `max_steps` an agent may ask for: a loop is never unbounded.
 pub const MAX_MAX_STEPS: u32 = 1000;
+/// How many bytes of thinking a step may stream before any text or tool
+/// call, unless the agent says otherwise: past it the step is a reasoning stall.
+pub const DEFAULT_REASONING_BYTE_LIMIT: u64 = 256 * 1024;
+/// The range an agent's `reasoning_byte_limit` must fall in.
+pub const REASONING_BYTE_LIMITS: std::ops::RangeInclusive<u64> = 1024..=64 * 1024 * 1024;
 
 /// Timestamps in answers: RFC 3339 in UTC, always with three fractional digits.
 ///
@@ -107,10 +112,58 @@ pub struct Agent {
     /// MCP servers whose tools its runs are offered (see [`crate::toolset::McpServer`]).
     #[serde(default)]
     pub mcp_servers: Vec<McpServer>,
+    /// How hard the model thinks before it answers (a message may override it).
+    #[serde(default)]
+    pub reasoning: Reasoning,
+    /// Bytes of thinking a step may stream before its first text or tool
+    /// call; past them the step is cut as a transient failure.
+    #[serde(default = "default_reasoning_byte_limit")]
+    pub reasoning_byte_limit: u64,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
     pub updated_at: DateTime<Utc>,
+}
+
+fn default_reasoning_byte_limit() -> u64 {
+    DEFAULT_REASONING_BYTE_LIMIT
+}
+
+/// How much the model reasons before it answers; docs/providers.md gives
+/// what each provider is sent for each level.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Reasoning {
+    /// Nothing is asked of the provider: its own default applies.
+    #[default]
+    Off,
+    Low,
+    Medium,
+    High,
+    /// As much as the provider offers.
+    Max,
+}
+
+impl Reasoning {
+    /// Every level, in order, as clients name them.
+    pub const NAMES: &'static [&'static str] = &["off", "low", "medium", "high", "max"];
+
+    /// Reads a level as a client names it.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "off" => Reasoning::Off,
+            "low" => Reasoning::Low,
+            "medium" => Reasoning::Medium,
+            "high" => Reasoning::High,
+            "max" => Reasoning::Max,
+            _ => return None,
+        })
+    }
+
+    /// Reads a client's level, or says which ones there are.
+    pub fn parse_field(field: &str, s: &str) -> Result<Self, String> {
+        Reasoning::parse(s).ok_or_else(|| format!("{field} must be one of {} (not {s:?})", Reasoning::NAMES.join(", ")))
+    }
 }
 
 /// A session: a conversation with its own working directory.
@@ -265,9 +318,30 @@ pub enum Role {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Content {
-    Text { text: String },
-    ToolUse { id: String, name: String, input: Value },
-    ToolResult { tool_use_id: String, content: String, is_error: bool },
+    Text {
+        text: String,
+    },
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    ToolResult {
+        tool_use_id: String,
+        content: String,
+        is_error: bool,
+    },
+    /// The model's thinking before its answer. `signature` is the
+    /// provider's proof of it (Anthropic's), sent back unchanged.
+    Thinking {
+        thinking: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<String>,
+    },
+    /// Thinking the provider keeps encrypted: `data` goes back unchanged.
+    RedactedThinking {
+        data: String,
+    },
 }
 
 /// A message of a conversation, in the provider-neutral form Wingman stores.
@@ -476,6 +550,9 @@ pub struct RunInput {
     /// A budget in US dollars lower than the agent's `max_cost_usd`, for this run only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_cost_usd: Option<f64>,
+    /// The message's reasoning level, over its agent's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<Reasoning>,
 }
 
 /// A run as stored: the job row.
@@ -555,6 +632,21 @@ pub struct ToolSpec {
 mod tests {
     use super::*;
     use chrono::TimeZone;
+
+    #[test]
+    fn agents_and_inputs_stored_before_reasoning_still_load() {
+        let agent: Agent = serde_json::from_value(serde_json::json!({"id": "a", "name": "n", "provider": "scripted",
+            "model": "echo", "max_steps": 5, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}))
+        .unwrap();
+        assert_eq!((agent.reasoning, agent.reasoning_byte_limit), (Reasoning::Off, DEFAULT_REASONING_BYTE_LIMIT));
+        let input: RunInput = serde_json::from_value(serde_json::json!({"message": "m"})).unwrap();
+        assert_eq!(input.reasoning, None);
+        assert_eq!(serde_json::to_value(&input).unwrap(), serde_json::json!({"message": "m"}));
+        let high = RunInput { reasoning: Some(Reasoning::High), ..input };
+        assert_eq!(serde_json::to_value(&high).unwrap()["reasoning"], "high");
+        let levels: Vec<Option<Reasoning>> = Reasoning::NAMES.iter().map(|n| Reasoning::parse(n)).collect();
+        assert!(levels.iter().all(Option::is_some) && Reasoning::parse("HIGH").is_none());
+    }
 
     #[test]
     fn timestamps_always_carry_milliseconds_so_they_sort_as_strings() {

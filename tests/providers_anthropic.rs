@@ -60,6 +60,7 @@ fn request_like(capture: &Value, server: &MockServer) -> InferenceRequest {
         tools: tools.collect(),
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     }
 }
 

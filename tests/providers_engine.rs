@@ -75,6 +75,8 @@ impl Harness {
             http_tools: Vec::new(),
             client_tools: Vec::new(),
             mcp_servers: Vec::new(),
+            reasoning: Default::default(),
+            reasoning_byte_limit: wingman::model::DEFAULT_REASONING_BYTE_LIMIT,
             created_at: now,
             updated_at: now,
         };
@@ -101,6 +103,7 @@ impl Harness {
                 message: "What is the weather in SF?".into(),
                 instructions: None,
                 data: None,
+                reasoning: None,
                 max_cost_usd: None,
             },
             work_dir,

@@ -26,6 +26,7 @@ fn request_like(capture: &Value, options: Value) -> InferenceRequest {
         }],
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     }
 }
 

@@ -31,6 +31,7 @@ fn request_like(capture: &Value, options: Value) -> InferenceRequest {
         tools: tools.collect(),
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     }
 }
 

@@ -17,7 +17,9 @@ use super::extract::JsonBody;
 use super::schemas::{self, Id, JsonObject};
 use super::{deleted, AppState, Deleted};
 use crate::guard::Guards;
-use crate::model::{new_id, Agent, DEFAULT_MAX_STEPS, MAX_MAX_STEPS};
+use crate::model::{
+    new_id, Agent, Reasoning, DEFAULT_MAX_STEPS, DEFAULT_REASONING_BYTE_LIMIT, MAX_MAX_STEPS, REASONING_BYTE_LIMITS,
+};
 use crate::toolset::{ClientTool, HttpTool, McpServer};
 use crate::{provider, tools, toolset};
 
@@ -83,6 +85,14 @@ struct AgentFields {
     client_tools: Option<Vec<ClientTool>>,
     /// MCP servers whose tools its runs are offered as `<server>__<tool>`.
     mcp_servers: Option<Vec<McpServer>>,
+    /// How much the model reasons before it answers (default `off`); a
+    /// message may override it. docs/providers.md maps each level per provider.
+    #[schema(schema_with = schemas::reasoning)]
+    reasoning: Option<String>,
+    /// Bytes of thinking a step may stream before any text or tool call
+    /// (default 262144); past them the step is retried as a reasoning stall.
+    #[schema(minimum = 1024, maximum = 67108864)]
+    reasoning_byte_limit: Option<u64>,
 }
 
 /// The body of `POST /agents`, in the document: [`AgentFields`] with `name`
@@ -141,8 +151,22 @@ impl AgentFields {
         }
     }
 
-    fn apply(self, agent: &mut Agent) {
+    /// Sets the fields given on `agent`. A reasoning level is read here, so
+    /// an unknown one is a refused value (400) rather than a mistyped body
+    /// (422); the other values are checked by [`validate`].
+    fn apply(self, agent: &mut Agent) -> ApiResult<()> {
+        if let Some(level) = &self.reasoning {
+            agent.reasoning = Reasoning::parse_field("reasoning", level).map_err(ApiError::BadRequest)?;
+        }
+        if let Some(v) = self.reasoning_byte_limit {
+            agent.reasoning_byte_limit = v;
+        }
         self.apply_guards(&mut agent.guards);
+        self.apply_rest(agent);
+        Ok(())
+    }
+
+    fn apply_rest(self, agent: &mut Agent) {
         let provider_changed = self.provider.as_ref().is_some_and(|p| *p != agent.provider);
         if let Some(v) = self.name {
             agent.name = v;
@@ -212,6 +236,10 @@ fn validate(agent: &mut Agent) -> ApiResult<()> {
         return bad(format!("max_steps must be between 1 and {MAX_MAX_STEPS}"));
     }
     agent.guards.check().map_err(ApiError::BadRequest)?;
+    if !REASONING_BYTE_LIMITS.contains(&agent.reasoning_byte_limit) {
+        let (low, high) = (REASONING_BYTE_LIMITS.start(), REASONING_BYTE_LIMITS.end());
+        return bad(format!("reasoning_byte_limit must be between {low} and {high} bytes"));
+    }
     Ok(())
 }
 
@@ -255,7 +283,7 @@ async fn create(
         return Err(ApiError::Unprocessable("missing field `name`".into()));
     }
     let mut agent = blank_agent();
-    fields.apply(&mut agent);
+    fields.apply(&mut agent)?;
     validate(&mut agent)?;
     state.store.insert_agent(&agent).await?;
     Ok((StatusCode::CREATED, Json(agent)))
@@ -279,6 +307,8 @@ pub fn blank_agent() -> Agent {
         http_tools: Vec::new(),
         client_tools: Vec::new(),
         mcp_servers: Vec::new(),
+        reasoning: Reasoning::Off,
+        reasoning_byte_limit: DEFAULT_REASONING_BYTE_LIMIT,
         created_at: now,
         updated_at: now,
     }
@@ -333,7 +363,7 @@ async fn update(
     JsonBody(fields): JsonBody<AgentFields>,
 ) -> ApiResult<Json<Agent>> {
     let mut agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
-    fields.apply(&mut agent);
+    fields.apply(&mut agent)?;
     validate(&mut agent)?;
     agent.updated_at = Utc::now();
     state.store.update_agent(&agent).await?;
@@ -368,8 +398,7 @@ mod tests {
         let Ok(fields) = serde_json::from_value::<AgentFields>(body.clone()) else { return false };
         let mut agent = blank_agent();
         let named = fields.name.is_some();
-        fields.apply(&mut agent);
-        named && validate(&mut agent).is_ok()
+        named && fields.apply(&mut agent).is_ok() && validate(&mut agent).is_ok()
     }
 
     /// Whether the document's schema of `POST /agents` accepts `body`.
@@ -411,6 +440,11 @@ mod tests {
             json!({"name": "a", "loop_guard": 1}),
             json!({"name": "a", "loop_guard": 101}),
             json!({"name": "a", "unknown": 1}),
+            json!({"name": "a", "reasoning": "high", "reasoning_byte_limit": 4096}),
+            json!({"name": "a", "reasoning": "extreme"}),
+            json!({"name": "a", "reasoning": null}),
+            json!({"name": "a", "reasoning_byte_limit": 1023}),
+            json!({"name": "a", "reasoning_byte_limit": 67108865}),
             json!({"name": "a", "options": {"script": [{"text": "hi"}]}, "output_schema": {"type": "object"}}),
         ];
         for body in bodies {

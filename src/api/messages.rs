@@ -22,7 +22,7 @@ use super::AppState;
 use crate::approval::WaitingCall;
 use crate::guard;
 use crate::model::{
-    new_id, timestamp, Agent, MultitaskStrategy, Run, RunInput, RunKind, RunStatus, ToolCallRecord, Usage,
+    new_id, timestamp, Agent, MultitaskStrategy, Reasoning, Run, RunInput, RunKind, RunStatus, ToolCallRecord, Usage,
 };
 use crate::store::{Enqueued, NewRun};
 
@@ -46,6 +46,9 @@ pub struct MessageBody {
     /// What becomes of the session's unfinished runs (default `enqueue`).
     #[serde(default)]
     multitask_strategy: MultitaskStrategy,
+    /// The reasoning level of this message's run, over its agent's.
+    #[schema(schema_with = schemas::reasoning)]
+    reasoning: Option<String>,
     /// A budget in US dollars for this run, at most the agent's `max_cost_usd`.
     #[schema(schema_with = max_cost_usd)]
     max_cost_usd: Option<f64>,
@@ -121,6 +124,8 @@ struct Approval {
 /// Writes the run (and nothing else happens here: a worker picks it up).
 async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: MessageBody) -> ApiResult<Enqueued> {
     check_message(&body.message).map_err(ApiError::BadRequest)?;
+    let reasoning = body.reasoning.as_deref().map(|r| Reasoning::parse_field("reasoning", r));
+    let reasoning = reasoning.transpose().map_err(ApiError::BadRequest)?;
     let (session, agent) = state
         .store
         .session_and_agent(session_id, body.agent_id.as_deref())
@@ -134,18 +139,27 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
     let agent = super::sessions::with_session_tools(&agent, &session)?;
     check_budget(body.max_cost_usd, &agent)?;
     let strategy = serde_json::to_string(&body.multitask_strategy).unwrap_or_default();
-    // A budget joins the request's identity only when given, so that keys
-    // stored before budgets existed still match their requests.
-    let budget = body.max_cost_usd.map(|usd| usd.to_string());
+    // What a key stands for. A reasoning level and a budget join it only
+    // when given, named so neither reads as the other, so that keys stored
+    // before either field existed still match their requests.
+    let reasoning_part = body.reasoning.as_deref().map(|r| format!("reasoning={r}"));
+    let budget_part = body.max_cost_usd.map(|usd| format!("max_cost_usd={usd}"));
     let mut parts = vec![agent_id.as_str(), body.message.as_str(), strategy.as_str()];
-    parts.extend(budget.as_deref());
+    parts.extend(reasoning_part.as_deref());
+    parts.extend(budget_part.as_deref());
     let key = idempotency_key(headers, &format!("message:{session_id}"), &parts)?;
     let run = NewRun {
         id: new_id(),
         kind: RunKind::Message,
         session_id: Some(session_id.to_string()),
         agent,
-        input: RunInput { message: body.message, instructions: None, data: None, max_cost_usd: body.max_cost_usd },
+        input: RunInput {
+            message: body.message,
+            instructions: None,
+            data: None,
+            reasoning,
+            max_cost_usd: body.max_cost_usd,
+        },
         work_dir: session.work_dir,
         max_attempts: state.config.max_attempts,
         strategy: body.multitask_strategy,

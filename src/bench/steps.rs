@@ -93,6 +93,8 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         http_tools: Vec::new(),
         client_tools: Vec::new(),
         mcp_servers: mcp_servers(&args)?,
+        reasoning: Default::default(),
+        reasoning_byte_limit: crate::model::DEFAULT_REASONING_BYTE_LIMIT,
         created_at: now,
         updated_at: now,
     };
@@ -167,7 +169,13 @@ async fn measure(
                 kind: RunKind::Message,
                 session_id: Some(session.clone()),
                 agent: agent.clone(),
-                input: RunInput { message: format!("go {i}"), instructions: None, data: None, max_cost_usd: None },
+                input: RunInput {
+                    message: format!("go {i}"),
+                    instructions: None,
+                    data: None,
+                    reasoning: None,
+                    max_cost_usd: None,
+                },
                 work_dir: work.to_string(),
                 max_attempts: 3,
                 strategy: Default::default(),

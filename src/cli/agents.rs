@@ -55,6 +55,12 @@ struct NewAgent {
     options: Option<String>,
     #[arg(long)]
     max_steps: Option<u32>,
+    /// How much the model reasons: off (the default), low, medium, high or max.
+    #[arg(long)]
+    reasoning: Option<String>,
+    /// Bytes of thinking a step may stream before it answers (default 262144).
+    #[arg(long)]
+    reasoning_byte_limit: Option<u64>,
     /// A tool whose calls wait for a person's decision (repeatable; `*` for all,
     /// `server__*` for an MCP server's).
     #[arg(long = "approve-tool")]
@@ -111,6 +117,12 @@ impl NewAgent {
         }
         if let Some(s) = self.max_steps {
             body["max_steps"] = json!(s);
+        }
+        if let Some(level) = self.reasoning {
+            body["reasoning"] = json!(level);
+        }
+        if let Some(limit) = self.reasoning_byte_limit {
+            body["reasoning_byte_limit"] = json!(limit);
         }
         for (field, option, values) in [
             ("mcp_servers", "--mcp-server", &self.mcp_servers),
@@ -169,6 +181,7 @@ async fn show(remote: &Remote, agent_id: &str, json: bool) -> anyhow::Result<()>
     fields.add("tools", names(&agent["tools"]));
     fields.add("approve tools", names(&agent["approve_tools"]));
     fields.add("max steps", agent["max_steps"].to_string());
+    fields.add("reasoning", text("reasoning"));
     fields.add("created", format::timestamp(&agent["created_at"]));
     fields.add("updated", format::timestamp(&agent["updated_at"]));
     fields.add("instructions", text("instructions"));

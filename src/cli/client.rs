@@ -61,6 +61,10 @@ pub enum ClientCommand {
         /// default), reject, interrupt or rollback.
         #[arg(long, default_value = "enqueue")]
         multitask_strategy: String,
+        /// The reasoning level of this message's run, over its agent's:
+        /// off, low, medium, high or max.
+        #[arg(long)]
+        reasoning: Option<String>,
         #[command(flatten)]
         server: ServerArg,
     },
@@ -157,9 +161,18 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             print_json(&remote.read(&path).await?);
         }
         ClientCommand::Send {
-            session_id, message, agent, follow, wait, idempotency_key, multitask_strategy, ..
+            session_id,
+            message,
+            agent,
+            follow,
+            wait,
+            idempotency_key,
+            multitask_strategy,
+            reasoning,
+            ..
         } => {
-            let submission = Submission { session_id, message, agent, wait, idempotency_key, multitask_strategy };
+            let submission =
+                Submission { session_id, message, agent, wait, idempotency_key, multitask_strategy, reasoning };
             send(&remote, submission, follow).await?
         }
         ClientCommand::Tail { run_id, after, json, .. } => tail(&remote, &run_id, after, json).await?,
@@ -178,6 +191,7 @@ struct Submission {
     wait: bool,
     idempotency_key: Option<String>,
     multitask_strategy: String,
+    reasoning: Option<String>,
 }
 
 /// Sends a message; then prints the run's ID, or its answer (`--wait`), or
@@ -185,8 +199,11 @@ struct Submission {
 /// followed ended.
 async fn send(remote: &Remote, submission: Submission, follow: bool) -> anyhow::Result<()> {
     let wait = if submission.wait { "?wait=true" } else { "" };
-    let body = json!({"agent_id": submission.agent, "message": submission.message,
+    let mut body = json!({"agent_id": submission.agent, "message": submission.message,
         "multitask_strategy": submission.multitask_strategy});
+    if let Some(level) = submission.reasoning {
+        body["reasoning"] = json!(level);
+    }
     let mut request = remote.post(&format!("/sessions/{}/message{wait}", segment(&submission.session_id))).json(&body);
     if let Some(key) = submission.idempotency_key {
         request = request.header("Idempotency-Key", key);

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::format::Shorten;
 use super::outcome::{done_status, judge};
 use super::remote::{segment, Remote};
-use super::style::Style;
+use super::style::{Style, Tone};
 use super::transcript::Transcript;
 use crate::sse::Decoder;
 
@@ -152,11 +152,13 @@ struct LivePrinter {
     style: Style,
     /// Whether streamed text left the cursor in the middle of a line.
     mid_line: bool,
+    /// Whether the last piece streamed was thinking, so the answer starts on a line of its own.
+    thinking: bool,
 }
 
 impl LivePrinter {
     fn new(as_json: bool) -> LivePrinter {
-        LivePrinter { as_json, style: Style::stdout(), mid_line: false }
+        LivePrinter { as_json, style: Style::stdout(), mid_line: false, thinking: false }
     }
 
     fn print(&mut self, event: &Value) {
@@ -165,9 +167,14 @@ impl LivePrinter {
             let _ = writeln!(out, "{event}");
             return;
         }
-        if event["type"] == "text_delta" {
+        if event["type"] == "text_delta" || event["type"] == "thinking_delta" {
             let text = event["text"].as_str().unwrap_or_default();
-            let _ = write!(out, "{text}");
+            // Thinking is shown dimmed, so the answer stands out from it.
+            let thinking = event["type"] == "thinking_delta";
+            let tone = if thinking { Tone::Dim } else { Tone::Plain };
+            let lead = if self.thinking && !thinking && self.mid_line { "\n" } else { "" };
+            self.thinking = thinking;
+            let _ = write!(out, "{lead}{}", self.style.paint(tone, text));
             if !text.is_empty() {
                 self.mid_line = !text.ends_with('\n');
             }

@@ -64,17 +64,25 @@ impl Transcript {
 
     /// A run's events after its message, each as what it means to a reader.
     pub fn run(&mut self, events: &[Value]) {
-        let mut text = String::new();
+        let (mut text, mut thinking) = (String::new(), String::new());
         for event in events {
             let kind = event["type"].as_str().unwrap_or_default();
             match kind {
                 "text_delta" => text.push_str(event["text"].as_str().unwrap_or_default()),
+                "thinking_delta" => thinking.push_str(event["text"].as_str().unwrap_or_default()),
                 // What the restarted step said so far is void: it says it again.
-                "step_restarted" => text.clear(),
-                _ => self.say("assistant", Tone::Assistant, &std::mem::take(&mut text)),
+                "step_restarted" => {
+                    text.clear();
+                    thinking.clear();
+                }
+                _ => {
+                    self.say("thinking", Tone::Dim, &std::mem::take(&mut thinking));
+                    self.say("assistant", Tone::Assistant, &std::mem::take(&mut text));
+                }
             }
             self.event(kind, event);
         }
+        self.say("thinking", Tone::Dim, &thinking);
         self.say("assistant", Tone::Assistant, &text);
     }
 
@@ -120,6 +128,7 @@ impl Transcript {
             for block in message["content"].as_array().into_iter().flatten() {
                 match block["type"].as_str() {
                     Some("text") => self.say(role, tone, block["text"].as_str().unwrap_or_default()),
+                    Some("thinking") => self.say("thinking", Tone::Dim, block["thinking"].as_str().unwrap_or_default()),
                     Some("tool_use") => self.call(block["name"].as_str().unwrap_or_default(), &block["input"]),
                     Some("tool_result") => self.result(&result_text(&block["content"]), block["is_error"] == true),
                     _ => {}
@@ -176,8 +185,11 @@ mod tests {
     fn a_run_reads_as_who_said_and_ran_what() {
         let events = [
             json!({"type": "run_started", "attempt": 1}),
+            json!({"type": "thinking_delta", "step": 1, "text": "Void "}),
             json!({"type": "text_delta", "step": 1, "text": "I will "}),
             json!({"type": "step_restarted", "step": 1, "reason": "worker lost"}),
+            json!({"type": "thinking_delta", "step": 1, "text": "Check the "}),
+            json!({"type": "thinking_delta", "step": 1, "text": "system."}),
             json!({"type": "text_delta", "step": 1, "text": "Let me "}),
             json!({"type": "text_delta", "step": 1, "text": "look."}),
             json!({"type": "tool_call", "name": "bash", "input": {"command": "uname -s"}}),
@@ -195,7 +207,7 @@ mod tests {
         t.say("user", Tone::User, "What system?");
         t.run(&events);
         let expected =
-            "user: What system?\n[step 1 restarted: worker lost]\nassistant: Let me look.\n  → bash: uname -s\n  \
+            "user: What system?\n[step 1 restarted: worker lost]\nthinking: Check the system.\nassistant: Let me look.\n  → bash: uname -s\n  \
                         ← Linux\n    more\n    … 1 more lines\n  → write: {\"content\":\"b\",\"path\":\"a\"}\n  \
                         ← no such file\n[decided: c1 approve, c2 edit: ls, c3 reject: not that]\nassistant: Done.\n[succeeded]\n";
         assert_eq!(t.text(), expected);
@@ -205,12 +217,16 @@ mod tests {
     fn a_history_pairs_calls_with_their_results() {
         let history = [
             json!({"role": "user", "content": [{"type": "text", "text": "hi\nthere"}]}),
-            json!({"role": "assistant", "content": [{"type": "text", "text": "Looking."},
+            json!({"role": "assistant", "content": [{"type": "thinking", "thinking": "A file.", "signature": "s"},
+                {"type": "redacted_thinking", "data": "x"}, {"type": "text", "text": "Looking."},
                 {"type": "tool_use", "id": "c1", "name": "read", "input": {"path": "x.txt"}}]}),
             json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "", "is_error": false}]}),
         ];
         let mut t = plain();
         t.history(&history);
-        assert_eq!(t.text(), "user: hi\n  there\nassistant: Looking.\n  → read: x.txt\n  ← (no output)\n");
+        assert_eq!(
+            t.text(),
+            "user: hi\n  there\nthinking: A file.\nassistant: Looking.\n  → read: x.txt\n  ← (no output)\n"
+        );
     }
 }

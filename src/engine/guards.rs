@@ -38,9 +38,17 @@ impl StepGuard {
         self.bytes <= self.limit
     }
 
-    /// True once the answer streamed more than its cap.
-    pub(super) fn exceeded(&self) -> bool {
-        self.bytes > self.limit
+    /// How many bytes the answer streamed, and its cap, once it streamed
+    /// more than that.
+    pub(super) fn exceeded(&self) -> Option<(u64, u64)> {
+        (self.bytes > self.limit).then_some((self.bytes, self.limit))
+    }
+
+    /// The failure of a step cut at its cap: not retried, because the same
+    /// model asked the same question streams the same way; the run fails
+    /// (see [`Execution::cut_output`]).
+    pub(super) fn cut(&self) -> ProviderError {
+        ProviderError::fatal(format!("step output exceeded: {} bytes (max_step_output_bytes)", self.limit))
     }
 
     /// When the step must have ended.
@@ -57,19 +65,17 @@ impl StepGuard {
 }
 
 impl Execution {
-    /// Fails a run whose answer at `step` streamed past its cap. The text
-    /// written as `text_delta` so far stays in the log (with what was not
-    /// flushed yet); nothing of the step is checkpointed.
+    /// Fails a run whose answer at `step` streamed `bytes`, past its cap
+    /// `limit`. What was written as deltas so far stays in the log (with
+    /// what was not flushed yet); nothing of the step is checkpointed.
     pub(super) async fn cut_output(
         &mut self,
         step: u32,
-        unflushed: String,
-        guard: &StepGuard,
+        unflushed: Vec<RunEvent>,
+        bytes: u64,
+        limit: u64,
     ) -> Result<Option<RunExit>, StoreError> {
-        if !unflushed.is_empty() {
-            self.pending.push(RunEvent::TextDelta { step, text: unflushed });
-        }
-        let (bytes, limit) = (guard.bytes, guard.limit);
+        self.pending.extend(unflushed);
         tracing::warn!(step, bytes, limit, "a step's output exceeded max_step_output_bytes; failing the run");
         self.pending.push(RunEvent::StepOutputExceeded { step, bytes, limit });
         let error = format!("step output exceeded: {limit} bytes (max_step_output_bytes)");

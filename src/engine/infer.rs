@@ -1,17 +1,17 @@
 //! Inference steps: building the request, streaming the answer into
-//! coalesced `text_delta` events, checkpointing it, and provider failures.
+//! coalesced delta events ([`super::stream`]), checkpointing it, and provider failures.
 
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::guards::StepGuard;
+use super::stream::Streamed;
 use super::{retry_delay, Execution, RunExit};
 use crate::checkpoint::{self, next_action, Checkpoint, CheckpointBody, NextAction};
 use crate::credential::ApiKey;
 use crate::event::RunEvent;
 use crate::metrics::{self, StepKind};
 use crate::model::{Content, Message, Role, RunStatus, ToolSpec};
-use crate::provider::{self, Delta, InferenceRequest, InferenceResponse, ProviderError};
+use crate::provider::{self, InferenceRequest, InferenceResponse, ProviderError};
 use crate::store::{Commit, Finish, StoreError};
 use crate::tools;
 
@@ -50,6 +50,7 @@ impl Execution {
             tools,
             output_schema: agent.output_schema.clone(),
             call_index: checkpoint::inference_calls(&self.ctx.checkpoints),
+            reasoning: self.ctx.run.input.reasoning.unwrap_or(agent.reasoning),
         }
     }
 
@@ -65,56 +66,31 @@ impl Execution {
         let offered = self.offered_tools(step).await?;
         let request = self.request(offered);
         let asked = Instant::now();
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        // Boxed, so that a cut step drops it (and closes its connection) at once.
-        let mut call = Box::pin(provider.infer(&request, &tx));
-        let mut text = String::new();
-        let mut flush =
-            tokio::time::interval_at(tokio::time::Instant::now() + self.config.delta_flush, self.config.delta_flush);
-        let abort = self.signals.abort.clone();
-        let mut guard = StepGuard::new(&self.ctx.agent.guards);
-        let expiry = tokio::time::sleep_until(guard.deadline());
-        tokio::pin!(expiry);
-        let result = loop {
-            tokio::select! {
-                result = &mut call => break result,
-                Some(delta) = rx.recv() => {
-                    // Past the cap the answer is not read on; the cut is handled below.
-                    if !guard.count(&delta) {
-                        break Err(guard.timed_out());
-                    }
-                    if let Delta::Text(piece) = delta { text.push_str(&piece) }
-                }
-                _ = &mut expiry => break Err(guard.timed_out()),
-                _ = flush.tick(), if !text.is_empty() => {
-                    let delta = RunEvent::TextDelta { step, text: std::mem::take(&mut text) };
-                    self.write(Commit { events: vec![delta], ..Default::default() }).await?;
-                }
-                _ = abort.cancelled() => return Ok(Some(RunExit::Abandoned)),
-            }
+        let (tx, rx) = mpsc::unbounded_channel();
+        let Some(streamed) = self.stream_answer(step, provider.infer(&request, &tx), rx).await? else {
+            return Ok(Some(RunExit::Abandoned));
         };
-        drop(call);
-        while let Ok(delta) = rx.try_recv() {
-            if !guard.count(&delta) {
-                break;
-            }
-            if let Delta::Text(piece) = delta {
-                text.push_str(&piece);
-            }
-        }
-        if guard.exceeded() {
-            return self.cut_output(step, text, &guard).await;
+        let Streamed { result, unflushed, exceeded } = streamed;
+        if let Some((bytes, limit)) = exceeded {
+            return self.cut_output(step, unflushed, bytes, limit).await;
         }
         let agent = &self.ctx.agent;
         metrics::provider_answered(&agent.provider, &agent.model, result.is_ok(), asked.elapsed());
         tracing::debug!(step, provider = %agent.provider, model = %agent.model, ok = result.is_ok(), "inference returned");
         match result {
             Ok(response) => {
-                let exit = self.record_inference(step, text, response).await?;
+                let exit = self.record_inference(step, unflushed, response).await?;
                 metrics::step_finished(StepKind::Inference, started.elapsed());
                 Ok(exit)
             }
-            Err(error) => self.provider_failed(step, error).await,
+            Err(error) => {
+                // What streamed before the failure stays in the log, before
+                // the `step_restarted` that voids it.
+                if !unflushed.is_empty() {
+                    self.write(Commit { events: unflushed, ..Default::default() }).await?;
+                }
+                self.provider_failed(step, error).await
+            }
         }
     }
 
@@ -136,18 +112,15 @@ impl Execution {
     async fn record_inference(
         &mut self,
         step: u32,
-        unflushed: String,
+        mut events: Vec<RunEvent>,
         mut response: InferenceResponse,
     ) -> Result<Option<RunExit>, StoreError> {
         let agent = &self.ctx.agent;
         response.usage.cost_usd =
             self.config.pricing.cost(&agent.provider, &agent.model, &agent.options, &response.usage);
         metrics::usage(&agent.provider, &agent.model, &response.usage);
-        let mut events = Vec::new();
-        if !unflushed.is_empty() {
-            events.push(RunEvent::TextDelta { step, text: unflushed });
-        }
-        let mut content = Vec::new();
+        // Thinking comes first, in the model's order, as providers want it back.
+        let mut content = std::mem::take(&mut response.thinking);
         if !response.text.is_empty() {
             content.push(Content::Text { text: response.text.clone() });
         }

@@ -31,6 +31,7 @@ use crate::tools::sandbox::SandboxConfig;
 mod guards;
 mod infer;
 mod people;
+mod stream;
 mod tools;
 
 /// Settings of the agent loop.

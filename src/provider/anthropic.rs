@@ -6,7 +6,9 @@
 //! `tool_result` blocks, and consecutive turns of one role are merged, as the
 //! API wants roles to alternate. An `output_schema` is sent as
 //! `output_config.format` (structured outputs), unless `structured_output` is
-//! `prompt`.
+//! `prompt`. A reasoning level turns on extended thinking (see [`thinking`]);
+//! the thinking blocks an answer held go back unchanged, signature included,
+//! as the API requires inside a tool loop.
 
 use async_trait::async_trait;
 use serde_json::{json, Map, Value};
@@ -14,7 +16,7 @@ use serde_json::{json, Map, Value};
 use super::auth::ApiKey;
 use super::options::{self, Kind, OptionSpec};
 use super::{http, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
-use crate::model::{Content, Message, Role};
+use crate::model::{Content, Message, Reasoning, Role};
 
 mod stream;
 
@@ -26,6 +28,8 @@ pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 pub const API_VERSION: &str = "2023-06-01";
 /// `max_tokens` when the agent does not set it: the API requires one.
 pub const DEFAULT_MAX_TOKENS: u64 = 4096;
+/// The smallest thinking budget the API accepts.
+pub const MIN_THINKING_BUDGET: u64 = 1024;
 
 /// Options of this provider beyond the common ones.
 pub const OPTIONS: &[OptionSpec] = &[
@@ -91,8 +95,9 @@ pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
     let native = options::native_output(opts);
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model));
-    let max_tokens = opts.get("max_tokens").and_then(Value::as_u64).unwrap_or(DEFAULT_MAX_TOKENS);
-    body.insert("max_tokens".into(), json!(max_tokens));
+    let answer = opts.get("max_tokens").and_then(Value::as_u64).unwrap_or(DEFAULT_MAX_TOKENS);
+    let thinking = thinking(request.reasoning, answer, output_limit(&request.model));
+    body.insert("max_tokens".into(), json!(thinking.map_or(answer, |t| t.max_tokens)));
     if let Some(system) = super::system_prompt(request, native).filter(|s| !s.is_empty()) {
         body.insert("system".into(), json!(system));
     }
@@ -123,11 +128,61 @@ pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
             ("service_tier", "service_tier"),
         ],
     );
+    if let Some(thinking) = thinking {
+        body.insert("thinking".into(), json!({"type": "enabled", "budget_tokens": thinking.budget_tokens}));
+        // The API refuses these with thinking on: they are left out rather
+        // than fail every step (docs/providers.md says so).
+        body.remove("temperature");
+        body.remove("top_k");
+        if body.get("top_p").and_then(Value::as_f64).is_some_and(|p| p < 0.95) {
+            body.remove("top_p");
+        }
+    }
     if let (true, Some(schema)) = (native, &request.output_schema) {
         body.insert("output_config".into(), json!({"format": {"type": "json_schema", "schema": schema}}));
     }
     options::merge_extra(opts, &mut body);
     Value::Object(body)
+}
+
+/// What extended thinking asks for: the budget, and the `max_tokens` that
+/// holds it and the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Thinking {
+    pub budget_tokens: u64,
+    pub max_tokens: u64,
+}
+
+/// The thinking budget of a reasoning level, before any model's limit.
+pub fn budget_tokens(level: Reasoning) -> Option<u64> {
+    match level {
+        Reasoning::Off => None,
+        Reasoning::Low => Some(MIN_THINKING_BUDGET),
+        Reasoning::Medium => Some(4096),
+        Reasoning::High => Some(16384),
+        Reasoning::Max => Some(32000),
+    }
+}
+
+/// Extended thinking for `level`: `max_tokens` is the budget plus `answer`
+/// (the agent's `max_tokens`, which stays the answer's allowance), since the
+/// API wants `max_tokens` above the budget. A model whose output limit the
+/// catalogue knows gets at most that limit, the budget shrinking to fit (never
+/// below the API's minimum).
+pub fn thinking(level: Reasoning, answer: u64, limit: Option<u64>) -> Option<Thinking> {
+    let budget = budget_tokens(level)?;
+    let mut max_tokens = budget + answer;
+    let mut budget_tokens = budget;
+    if let Some(limit) = limit.filter(|&l| l > MIN_THINKING_BUDGET && l < max_tokens) {
+        max_tokens = limit;
+        budget_tokens = budget.min(limit.saturating_sub(answer)).max(MIN_THINKING_BUDGET).min(limit - 1);
+    }
+    Some(Thinking { budget_tokens, max_tokens })
+}
+
+/// The model's output limit in the shipped catalogue, when it has one.
+fn output_limit(model: &str) -> Option<u64> {
+    super::models::ModelCatalog::shipped().model("anthropic", model).map(|m| m.limit.output).filter(|&l| l > 0)
 }
 
 /// Wingman's messages as Anthropic turns: tool results become `user` turns,
@@ -174,6 +229,13 @@ fn block(content: &Content) -> Option<Value> {
             }
             block
         }
+        // Thinking without a signature came from another provider: the API
+        // would refuse it, so it stays in the record only.
+        Content::Thinking { signature: None, .. } => return None,
+        Content::Thinking { thinking, signature: Some(signature) } => {
+            json!({"type": "thinking", "thinking": thinking, "signature": signature})
+        }
+        Content::RedactedThinking { data } => json!({"type": "redacted_thinking", "data": data}),
     })
 }
 

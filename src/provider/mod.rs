@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
 use crate::history::History;
-use crate::model::{Agent, Message, ToolCall, Usage};
+use crate::model::{Agent, Content, Message, Reasoning, ToolCall, Usage};
 
 pub mod anthropic;
 pub mod auth;
@@ -62,6 +62,8 @@ pub struct InferenceRequest {
     /// How many provider calls of this run ended durably before this one
     /// (answers and recorded failures). Deterministic across crashes.
     pub call_index: u32,
+    /// How much the model should reason: the message's level, else the agent's.
+    pub reasoning: Reasoning,
 }
 
 impl InferenceRequest {
@@ -83,6 +85,9 @@ pub struct InferenceResponse {
     /// Why the model stopped, in Anthropic's words where one fits:
     /// `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`.
     pub stop_reason: String,
+    /// The thinking the model sent before its answer, in its order:
+    /// [`Content::Thinking`] and [`Content::RedactedThinking`] blocks.
+    pub thinking: Vec<Content>,
 }
 
 /// A failed inference.

@@ -6,7 +6,9 @@
 //! `num_predict`; sampling options go in `options`, and `model_options` adds
 //! any other model option. A key is optional (for a server behind a proxy or
 //! Ollama's hosted service) and sent as a bearer token. An `output_schema` is
-//! sent as `format`.
+//! sent as `format`. A reasoning level is sent as `think` ([`think`]); the
+//! stream's `message.thinking` is the model's thinking, which goes back in
+//! the assistant message's `thinking` field, for the model's template to use.
 
 use std::collections::HashMap;
 
@@ -18,7 +20,7 @@ use super::options::{self, Kind, OptionSpec};
 use super::{
     http, new_call_id, Delta, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo,
 };
-use crate::model::{Content, Message, Role, ToolCall, Usage};
+use crate::model::{Content, Message, Reasoning, Role, ToolCall, Usage};
 
 /// Where requests go unless `options.base_url` says otherwise.
 pub const DEFAULT_BASE_URL: &str = "http://localhost:11434";
@@ -137,6 +139,9 @@ pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
         body.insert("options".into(), Value::Object(model_options));
     }
     options::copy(opts, &mut body, &[("keep_alive", "keep_alive"), ("think", "think")]);
+    if let Some(think) = think(request.reasoning, &request.model) {
+        body.insert("think".into(), think);
+    }
     if let (true, Some(schema)) = (native, &request.output_schema) {
         body.insert("format".into(), schema.clone());
     }
@@ -144,8 +149,22 @@ pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
     Value::Object(body)
 }
 
+/// The `think` of a level: gpt-oss models take the level's name (`max` is
+/// `high`), others `true`; `off` sends none (nor replaces `options.think`),
+/// so the model's own default applies.
+pub fn think(level: Reasoning, model: &str) -> Option<Value> {
+    let name = match level {
+        Reasoning::Off => return None,
+        Reasoning::Low => "low",
+        Reasoning::Medium => "medium",
+        Reasoning::High | Reasoning::Max => "high",
+    };
+    Some(if model.starts_with("gpt-oss") { json!(name) } else { json!(true) })
+}
+
 /// Wingman's messages as Ollama messages: tool calls with object arguments,
-/// and one `tool` message per result, naming its tool and call.
+/// an assistant's thinking in `thinking`, and one `tool` message per
+/// result, naming its tool and call.
 pub fn messages<'a>(messages: impl IntoIterator<Item = &'a Message>) -> Vec<Value> {
     let mut out = Vec::new();
     // The name of each call asked for so far, for the results that follow.
@@ -171,6 +190,10 @@ pub fn messages<'a>(messages: impl IntoIterator<Item = &'a Message>) -> Vec<Valu
             Role::User if !text.is_empty() => out.push(json!({"role": "user", "content": text})),
             Role::Assistant if !text.is_empty() || !calls.is_empty() => {
                 let mut turn = json!({"role": "assistant", "content": text});
+                let thinking = thinking_of(message);
+                if !thinking.is_empty() {
+                    turn["thinking"] = json!(thinking);
+                }
                 if !calls.is_empty() {
                     turn["tool_calls"] = Value::Array(calls);
                 }
@@ -191,10 +214,23 @@ pub fn messages<'a>(messages: impl IntoIterator<Item = &'a Message>) -> Vec<Valu
     out
 }
 
+/// The thinking blocks of a message, as one text.
+fn thinking_of(message: &Message) -> String {
+    message
+        .content
+        .iter()
+        .filter_map(|c| match c {
+            Content::Thinking { thinking, .. } => Some(thinking.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The answer so far, built line by line.
 #[derive(Debug, Default)]
 pub struct StreamState {
     text: String,
+    thinking: String,
     tool_calls: Vec<ToolCall>,
     usage: Usage,
     done_reason: Option<String>,
@@ -211,6 +247,10 @@ impl StreamState {
             .map_err(|e| ProviderError::transient(format!("the stream sent a line that is not JSON: {e}")))?;
         if let Some(message) = http::error_message(&chunk) {
             return Err(ProviderError::transient(format!("{message} (during the stream)")));
+        }
+        if let Some(thinking) = chunk.pointer("/message/thinking").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            self.thinking.push_str(thinking);
+            let _ = deltas.send(Delta::Thinking(thinking.to_string()));
         }
         if let Some(text) = chunk.pointer("/message/content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
             self.text.push_str(text);
@@ -243,7 +283,11 @@ impl StreamState {
             Some(other) => other,
         }
         .to_string();
-        Ok(InferenceResponse { text: self.text, tool_calls: self.tool_calls, usage: self.usage, stop_reason })
+        let thinking = match self.thinking.is_empty() {
+            true => Vec::new(),
+            false => vec![Content::Thinking { thinking: self.thinking, signature: None }],
+        };
+        Ok(InferenceResponse { text: self.text, tool_calls: self.tool_calls, usage: self.usage, stop_reason, thinking })
     }
 }
 

@@ -8,7 +8,8 @@
 //! fragments keyed by `index` and are assembled here; usage comes in a last
 //! chunk requested with `stream_options.include_usage` (`include_usage:
 //! false` for servers that refuse the field). An `output_schema` is sent as
-//! `response_format` of type `json_schema`.
+//! `response_format` of type `json_schema`. A reasoning level is sent as
+//! `reasoning_effort`; the model's thinking is never sent back.
 
 use async_trait::async_trait;
 use serde_json::{json, Map, Value};
@@ -16,7 +17,7 @@ use serde_json::{json, Map, Value};
 use super::auth::ApiKey;
 use super::options::{self, Kind, OptionSpec};
 use super::{http, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
-use crate::model::{Content, Message, Role};
+use crate::model::{Content, Message, Reasoning, Role};
 
 mod stream;
 
@@ -146,12 +147,26 @@ pub fn request_body(request: &InferenceRequest, streaming: bool) -> Value {
         }
     }
     options::copy(opts, &mut body, PASSED);
+    if let Some(effort) = reasoning_effort(request.reasoning) {
+        body.insert("reasoning_effort".into(), json!(effort));
+    }
     if let (true, Some(schema)) = (native, &request.output_schema) {
         let format = json!({"name": "output", "schema": schema, "strict": true});
         body.insert("response_format".into(), json!({"type": "json_schema", "json_schema": format}));
     }
     options::merge_extra(opts, &mut body);
     Value::Object(body)
+}
+
+/// The `reasoning_effort` of a level: `max` is `high`, the most the API
+/// names; `off` sends none (nor replaces `options.reasoning_effort`).
+pub fn reasoning_effort(level: Reasoning) -> Option<&'static str> {
+    match level {
+        Reasoning::Off => None,
+        Reasoning::Low => Some("low"),
+        Reasoning::Medium => Some("medium"),
+        Reasoning::High | Reasoning::Max => Some("high"),
+    }
 }
 
 /// Wingman's messages as chat messages: an assistant message carries its

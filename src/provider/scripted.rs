@@ -8,11 +8,13 @@
 //! `{"error": {"status", "message"}}`, or `{"panic": "message"}`, which makes
 //! the provider call panic: a fault to show that a run whose code panics is
 //! failed with the message and frees its worker's slot. Past the end it
-//! answers with empty text.
-//! `options.chunk_delay_ms` streams text word by word with that delay; each
-//! tool call's input is sent as one piece of tool input, counted against the
-//! step's output cap like any provider's. Usage counts one token per
-//! whitespace-separated word.
+//! answers with empty text. A turn with `"thinking": …` thinks before it
+//! answers: the thinking streams as thinking and the answer holds it as a
+//! thinking block, signed with [`signature`].
+//! `options.chunk_delay_ms` streams text and thinking word by word with that
+//! delay; each tool call's input is sent as one piece of tool input, counted
+//! against the step's output cap like any provider's. Usage counts one token
+//! per whitespace-separated word.
 
 use std::time::Duration;
 
@@ -70,6 +72,9 @@ fn validate_turn(turn: &Value) -> Result<(), String> {
     if let Some(text) = obj.get("text") {
         text.as_str().ok_or("text must be a string")?;
     }
+    if let Some(thinking) = obj.get("thinking") {
+        thinking.as_str().ok_or("thinking must be a string")?;
+    }
     if let Some(echo) = obj.get("echo") {
         echo.as_bool().ok_or("echo must be true or false")?;
     }
@@ -109,6 +114,8 @@ fn input_tokens(request: &InferenceRequest) -> u64 {
             Content::Text { text } => words(text),
             Content::ToolUse { input, .. } => words(&input.to_string()),
             Content::ToolResult { content, .. } => words(content),
+            Content::Thinking { thinking, .. } => words(thinking),
+            Content::RedactedThinking { .. } => 0,
         })
         .sum();
     system + messages
@@ -139,7 +146,9 @@ impl Provider for Scripted {
             _ => turn.get("text").and_then(Value::as_str).unwrap_or("").to_string(),
         };
         let delay = request.options.get("chunk_delay_ms").and_then(Value::as_u64).unwrap_or(0);
-        stream_text(&text, delay, deltas).await;
+        let thinking = turn.get("thinking").and_then(Value::as_str).unwrap_or("").to_string();
+        stream(&thinking, delay, deltas, Delta::Thinking).await;
+        stream(&text, delay, deltas, Delta::Text).await;
         let tool_calls: Vec<ToolCall> = turn
             .get("tool_calls")
             .and_then(Value::as_array)
@@ -159,29 +168,45 @@ impl Provider for Scripted {
         for call in &tool_calls {
             let _ = deltas.send(Delta::ToolInput(call.input.to_string().len()));
         }
-        let output_tokens = words(&text) + tool_calls.iter().map(|c| words(&c.input.to_string())).sum::<u64>();
+        let output_tokens =
+            words(&thinking) + words(&text) + tool_calls.iter().map(|c| words(&c.input.to_string())).sum::<u64>();
         let stop_reason = if tool_calls.is_empty() { "end_turn" } else { "tool_use" };
+        let thinking = match thinking.is_empty() {
+            true => Vec::new(),
+            false => vec![Content::Thinking { signature: Some(signature(&thinking)), thinking }],
+        };
         Ok(InferenceResponse {
             text,
             tool_calls,
             usage: Usage { input_tokens: input_tokens(request), output_tokens, ..Usage::default() },
             stop_reason: stop_reason.into(),
+            thinking,
         })
     }
 }
 
-/// Sends the text in one piece, or word by word with a delay between words.
-async fn stream_text(text: &str, delay_ms: u64, deltas: &Deltas) {
+/// The scripted signature of some thinking: `scripted-` and the FNV-1a hash
+/// of its bytes in hex, the same on every run, like a real signature of the
+/// same block.
+pub fn signature(thinking: &str) -> String {
+    let hash =
+        thinking.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    format!("scripted-{hash:016x}")
+}
+
+/// Sends `text` in one piece, or word by word with a delay between words,
+/// as the pieces `piece` makes.
+async fn stream(text: &str, delay_ms: u64, deltas: &Deltas, piece: fn(String) -> Delta) {
     if text.is_empty() {
         return;
     }
     if delay_ms == 0 {
-        let _ = deltas.send(Delta::Text(text.to_string()));
+        let _ = deltas.send(piece(text.to_string()));
         return;
     }
     for chunk in text.split_inclusive(' ') {
         tokio::time::sleep(Duration::from_millis(delay_ms)).await;
-        let _ = deltas.send(Delta::Text(chunk.to_string()));
+        let _ = deltas.send(piece(chunk.to_string()));
     }
 }
 
@@ -200,6 +225,7 @@ mod tests {
             tools: vec![],
             output_schema: None,
             call_index,
+            reasoning: Default::default(),
         }
     }
 
@@ -271,6 +297,25 @@ mod tests {
         assert_eq!(result.unwrap().text, "one two three");
     }
 
+    #[tokio::test]
+    async fn a_thinking_turn_streams_its_thinking_and_signs_it() {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let options = json!({"chunk_delay_ms": 1, "script": [{"thinking": "let me see", "text": "ok"}]});
+        let response = Scripted.infer(&request(options, 0), &tx).await.unwrap();
+        drop(tx);
+        let mut pieces = Vec::new();
+        while let Some(d) = rx.recv().await {
+            pieces.push(d);
+        }
+        let thinking = |t: &str| Delta::Thinking(t.into());
+        assert_eq!(pieces, [thinking("let "), thinking("me "), thinking("see"), Delta::Text("ok".into())]);
+        let signed = Content::Thinking { thinking: "let me see".into(), signature: Some(signature("let me see")) };
+        assert_eq!(response.thinking, [signed]);
+        assert_eq!(signature("let me see"), signature("let me see"));
+        assert_ne!(signature("let me see"), signature("let me sea"));
+        assert_eq!(response.usage.output_tokens, 4);
+    }
+
     #[test]
     fn options_are_validated() {
         let ok = json!({"script": [{"text": "a"}, {"tool_calls": [{"name": "bash", "input": {}}]}, {"error": {"status": 500}}]});
@@ -280,6 +325,7 @@ mod tests {
             json!({"script": [1]}),
             json!({"script": [{"error": {"status": 200}}]}),
             json!({"script": [{"tool_calls": [{"input": {}}]}]}),
+            json!({"script": [{"thinking": 1}]}),
             json!({"chunk_delay_ms": -1}),
         ] {
             assert!(validate_options(bad.as_object().unwrap()).is_err(), "{bad}");

@@ -3,7 +3,6 @@
 #![allow(dead_code)]
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -195,8 +194,7 @@ pub struct MockServer {
     pub url: String,
     received: Arc<Mutex<Vec<Received>>>,
     replies: Arc<Mutex<VecDeque<Reply>>>,
-    /// Endless replies whose client closed the connection.
-    closed: Arc<AtomicUsize>,
+    cut_short: Arc<Mutex<usize>>,
 }
 
 impl MockServer {
@@ -206,24 +204,24 @@ impl MockServer {
         let url = format!("http://{}", listener.local_addr().unwrap());
         let received = Arc::new(Mutex::new(Vec::new()));
         let replies = Arc::new(Mutex::new(VecDeque::from(replies)));
-        let closed = Arc::new(AtomicUsize::new(0));
-        let (rec, rep, shut) = (received.clone(), replies.clone(), closed.clone());
+        let cut_short = Arc::new(Mutex::new(0));
+        let (rec, rep, cut) = (received.clone(), replies.clone(), cut_short.clone());
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                let (rec, rep, shut) = (rec.clone(), rep.clone(), shut.clone());
+                let (rec, rep, cut) = (rec.clone(), rep.clone(), cut.clone());
                 tokio::spawn(async move {
-                    if serve(stream, rec, rep).await {
-                        shut.fetch_add(1, Ordering::SeqCst);
+                    if !serve(stream, rec, rep).await {
+                        *cut.lock().unwrap() += 1;
                     }
                 });
             }
         });
-        MockServer { url, received, replies, closed }
+        MockServer { url, received, replies, cut_short }
     }
 
-    /// How many endless replies were cut by their client closing the connection.
-    pub fn closed(&self) -> usize {
-        self.closed.load(Ordering::SeqCst)
+    /// How many replies the client closed the connection on before their end.
+    pub fn cut_short(&self) -> usize {
+        *self.cut_short.lock().unwrap()
     }
 
     /// Every request received so far.
@@ -237,20 +235,21 @@ impl MockServer {
     }
 }
 
-/// Answers one request; true when it was an endless reply that the client cut.
+/// Answers one request; false when the client closed the connection before
+/// the reply's end.
 async fn serve(
     mut stream: TcpStream,
     received: Arc<Mutex<Vec<Received>>>,
     replies: Arc<Mutex<VecDeque<Reply>>>,
 ) -> bool {
-    let Some(request) = read_request(&mut stream).await else { return false };
+    let Some(request) = read_request(&mut stream).await else { return true };
     received.lock().unwrap().push(request);
     let reply = replies.lock().unwrap().pop_front();
     let reply =
         reply.unwrap_or_else(|| Reply::json(500, b"{\"error\":\"the mock server has no reply left\"}".to_vec()));
     if reply.silent {
         tokio::time::sleep(Duration::from_secs(60)).await;
-        return false;
+        return true;
     }
     let mut head = format!("HTTP/1.1 {} Mock\r\nconnection: close\r\n", reply.status);
     for (name, value) in &reply.headers {
@@ -273,10 +272,10 @@ async fn serve(
         while stream.write_all(&piece).await.is_ok() && stream.flush().await.is_ok() {
             tokio::time::sleep(pause).await;
         }
-        return true;
+        return false;
     }
     let _ = stream.shutdown().await;
-    false
+    true
 }
 
 async fn read_request(stream: &mut TcpStream) -> Option<Received> {

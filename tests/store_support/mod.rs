@@ -108,6 +108,8 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         http_tools: Vec::new(),
         client_tools: Vec::new(),
         mcp_servers: Vec::new(),
+        reasoning: Default::default(),
+        reasoning_byte_limit: wingman::model::DEFAULT_REASONING_BYTE_LIMIT,
         created_at: now,
         updated_at: now,
     }
@@ -135,7 +137,13 @@ pub async fn enqueue(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, me
         kind: RunKind::Message,
         session_id: Some(session_id.into()),
         agent: agent.clone(),
-        input: RunInput { message: message.into(), instructions: None, data: None, max_cost_usd: None },
+        input: RunInput {
+            message: message.into(),
+            instructions: None,
+            data: None,
+            reasoning: None,
+            max_cost_usd: None,
+        },
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy: Default::default(),

@@ -160,6 +160,13 @@ pub fn provider() -> Schema {
     or_null(one_of(catalog.iter().map(|p| p.id), "The provider (`scripted` by default)"))
 }
 
+/// A reasoning level, or `null`.
+pub fn reasoning() -> Schema {
+    let description =
+        "How much the model reasons before it answers: `off` (the default), `low`, `medium`, `high`, `max`";
+    or_null(one_of(crate::model::Reasoning::NAMES.iter().copied(), description))
+}
+
 /// A list of built-in tools, or `null`.
 pub fn tools() -> Schema {
     let tool = one_of(tools::NAMES.iter().copied(), "A built-in tool");

@@ -1,12 +1,14 @@
 //! Reading Anthropic's answers: the event stream (`message_start`,
 //! `content_block_start/delta/stop`, `message_delta`, `message_stop`, `ping`,
-//! `error`) and the plain JSON message of a non-streamed call.
+//! `error`) and the plain JSON message of a non-streamed call. Thinking
+//! (`thinking` blocks with `thinking_delta` and `signature_delta`, and
+//! `redacted_thinking` blocks) is streamed as thinking and kept whole.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::model::{ToolCall, Usage};
+use crate::model::{Content, ToolCall, Usage};
 use crate::provider::{parse_arguments, Delta, Deltas, InferenceResponse, ProviderError};
 
 /// One content block being streamed.
@@ -18,7 +20,16 @@ enum Block {
         name: String,
         json: String,
     },
-    /// Thinking and other blocks Wingman does not keep.
+    /// Thinking, with the signature that proves it.
+    Thinking {
+        thinking: String,
+        signature: String,
+    },
+    /// Encrypted thinking, kept as it came.
+    Redacted {
+        data: String,
+    },
+    /// Blocks Wingman does not keep.
     Other,
 }
 
@@ -70,6 +81,12 @@ impl StreamState {
                 Block::Text
             }
             "tool_use" => Block::ToolUse { id: field("id"), name: field("name"), json: String::new() },
+            "thinking" => {
+                let thinking = field("thinking");
+                send_thinking(&thinking, deltas);
+                Block::Thinking { thinking, signature: field("signature") }
+            }
+            "redacted_thinking" => Block::Redacted { data: field("data") },
             _ => Block::Other,
         };
         self.blocks.insert(index, state);
@@ -81,9 +98,20 @@ impl StreamState {
             "text_delta" => self.push_text(field("text"), deltas),
             "input_json_delta" => {
                 if let Some(Block::ToolUse { json, .. }) = self.blocks.get_mut(&index) {
-                    let part = field("partial_json");
-                    json.push_str(part);
-                    let _ = deltas.send(Delta::ToolInput(part.len()));
+                    let piece = field("partial_json");
+                    json.push_str(piece);
+                    let _ = deltas.send(Delta::ToolInput(piece.len()));
+                }
+            }
+            "thinking_delta" => {
+                if let Some(Block::Thinking { thinking, .. }) = self.blocks.get_mut(&index) {
+                    thinking.push_str(field("thinking"));
+                    send_thinking(field("thinking"), deltas);
+                }
+            }
+            "signature_delta" => {
+                if let Some(Block::Thinking { signature, .. }) = self.blocks.get_mut(&index) {
+                    signature.push_str(field("signature"));
                 }
             }
             _ => {}
@@ -103,14 +131,28 @@ impl StreamState {
             return Err(ProviderError::transient("the stream ended before message_stop"));
         }
         let mut tool_calls = Vec::new();
+        let mut thinking = Vec::new();
         for block in self.blocks.into_values() {
-            if let Block::ToolUse { id, name, json } = block {
-                let input = parse_arguments(&name, &json)?;
-                tool_calls.push(ToolCall { id, name, input });
+            match block {
+                Block::ToolUse { id, name, json } => {
+                    let input = parse_arguments(&name, &json)?;
+                    tool_calls.push(ToolCall { id, name, input });
+                }
+                Block::Thinking { thinking: text, signature } => {
+                    thinking.push(Content::Thinking { thinking: text, signature: Some(signature) })
+                }
+                Block::Redacted { data } => thinking.push(Content::RedactedThinking { data }),
+                Block::Text | Block::Other => {}
             }
         }
         let stop_reason = self.stop_reason.unwrap_or_else(|| "end_turn".into());
-        Ok(InferenceResponse { text: self.text, tool_calls, usage: self.usage, stop_reason })
+        Ok(InferenceResponse { text: self.text, tool_calls, usage: self.usage, stop_reason, thinking })
+    }
+}
+
+fn send_thinking(text: &str, deltas: &Deltas) {
+    if !text.is_empty() {
+        let _ = deltas.send(Delta::Thinking(text.to_string()));
     }
 }
 
@@ -161,6 +203,7 @@ pub fn parse_message(body: &Value, deltas: &Deltas) -> Result<InferenceResponse,
         .ok_or_else(|| ProviderError::transient("the answer has no content"))?;
     let mut text = String::new();
     let mut tool_calls = Vec::new();
+    let mut thinking = Vec::new();
     for block in blocks {
         let field = |name: &str| block.get(name).and_then(Value::as_str).unwrap_or("").to_string();
         match block.get("type").and_then(Value::as_str) {
@@ -170,6 +213,11 @@ pub fn parse_message(body: &Value, deltas: &Deltas) -> Result<InferenceResponse,
                 let _ = deltas.send(Delta::ToolInput(input.to_string().len()));
                 tool_calls.push(ToolCall { id: field("id"), name: field("name"), input });
             }
+            Some("thinking") => {
+                send_thinking(&field("thinking"), deltas);
+                thinking.push(Content::Thinking { thinking: field("thinking"), signature: Some(field("signature")) });
+            }
+            Some("redacted_thinking") => thinking.push(Content::RedactedThinking { data: field("data") }),
             _ => {}
         }
     }
@@ -179,7 +227,7 @@ pub fn parse_message(body: &Value, deltas: &Deltas) -> Result<InferenceResponse,
     let mut usage = Usage::default();
     apply_usage(&mut usage, body.get("usage"));
     let stop_reason = body.get("stop_reason").and_then(Value::as_str).unwrap_or("end_turn").to_string();
-    Ok(InferenceResponse { text, tool_calls, usage, stop_reason })
+    Ok(InferenceResponse { text, tool_calls, usage, stop_reason, thinking })
 }
 
 impl crate::provider::sse::StreamReader for StreamState {

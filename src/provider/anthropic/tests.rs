@@ -32,6 +32,7 @@ fn request(capture: &Value, messages: Vec<Message>, options: Value) -> Inference
         tools: tools_of(capture),
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     }
 }
 
@@ -108,6 +109,7 @@ fn defaults_system_prompt_options_and_extra_body() {
         tools: vec![],
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     };
     let expected = json!({"model": "claude-haiku-4-5", "max_tokens": 4096, "system": "Be brief.",
         "messages": [{"role": "user", "content": "hi"}], "stream": true, "temperature": 0.2, "top_k": 5,
@@ -261,4 +263,109 @@ fn tool_input_fragments_are_counted_as_they_arrive() {
         .sum();
     assert!(fragments > 0);
     assert_eq!(counted, fragments, "every byte of partial_json, as it arrived");
+}
+
+/// A stream in the documented shapes of extended thinking: a thinking block
+/// (thinking and signature deltas), a redacted_thinking block, then a tool_use.
+const THINKING_STREAM: &str = concat!(
+    "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"claude-sonnet-4-5\",\"stop_reason\":null,\"usage\":{\"input_tokens\":12,\"output_tokens\":1}}}\n\n",
+    "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}\n\n",
+    "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"Let me check \"}}\n\n",
+    "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"the weather.\"}}\n\n",
+    "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"EqQBCgIYAhIM1gbcDa9GJwZA2b3h+/=\"}}\n\n",
+    "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+    "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"redacted_thinking\",\"data\":\"EmwKAhgBEgy3va3pzix/LafPsn4a\"}}\n\n",
+    "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n",
+    "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":2,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"get_weather\",\"input\":{}}}\n\n",
+    "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":2,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"location\\\": \\\"Paris\\\"}\"}}\n\n",
+    "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":2}\n\n",
+    "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":40}}\n\n",
+    "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+);
+
+fn signed(thinking: &str, signature: &str) -> Content {
+    Content::Thinking { thinking: thinking.into(), signature: Some(signature.into()) }
+}
+
+#[test]
+fn streamed_thinking_arrives_as_thinking_and_is_kept_with_its_signature() {
+    let (tx, mut rx) = fixtures::deltas();
+    let mut state = StreamState::default();
+    for event in Decoder::default().push(THINKING_STREAM.as_bytes()) {
+        state.on_event(&event.data, &tx).unwrap();
+    }
+    let answer = state.finish().unwrap();
+    let mut thinking = Vec::new();
+    while let Ok(delta) = rx.try_recv() {
+        if let crate::provider::Delta::Thinking(text) = delta {
+            thinking.push(text);
+        }
+    }
+    assert_eq!(thinking, ["Let me check ", "the weather."]);
+    let redacted = Content::RedactedThinking { data: "EmwKAhgBEgy3va3pzix/LafPsn4a".into() };
+    assert_eq!(answer.thinking, [signed("Let me check the weather.", "EqQBCgIYAhIM1gbcDa9GJwZA2b3h+/="), redacted]);
+    assert_eq!(answer.tool_calls[0].input, json!({"location": "Paris"}));
+    assert_eq!((answer.text.as_str(), answer.stop_reason.as_str()), ("", "tool_use"));
+}
+
+#[test]
+fn a_non_streamed_answer_keeps_its_thinking_blocks() {
+    let body = json!({"content": [
+        {"type": "thinking", "thinking": "Hmm.", "signature": "sig=="},
+        {"type": "redacted_thinking", "data": "opaque"},
+        {"type": "text", "text": "Hello"}
+    ], "stop_reason": "end_turn", "usage": {"input_tokens": 3, "output_tokens": 5}});
+    let (tx, _rx) = fixtures::deltas();
+    let answer = parse_message(&body, &tx).unwrap();
+    assert_eq!(answer.thinking, [signed("Hmm.", "sig=="), Content::RedactedThinking { data: "opaque".into() }]);
+    assert_eq!(answer.text, "Hello");
+}
+
+#[test]
+fn thinking_goes_back_unchanged_before_the_tool_use_and_unsigned_thinking_does_not() {
+    let assistant = Message {
+        role: Role::Assistant,
+        content: vec![
+            signed("Let me check.", "EqQB+/="),
+            Content::RedactedThinking { data: "opaque".into() },
+            Content::Thinking { thinking: "from another provider".into(), signature: None },
+            Content::ToolUse { id: "toolu_1".into(), name: "get_weather".into(), input: json!({}) },
+        ],
+    };
+    let turns = messages(&[Message::user_text("weather?"), assistant]);
+    assert_eq!(
+        turns[1]["content"],
+        json!([
+            {"type": "thinking", "thinking": "Let me check.", "signature": "EqQB+/="},
+            {"type": "redacted_thinking", "data": "opaque"},
+            {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}
+        ])
+    );
+}
+
+#[test]
+fn reasoning_levels_set_the_thinking_budget_and_room_for_the_answer() {
+    let capture = fixtures::json("anthropic_stream_text_tool.request.json");
+    let body = |level: Reasoning, model: &str, options: Value| {
+        let mut req = request(&capture, vec![user(&capture, 0)], options);
+        (req.reasoning, req.model) = (level, model.into());
+        request_body(&req, true)
+    };
+    let off = body(Reasoning::Off, "claude-sonnet-4-5", json!({"temperature": 0.2}));
+    assert!(off.get("thinking").is_none());
+    assert_eq!((off["max_tokens"].clone(), off["temperature"].clone()), (json!(4096), json!(0.2)));
+    for (level, budget) in
+        [(Reasoning::Low, 1024), (Reasoning::Medium, 4096), (Reasoning::High, 16384), (Reasoning::Max, 32000)]
+    {
+        let sent = body(level, "claude-sonnet-4-5", json!({"max_tokens": 2000, "temperature": 0.2, "top_k": 5}));
+        assert_eq!(sent["thinking"], json!({"type": "enabled", "budget_tokens": budget}), "{level:?}");
+        assert_eq!(sent["max_tokens"], json!(budget + 2000), "{level:?}");
+        assert!(sent.get("temperature").is_none() && sent.get("top_k").is_none(), "{sent}");
+    }
+    // Claude Opus 4.1 writes at most 32000 tokens: the budget makes room for the answer.
+    let capped = body(Reasoning::Max, "claude-opus-4-1", json!({}));
+    assert_eq!(
+        (capped["max_tokens"].clone(), capped["thinking"]["budget_tokens"].clone()),
+        (json!(32000), json!(27904))
+    );
 }

@@ -24,6 +24,7 @@ fn request(capture: &Value, options: Value) -> InferenceRequest {
         }],
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     }
 }
 
@@ -67,6 +68,7 @@ fn options_and_the_tool_result_turn() {
         tools: vec![],
         output_schema: Some(json!({"type": "object"})),
         call_index: 0,
+        reasoning: Default::default(),
     };
     let expected = json!({"model": "llama3.2", "stream": true, "keep_alive": "10m", "format": {"type": "object"},
         "options": {"num_predict": 256, "temperature": 0, "num_ctx": 8192, "repeat_penalty": 1.1},
@@ -151,4 +153,50 @@ fn tool_calls_are_counted_as_output_when_their_line_arrives() {
     });
     let answer = state.finish().unwrap();
     assert_eq!(counted, answer.tool_calls[0].input.to_string().len());
+}
+
+#[test]
+fn reasoning_levels_are_sent_as_think() {
+    let capture = fixtures::json("ollama_stream_tool.request.json");
+    for (level, qwen, gpt_oss) in [
+        (Reasoning::Off, None, None),
+        (Reasoning::Low, Some(json!(true)), Some(json!("low"))),
+        (Reasoning::Medium, Some(json!(true)), Some(json!("medium"))),
+        (Reasoning::High, Some(json!(true)), Some(json!("high"))),
+        (Reasoning::Max, Some(json!(true)), Some(json!("high"))),
+    ] {
+        for (model, expected) in [("qwen3", qwen), ("gpt-oss:20b", gpt_oss)] {
+            let mut req = request(&capture, json!({}));
+            (req.reasoning, req.model) = (level, model.into());
+            assert_eq!(request_body(&req, true).get("think").cloned(), expected, "{level:?} {model}");
+        }
+    }
+    let req = request(&capture, json!({"think": false}));
+    assert_eq!(request_body(&req, true)["think"], json!(false));
+}
+
+#[test]
+fn thinking_streams_as_thinking_and_goes_back_with_the_message() {
+    let (tx, mut rx) = fixtures::deltas();
+    let mut state = StreamState::default();
+    for line in [
+        r#"{"model":"qwen3","message":{"role":"assistant","content":"","thinking":"Hmm, "},"done":false}"#,
+        r#"{"model":"qwen3","message":{"role":"assistant","content":"","thinking":"sunny."},"done":false}"#,
+        r#"{"model":"qwen3","message":{"role":"assistant","content":"Sunny."},"done":false}"#,
+        r#"{"model":"qwen3","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}"#,
+    ] {
+        state.on_line(line, &tx).unwrap();
+    }
+    let answer = state.finish().unwrap();
+    let mut thinking = Vec::new();
+    while let Ok(delta) = rx.try_recv() {
+        if let crate::provider::Delta::Thinking(text) = delta {
+            thinking.push(text);
+        }
+    }
+    assert_eq!(thinking, ["Hmm, ", "sunny."]);
+    let kept = Content::Thinking { thinking: "Hmm, sunny.".into(), signature: None };
+    assert_eq!(answer.thinking, std::slice::from_ref(&kept));
+    let assistant = Message { role: Role::Assistant, content: vec![kept, Content::Text { text: "Sunny.".into() }] };
+    assert_eq!(messages(&[assistant]), [json!({"role": "assistant", "content": "Sunny.", "thinking": "Hmm, sunny."})]);
 }

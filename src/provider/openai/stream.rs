@@ -1,12 +1,15 @@
 //! Reading Chat Completions answers: streamed chunks (text deltas, tool-call
 //! fragments keyed by `index`, a usage chunk with no choices, `[DONE]`) and
-//! the plain JSON of a non-streamed call.
+//! the plain JSON of a non-streamed call. Compatible servers (vLLM,
+//! DeepSeek, llama.cpp, LM Studio) send the model's thinking as
+//! `reasoning_content` (or `reasoning`): it streams as thinking and is kept
+//! as a thinking block without a signature.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::model::{ToolCall, Usage};
+use crate::model::{Content, ToolCall, Usage};
 use crate::provider::{http, new_call_id, parse_arguments, Delta, Deltas, InferenceResponse, ProviderError};
 
 /// A tool call being assembled from its fragments.
@@ -21,6 +24,7 @@ struct PartialCall {
 #[derive(Debug, Default)]
 pub struct StreamState {
     text: String,
+    thinking: String,
     calls: BTreeMap<u64, PartialCall>,
     usage: Usage,
     finish_reason: Option<String>,
@@ -50,6 +54,10 @@ impl StreamState {
         let Some(choice) = chunk.get("choices").and_then(Value::as_array).and_then(|c| c.first()) else {
             return Ok(());
         };
+        if let Some(thinking) = reasoning_of(choice.get("delta")) {
+            self.thinking.push_str(thinking);
+            let _ = deltas.send(Delta::Thinking(thinking.to_string()));
+        }
         if let Some(text) = choice.pointer("/delta/content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
             self.text.push_str(text);
             let _ = deltas.send(Delta::Text(text.to_string()));
@@ -98,8 +106,26 @@ impl StreamState {
             tool_calls.push(ToolCall { id, name: call.name, input });
         }
         let stop_reason = stop_reason(self.finish_reason.as_deref(), !tool_calls.is_empty());
-        Ok(InferenceResponse { text: self.text, tool_calls, usage: self.usage, stop_reason })
+        let thinking = thinking_block(self.thinking);
+        Ok(InferenceResponse { text: self.text, tool_calls, usage: self.usage, stop_reason, thinking })
     }
+}
+
+/// The thinking of a delta or a message: `reasoning_content` (vLLM,
+/// DeepSeek, llama.cpp) or `reasoning` (LM Studio, OpenRouter).
+fn reasoning_of(message: Option<&Value>) -> Option<&str> {
+    let message = message?;
+    let field = |name: &str| message.get(name).and_then(Value::as_str).filter(|t| !t.is_empty());
+    field("reasoning_content").or_else(|| field("reasoning"))
+}
+
+/// The answer's thinking as one block, kept for the record only: Chat
+/// Completions takes no thinking back.
+fn thinking_block(thinking: String) -> Vec<Content> {
+    if thinking.is_empty() {
+        return Vec::new();
+    }
+    vec![Content::Thinking { thinking, signature: None }]
 }
 
 /// OpenAI's `finish_reason` in Wingman's words.
@@ -157,12 +183,17 @@ pub fn parse_completion(body: &Value, deltas: &Deltas) -> Result<InferenceRespon
         let id = Some(field("/id")).filter(|id| !id.is_empty()).unwrap_or_else(new_call_id);
         tool_calls.push(ToolCall { id, name, input });
     }
+    let thinking = reasoning_of(choice.get("message")).unwrap_or("").to_string();
+    if !thinking.is_empty() {
+        let _ = deltas.send(Delta::Thinking(thinking.clone()));
+    }
     if !text.is_empty() {
         let _ = deltas.send(Delta::Text(text.clone()));
     }
     let usage = body.get("usage").map(usage_of).unwrap_or_default();
     let reason = choice.get("finish_reason").and_then(Value::as_str);
-    Ok(InferenceResponse { stop_reason: stop_reason(reason, !tool_calls.is_empty()), text, tool_calls, usage })
+    let stop_reason = stop_reason(reason, !tool_calls.is_empty());
+    Ok(InferenceResponse { stop_reason, text, tool_calls, usage, thinking: thinking_block(thinking) })
 }
 
 impl crate::provider::sse::StreamReader for StreamState {

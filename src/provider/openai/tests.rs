@@ -26,6 +26,7 @@ fn request(capture: &Value, options: Value) -> InferenceRequest {
         tools: tools.collect(),
         output_schema: None,
         call_index: 0,
+        reasoning: Default::default(),
     }
 }
 
@@ -79,6 +80,7 @@ fn the_tool_result_turn_has_the_documented_shape() {
         tools: vec![],
         output_schema: Some(json!({"type": "object"})),
         call_index: 0,
+        reasoning: Default::default(),
     };
     let expected = json!({"model": "gpt-4o", "stream": true, "stream_options": {"include_usage": true},
         "messages": [
@@ -210,4 +212,50 @@ fn tool_call_fragments_are_counted_as_they_arrive() {
     assert!(fragments > 0);
     assert_eq!(counted, fragments, "every byte of the arguments, as it arrived");
     assert_eq!(state.finish().unwrap().tool_calls.len(), 2);
+}
+
+#[test]
+fn reasoning_levels_are_sent_as_reasoning_effort() {
+    let capture = fixtures::json("openai_stream_tool_calls.request.json");
+    for (level, effort) in [
+        (Reasoning::Off, None),
+        (Reasoning::Low, Some("low")),
+        (Reasoning::Medium, Some("medium")),
+        (Reasoning::High, Some("high")),
+        (Reasoning::Max, Some("high")),
+    ] {
+        let mut req = request(&capture, json!({}));
+        req.reasoning = level;
+        assert_eq!(request_body(&req, true).get("reasoning_effort").and_then(Value::as_str), effort, "{level:?}");
+    }
+    // With reasoning off, an agent's own option still applies.
+    let req = request(&capture, json!({"reasoning_effort": "minimal"}));
+    assert_eq!(request_body(&req, true)["reasoning_effort"], "minimal");
+}
+
+#[test]
+fn reasoning_content_streams_as_thinking_and_is_not_sent_back() {
+    let (tx, mut rx) = fixtures::deltas();
+    let mut state = StreamState::default();
+    for data in [
+        r#"{"choices":[{"index":0,"delta":{"role":"assistant","reasoning_content":"Think "}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{"reasoning":"harder."}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{"content":"42"},"finish_reason":"stop"}]}"#,
+        "[DONE]",
+    ] {
+        state.on_data(data, &tx).unwrap();
+    }
+    let answer = state.finish().unwrap();
+    let mut pieces = Vec::new();
+    while let Ok(delta) = rx.try_recv() {
+        pieces.push(delta);
+    }
+    use crate::provider::Delta;
+    assert_eq!(pieces, [Delta::Thinking("Think ".into()), Delta::Thinking("harder.".into()), Delta::Text("42".into())]);
+    let kept = Content::Thinking { thinking: "Think harder.".into(), signature: None };
+    assert_eq!(answer.thinking, std::slice::from_ref(&kept));
+    let body = json!({"choices": [{"message": {"content": "42", "reasoning_content": "Think harder."}, "finish_reason": "stop"}]});
+    assert_eq!(parse_completion(&body, &tx).unwrap().thinking, std::slice::from_ref(&kept));
+    let assistant = Message { role: Role::Assistant, content: vec![kept, Content::Text { text: "42".into() }] };
+    assert_eq!(messages(&[assistant]), [json!({"role": "assistant", "content": "42"})]);
 }

@@ -9,7 +9,7 @@ const PAGE = 50;
 const TERMINAL = ["succeeded", "failed", "cancelled", "interrupted"];
 const STATUSES = ["queued", "running", "waiting", ...TERMINAL];
 const EVENT_TYPES = ["run_queued", "run_started", "run_handed_back", "run_resumed", "step_started", "text_delta",
-  "tool_call", "tool_result", "step_completed", "step_restarted", "approval_requested", "approval_decided",
+  "thinking_delta", "tool_call", "tool_result", "step_completed", "step_restarted", "approval_requested", "approval_decided",
   "tool_calls_requested", "tool_results_received", "tool_source_unavailable", "steered", "step_output_exceeded",
   "budget_exhausted", "loop_detected", "done", "fleet_queued", "result"];
 
@@ -405,7 +405,7 @@ function timeline(container, runId) {
   const step = (n) => {
     if (!steps.has(n)) {
       const box = h("section", {class: "step", "data-step": n}, h("h3", {}, `Step ${n}`));
-      steps.set(n, {box, text: null});
+      steps.set(n, {box, text: null, thinking: null});
       container.append(box);
     }
     return steps.get(n);
@@ -425,9 +425,14 @@ function timeline(container, runId) {
         if (!s.text) { s.text = h("div", {class: "text"}); s.box.append(s.text); }
         s.text.append(h("span", {"data-seq": e.seq}, e.text));
         break;
+      case "thinking_delta":
+        if (!s.thinking) { s.thinking = h("div", {class: "text thinking", title: "thinking"}); s.box.append(s.thinking); }
+        s.thinking.append(h("span", {"data-seq": e.seq}, e.text));
+        break;
       case "step_restarted":
         s.box.querySelectorAll(".text span").forEach((span) => span.classList.add("void"));
         s.text = null;
+        s.thinking = null;
         s.box.append(line(e, `attempt ${e.attempt}: ${e.reason || "the step starts over"}; the text above is void`));
         break;
       case "tool_call": {
