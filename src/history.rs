@@ -160,14 +160,6 @@ impl HistoryCache {
         }
     }
 
-    /// Forgets a session (it was deleted, say).
-    pub fn forget(&self, session_id: &str) {
-        let mut entries = self.lock();
-        if let Some((old, _)) = entries.by_session.remove(session_id) {
-            entries.bytes -= old.bytes;
-        }
-    }
-
     /// How many sessions and roughly how many bytes it holds.
     pub fn size(&self) -> (usize, usize) {
         let entries = self.lock();
@@ -235,8 +227,6 @@ mod tests {
         assert_eq!(cache.known("b").last_row(), 0, "b was evicted");
         assert_eq!(cache.known("a").last_row(), 1);
         assert_eq!(cache.size(), (1, one.bytes), "a is out until it is kept again");
-        cache.forget("c");
-        assert_eq!(cache.size(), (0, 0));
     }
 
     #[test]

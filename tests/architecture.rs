@@ -18,6 +18,7 @@ const DOMAIN: &[&str] = &[
     "event",
     "fleet",
     "guard",
+    "history",
     "lifecycle",
     "shell",
 ];
@@ -43,6 +44,8 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         // becomes of a call), and the agent carries its guards.
         "guard" => Some(vec!["model", "checkpoint", "approval"]),
         "shell" => Some(vec!["model", "checkpoint"]),
+        // A session's history is messages, and nothing else.
+        "history" => Some(vec!["model"]),
         "event" | "fleet" | "lifecycle" => with(&[]),
         // A backend persists domain values: it knows no provider, tool,
         // engine or HTTP.

@@ -61,7 +61,10 @@ pub async fn run(setup: &Setup, args: HistoryArgs) -> anyhow::Result<()> {
     let url = format!("{base}/sessions/{}/message?wait=true", session["id"].as_str().context("session id")?);
     let pids = [server.id(), worker.id()];
     let probe = Probe { http: http.clone(), pids, metrics: format!("http://{metrics}/metrics") };
-    let measured = windows(&probe, &url, &args).await;
+    let measured = match probe.ready().await {
+        Ok(()) => windows(&probe, &url, &args).await,
+        Err(e) => Err(e),
+    };
     super::stop_all(&mut [server, worker]);
     report(&measured?, &args);
     Ok(())
@@ -79,6 +82,18 @@ struct Probe {
 impl Probe {
     fn process_time(&self) -> anyhow::Result<Duration> {
         Ok(process_time(self.pids[0])? + process_time(self.pids[1])?)
+    }
+
+    /// Waits until the worker serves its metrics (it starts with the bench).
+    async fn ready(&self) -> anyhow::Result<()> {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            match self.provider_time().await {
+                Ok(_) => return Ok(()),
+                Err(e) if Instant::now() > deadline => return Err(e.context("the worker's metrics never answered")),
+                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+            }
+        }
     }
 
     /// The time the worker's provider calls took so far.

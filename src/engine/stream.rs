@@ -111,12 +111,13 @@ impl Execution {
             tokio::select! {
                 result = &mut call => break result,
                 Some(delta) = rx.recv() => {
-                    let within = guard.count(&delta);
+                    // Past the cap the answer is not read on, and the piece
+                    // that crossed it is not logged: the log holds at most the cap.
+                    if !guard.count(&delta) {
+                        break Err(guard.cut());
+                    }
                     if let Err(stall) = stream.take(delta) {
                         break Err(stall);
-                    }
-                    if !within {
-                        break Err(guard.cut());
                     }
                 }
                 _ = &mut expiry => break Err(guard.timed_out()),
@@ -130,7 +131,9 @@ impl Execution {
             // The answer is whole: the reasoning guard has nothing left to
             // cut, but its last pieces still count against the cap.
             while let Ok(delta) = rx.try_recv() {
-                guard.count(&delta);
+                if !guard.count(&delta) {
+                    break;
+                }
                 let _ = stream.take(delta);
             }
         }
