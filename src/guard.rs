@@ -21,6 +21,9 @@ pub const MAX_MAX_STEP_OUTPUT_BYTES: u64 = 1 << 30;
 pub const DEFAULT_STEP_TIMEOUT_SECS: u64 = 900;
 /// The longest `step_timeout_secs` an agent may ask for: a day.
 pub const MAX_STEP_TIMEOUT_SECS: u64 = 86_400;
+/// The largest `max_total_tokens` an agent may ask for: what a signed
+/// 64-bit integer holds, as the API's document says (`int64`).
+pub const MAX_MAX_TOTAL_TOKENS: u64 = i64::MAX as u64;
 /// The default number of identical calls in a row that the loop guard stops.
 pub const DEFAULT_LOOP_GUARD: u32 = 3;
 /// The largest `loop_guard` an agent may ask for.
@@ -88,8 +91,10 @@ impl Guards {
         if let Some(usd) = self.max_cost_usd {
             check_cost(usd).map_err(|e| format!("max_cost_usd {e}"))?;
         }
-        if self.max_total_tokens == Some(0) {
-            return Err("max_total_tokens must be at least 1 (or null for no limit)".into());
+        if self.max_total_tokens.is_some_and(|t| !(1..=MAX_MAX_TOTAL_TOKENS).contains(&t)) {
+            return Err(format!(
+                "max_total_tokens must be between 1 and {MAX_MAX_TOTAL_TOKENS} (or null for no limit)"
+            ));
         }
         if self.loop_guard == 1 || self.loop_guard > MAX_LOOP_GUARD {
             return Err(format!("loop_guard must be 0 (off) or between 2 and {MAX_LOOP_GUARD}"));

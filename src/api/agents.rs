@@ -70,7 +70,7 @@ struct AgentFields {
     /// Tokens a run may use, whatever its model's price; `null` for no
     /// limit, the default, or to remove one.
     #[serde(default, deserialize_with = "present")]
-    #[schema(value_type = Option<u64>, minimum = 1)]
+    #[schema(schema_with = schemas::max_total_tokens)]
     max_total_tokens: Option<Option<u64>>,
     /// Identical tool calls in a row that are not run again (default 3; 0 for off).
     #[schema(schema_with = schemas::loop_guard)]
@@ -437,6 +437,7 @@ mod tests {
             json!({"name": "a", "max_cost_usd": -1}),
             json!({"name": "a", "max_cost_usd": "1"}),
             json!({"name": "a", "max_total_tokens": 0}),
+            json!({"name": "a", "max_total_tokens": u64::MAX}),
             json!({"name": "a", "loop_guard": 1}),
             json!({"name": "a", "loop_guard": 101}),
             json!({"name": "a", "unknown": 1}),

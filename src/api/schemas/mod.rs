@@ -201,6 +201,17 @@ pub fn budget_usd(description: &str) -> Schema {
     or_null(usd.description(Some(description)).into())
 }
 
+/// A run's token budget: 1 to [`guard::MAX_MAX_TOTAL_TOKENS`], or `null`
+/// for no limit.
+pub fn max_total_tokens() -> Schema {
+    let tokens = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(1))
+        .maximum(Some(utoipa::Number::UInt(guard::MAX_MAX_TOTAL_TOKENS as usize)))
+        .description(Some("Tokens a run may use, whatever its model's price; `null` for no limit"));
+    or_null(tokens.into())
+}
+
 /// A credential name: the ID of a provider that takes keys, alone or with
 /// a label (`openai:work`) of 1 to 64 characters of a-z, 0-9, `-`, `_`, `.`.
 pub fn credential_name() -> Schema {
