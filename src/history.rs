@@ -38,11 +38,6 @@ pub struct History {
 }
 
 impl History {
-    /// A history of the given messages, as if loaded from one row.
-    pub fn of(messages: Vec<Message>) -> History {
-        History::default().extended(vec![HistoryRow { idx: 1, messages }])
-    }
-
     /// The number of the last stored row it holds: a load reads only the
     /// rows after it.
     pub fn last_row(&self) -> i64 {
@@ -232,7 +227,7 @@ mod tests {
     #[test]
     fn a_history_larger_than_the_bound_is_not_kept() {
         let cache = HistoryCache::new(10);
-        cache.keep("s", &History::of(vec![Message::user_text("far more than ten bytes")]));
+        cache.keep("s", &History::default().extended(vec![row(1, &["far more than ten bytes"])]));
         assert_eq!(cache.size(), (0, 0));
     }
 }

@@ -48,7 +48,7 @@ impl StepGuard {
     /// model asked the same question streams the same way; the run fails
     /// (see [`Execution::cut_output`]).
     pub(super) fn cut(&self) -> ProviderError {
-        ProviderError::fatal(format!("step output exceeded: {} bytes (max_step_output_bytes)", self.limit))
+        ProviderError::fatal(output_exceeded(self.limit))
     }
 
     /// When the step must have ended.
@@ -62,6 +62,11 @@ impl StepGuard {
         let secs = self.timeout.as_secs();
         ProviderError::transient(format!("step timed out: no complete answer after {secs} s (step_timeout_secs)"))
     }
+}
+
+/// The error of a run whose answer streamed past `limit` bytes.
+fn output_exceeded(limit: u64) -> String {
+    format!("step output exceeded: {limit} bytes (max_step_output_bytes)")
 }
 
 impl Execution {
@@ -78,8 +83,7 @@ impl Execution {
         self.pending.extend(unflushed);
         tracing::warn!(step, bytes, limit, "a step's output exceeded max_step_output_bytes; failing the run");
         self.pending.push(RunEvent::StepOutputExceeded { step, bytes, limit });
-        let error = format!("step output exceeded: {limit} bytes (max_step_output_bytes)");
-        self.finish(RunStatus::Failed, Some(error)).await
+        self.finish(RunStatus::Failed, Some(output_exceeded(limit))).await
     }
 
     /// How the run ends if its checkpoints `after` spent its budget: the

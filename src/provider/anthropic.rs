@@ -182,7 +182,7 @@ pub fn thinking(level: Reasoning, answer: u64, limit: Option<u64>) -> Option<Thi
 
 /// The model's output limit in the shipped catalogue, when it has one.
 fn output_limit(model: &str) -> Option<u64> {
-    super::models::ModelCatalog::shipped().model("anthropic", model).map(|m| m.limit.output).filter(|&l| l > 0)
+    super::models::ModelCatalog::shipped_ref().model("anthropic", model).map(|m| m.limit.output).filter(|&l| l > 0)
 }
 
 /// Wingman's messages as Anthropic turns: tool results become `user` turns,

@@ -115,20 +115,25 @@ pub struct ModelCatalog {
 const SHAPE: &str = "expected {\"provider\": {\"model\": {\"name\", \"limit\": {\"context\", \"output\"}, …}}}";
 
 impl ModelCatalog {
-    /// The catalogue shipped in the binary, with its list prices.
+    /// The catalogue shipped in the binary, with its list prices: a copy
+    /// to change (see [`ModelCatalog::shipped_ref`]).
+    pub fn shipped() -> ModelCatalog {
+        ModelCatalog::shipped_ref().clone()
+    }
+
+    /// The shipped catalogue, borrowed: for lookups on a hot path, which
+    /// should not copy the whole catalogue.
     ///
     /// It is parsed once per process; a unit test proves it parses, so the
     /// panic below can only be reached by a build whose tests failed.
-    pub fn shipped() -> ModelCatalog {
+    pub fn shipped_ref() -> &'static ModelCatalog {
         static CATALOG: OnceLock<ModelCatalog> = OnceLock::new();
-        CATALOG
-            .get_or_init(|| {
-                let value: Value = serde_json::from_str(SHIPPED).expect("the shipped models.json is JSON");
-                let mut catalog = ModelCatalog { providers: BTreeMap::new() };
-                catalog.merge(&value, true).unwrap_or_else(|e| panic!("the shipped models.json: {e}"));
-                catalog
-            })
-            .clone()
+        CATALOG.get_or_init(|| {
+            let value: Value = serde_json::from_str(SHIPPED).expect("the shipped models.json is JSON");
+            let mut catalog = ModelCatalog { providers: BTreeMap::new() };
+            catalog.merge(&value, true).unwrap_or_else(|e| panic!("the shipped models.json: {e}"));
+            catalog
+        })
     }
 
     /// The shipped catalogue, then a models file, then the price table.

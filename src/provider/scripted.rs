@@ -165,11 +165,13 @@ impl Provider for Scripted {
                     .collect()
             })
             .unwrap_or_default();
+        let mut input_words = 0;
         for call in &tool_calls {
-            let _ = deltas.send(Delta::ToolInput(call.input.to_string().len()));
+            let input = call.input.to_string();
+            let _ = deltas.send(Delta::ToolInput(input.len()));
+            input_words += words(&input);
         }
-        let output_tokens =
-            words(&thinking) + words(&text) + tool_calls.iter().map(|c| words(&c.input.to_string())).sum::<u64>();
+        let output_tokens = words(&thinking) + words(&text) + input_words;
         let stop_reason = if tool_calls.is_empty() { "end_turn" } else { "tool_use" };
         let thinking = match thinking.is_empty() {
             true => Vec::new(),
