@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::approval::{self, Decision, Outcome};
+use crate::compaction::Marker;
 use crate::guard::{self, Verdict};
 use crate::model::{
     storable_text, Agent, Content, Message, Role, RunInput, RunStatus, ToolCall, ToolCallRecord, Usage,
@@ -33,8 +34,17 @@ pub enum CheckpointBody {
     Inference { message: Message, usage: Usage, stop_reason: String },
     /// The result of one tool call requested at this step.
     ToolResult { call_id: String, name: String, output: String, is_error: bool },
-    /// A provider attempt for this step that failed; kept so retries are counted durably.
-    ProviderError { attempt: u32, message: String },
+    /// A provider attempt for this step that failed; kept so retries are
+    /// counted durably. `overflow`: the provider said the prompt is too long.
+    ProviderError {
+        attempt: u32,
+        message: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        overflow: bool,
+        /// For an overflow: the context window the provider named.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<u64>,
+    },
     /// A person's decision on one of this step's tool calls (see [`crate::approval`]).
     Decision { call_id: String, decision: Decision },
     /// A person's message delivered after this step (step 0: before the run's
@@ -43,6 +53,16 @@ pub enum CheckpointBody {
     /// The shell state a bash call of this step left, when it changed it
     /// (see [`crate::shell`]); written with the call's result.
     Shell { call_id: String, state: ShellState },
+    /// A compaction done before this step's inference (the `index`th of the
+    /// run), with what writing its summary cost (see [`crate::compaction`]).
+    /// `forced`: it answered the provider's saying the prompt was too long.
+    Compaction {
+        index: u32,
+        marker: Marker,
+        usage: Usage,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        forced: bool,
+    },
 }
 
 impl Checkpoint {
@@ -55,6 +75,7 @@ impl Checkpoint {
             CheckpointBody::Decision { .. } => "decision",
             CheckpointBody::Steer { .. } => "steer",
             CheckpointBody::Shell { .. } => "shell",
+            CheckpointBody::Compaction { .. } => "compaction",
         }
     }
 
@@ -68,6 +89,7 @@ impl Checkpoint {
                 storable_text(call_id.clone())
             }
             CheckpointBody::Steer { seq, .. } => seq.to_string(),
+            CheckpointBody::Compaction { index, .. } => index.to_string(),
             CheckpointBody::Inference { .. } => String::new(),
         }
     }
@@ -296,7 +318,9 @@ fn build_conversation(input: &RunInput, checkpoints: &[Checkpoint], close_with: 
     steps.sort_by_key(|(s, _)| *s);
     let mut messages = steers_at(checkpoints, 0);
     messages.push(Message::user_text(input.message.clone()));
+    let last = steps.last().map_or(0, |(step, _)| *step);
     for (step, message) in steps {
+        messages.extend(markers_at(checkpoints, step));
         messages.push(message.clone());
         let mut results = Vec::new();
         for call in tool_calls_of(message) {
@@ -319,7 +343,90 @@ fn build_conversation(input: &RunInput, checkpoints: &[Checkpoint], close_with: 
         }
         messages.extend(steers_at(checkpoints, step));
     }
+    // Compactions before a step whose answer has not come yet.
+    messages.extend(markers_after(checkpoints, last));
     messages
+}
+
+/// The compaction markers of the compactions done before `step`'s inference, in order.
+fn markers_at(checkpoints: &[Checkpoint], step: u32) -> Vec<Message> {
+    compactions(checkpoints, |s| s == step)
+}
+
+fn markers_after(checkpoints: &[Checkpoint], step: u32) -> Vec<Message> {
+    compactions(checkpoints, |s| s > step)
+}
+
+fn compactions(checkpoints: &[Checkpoint], at: impl Fn(u32) -> bool) -> Vec<Message> {
+    let mut found: Vec<(u32, &Marker)> = checkpoints
+        .iter()
+        .filter_map(|c| match &c.body {
+            CheckpointBody::Compaction { index, marker, .. } if at(c.step) => Some((*index, marker)),
+            _ => None,
+        })
+        .collect();
+    found.sort_by_key(|(index, _)| *index);
+    found.into_iter().map(|(_, marker)| marker.clone().message()).collect()
+}
+
+/// Whether the provider said `step`'s prompt was too long more often than
+/// the run compacted for it: `Some` with the window it named, if it did.
+pub fn unanswered_overflow(checkpoints: &[Checkpoint], step: u32) -> Option<Option<u64>> {
+    let mut said = Vec::new();
+    let mut answered = 0;
+    for c in checkpoints.iter().filter(|c| c.step == step) {
+        match &c.body {
+            CheckpointBody::ProviderError { overflow: true, window, .. } => said.push(*window),
+            CheckpointBody::Compaction { forced: true, .. } => answered += 1,
+            _ => {}
+        }
+    }
+    (said.len() > answered).then(|| said.last().copied().flatten())
+}
+
+/// How many times the run compacted because `step`'s prompt was too long.
+pub fn forced_compactions(checkpoints: &[Checkpoint], step: u32) -> usize {
+    checkpoints
+        .iter()
+        .filter(|c| c.step == step && matches!(c.body, CheckpointBody::Compaction { forced: true, .. }))
+        .count()
+}
+
+/// Whether the run compacted after `step`'s answer.
+pub fn compacted_after(checkpoints: &[Checkpoint], step: u32) -> bool {
+    checkpoints.iter().any(|c| c.step > step && matches!(c.body, CheckpointBody::Compaction { .. }))
+}
+
+/// The run's last answer: its step, message and usage.
+pub fn last_answer(checkpoints: &[Checkpoint]) -> Option<(u32, &Message, Usage)> {
+    checkpoints
+        .iter()
+        .filter_map(|c| match &c.body {
+            CheckpointBody::Inference { message, usage, .. } => Some((c.step, message, *usage)),
+            _ => None,
+        })
+        .max_by_key(|(step, _, _)| *step)
+}
+
+/// How many compactions the run has done, and whether one came after the
+/// last thing the conversation gained (an answer, a tool result, a
+/// person's message), so that another would find nothing new.
+pub fn compactions_done(checkpoints: &[Checkpoint]) -> (u32, bool) {
+    let mut count = 0;
+    let mut latest = false;
+    for c in checkpoints {
+        match &c.body {
+            CheckpointBody::Compaction { .. } => {
+                count += 1;
+                latest = true;
+            }
+            CheckpointBody::Inference { .. } | CheckpointBody::ToolResult { .. } | CheckpointBody::Steer { .. } => {
+                latest = false
+            }
+            _ => {}
+        }
+    }
+    (count, latest)
 }
 
 /// People's messages delivered after `step`, in the order they were sent.
@@ -378,8 +485,14 @@ pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus
             });
         }
     }
+    for c in checkpoints {
+        if let CheckpointBody::Compaction { usage, .. } = &c.body {
+            usages.push(*usage);
+        }
+    }
     let history = if inferences.is_empty() {
-        Vec::new()
+        // A compaction stays: the work it did is not lost with the run.
+        markers_after(checkpoints, 0)
     } else {
         let reason = format!("tool call not run: the run ended {}", status.as_str());
         build_conversation(input, checkpoints, Some(&reason))
@@ -410,6 +523,7 @@ mod tests {
             mcp_servers: Vec::new(),
             reasoning: Default::default(),
             reasoning_byte_limit: crate::model::DEFAULT_REASONING_BYTE_LIMIT,
+            compaction: Default::default(),
             created_at: chrono::Utc::now(),
             updated_at: chrono::Utc::now(),
         }
@@ -518,7 +632,10 @@ mod tests {
 
     #[test]
     fn provider_failures_count_as_calls_but_not_as_steps() {
-        let failure = Checkpoint { step: 1, body: CheckpointBody::ProviderError { attempt: 1, message: "429".into() } };
+        let failure = Checkpoint {
+            step: 1,
+            body: CheckpointBody::ProviderError { attempt: 1, message: "429".into(), overflow: false, window: None },
+        };
         let cps = vec![failure];
         assert_eq!(next_action(&cps, &agent(5, &[])), NextAction::Infer { step: 1 });
         assert_eq!(inference_calls(&cps), 1);

@@ -95,7 +95,21 @@ pub enum RunEvent {
         status: Option<u16>,
         reason: String,
     },
-    /// The run's one terminal event.
+    /// The run compacts its prompt before `step`'s inference (see
+    /// [`crate::compaction`]): `reason` is `context`, `overflow` or `requested`.
+    CompactionStarted {
+        step: u32,
+        tokens_before: u64,
+        reason: String,
+    },
+    /// The compaction is done and checkpointed.
+    CompactionCompleted {
+        step: u32,
+        tokens_before: u64,
+        tokens_after: u64,
+        pruned_results: u32,
+        summarized_messages: u32,
+    },
     /// Calls of `step` wait for a person; the run is `waiting` and holds no worker.
     ApprovalRequested {
         step: u32,
@@ -158,6 +172,7 @@ pub enum RunEvent {
         message: String,
         skipped: Vec<String>,
     },
+    /// The run's one terminal event.
     Done {
         status: RunStatus,
         response: Option<String>,
@@ -210,6 +225,8 @@ impl RunEvent {
             RunEvent::StepOutputExceeded { .. } => "step_output_exceeded",
             RunEvent::BudgetExhausted { .. } => "budget_exhausted",
             RunEvent::LoopDetected { .. } => "loop_detected",
+            RunEvent::CompactionStarted { .. } => "compaction_started",
+            RunEvent::CompactionCompleted { .. } => "compaction_completed",
             RunEvent::Done { .. } | RunEvent::FleetDone { .. } => "done",
             RunEvent::FleetQueued { .. } => "fleet_queued",
             RunEvent::Result(_) => "result",

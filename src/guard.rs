@@ -122,11 +122,13 @@ pub struct Spent {
 }
 
 impl Spent {
-    /// What the inference steps among `checkpoints` spent.
+    /// What the inference steps (and compactions) among `checkpoints` spent.
     pub fn of(checkpoints: &[Checkpoint]) -> Spent {
         let mut spent = Spent::default();
         for checkpoint in checkpoints {
-            if let CheckpointBody::Inference { usage, .. } = &checkpoint.body {
+            // A compaction's summary is paid for like any step.
+            if let CheckpointBody::Inference { usage, .. } | CheckpointBody::Compaction { usage, .. } = &checkpoint.body
+            {
                 spent.add(Spent {
                     usd: usage.cost_usd.unwrap_or(0.0),
                     tokens: usage.input_tokens

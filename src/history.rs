@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use crate::compaction::{self, Marker};
 use crate::model::{Content, Message};
 
 /// Stored rows of a session's history, read after a known one.
@@ -25,16 +26,25 @@ pub struct HistoryRow {
 }
 
 /// The messages a run is sent before its own: its session's history as
-/// loaded, up to a stored row. Cloning it copies a pointer; extending one
-/// that nothing else holds appends in place, and one that is shared
-/// copies pointers to the messages, never the messages.
+/// loaded, up to a stored row, from its newest compaction [`Marker`] on.
+/// Cloning it copies a pointer; extending one that nothing else holds
+/// appends in place, and one that is shared copies pointers to the
+/// messages, never the messages.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct History {
+    /// The newest compaction's summary, sent before the messages.
+    summary: Option<Arc<Message>>,
+    /// The messages sent as they are (or with their tool output pruned),
+    /// oldest first.
     messages: Arc<Vec<Arc<Message>>>,
+    /// The position of the first of them among the session's messages.
+    first: u64,
     /// The number of the last row loaded (0: none).
     last_row: i64,
     /// Roughly what the messages occupy in memory, for the cache's bound.
     bytes: usize,
+    /// The characters a provider is sent, for the prompt's estimate.
+    chars: usize,
 }
 
 impl History {
@@ -44,36 +54,88 @@ impl History {
         self.last_row
     }
 
-    /// The messages, oldest first.
+    /// The messages a provider is sent, oldest first: the summary, if any,
+    /// then the rest.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Message> + Clone + '_ {
-        self.messages.iter().map(|m| m.as_ref())
+        self.summary.iter().chain(self.messages.iter()).map(|m| m.as_ref())
     }
 
-    /// How many messages it holds.
+    /// The messages after the summary, the first at [`History::first`].
+    pub fn messages(&self) -> &[Arc<Message>] {
+        &self.messages
+    }
+
+    /// The newest compaction's summary, as it is sent.
+    pub fn summary(&self) -> Option<&Message> {
+        self.summary.as_deref()
+    }
+
+    /// The position of the first message after the summary among the
+    /// session's messages (markers are not counted).
+    pub fn first(&self) -> u64 {
+        self.first
+    }
+
+    /// How many messages it holds, the summary included.
     pub fn len(&self) -> usize {
-        self.messages.len()
+        self.messages.len() + usize::from(self.summary.is_some())
     }
 
     /// True when it holds no message.
     pub fn is_empty(&self) -> bool {
-        self.messages.is_empty()
+        self.len() == 0
+    }
+
+    /// The prompt's size estimated from its characters, in tokens.
+    pub fn tokens(&self) -> u64 {
+        compaction::tokens_of(self.chars)
     }
 
     /// The history with `rows` (read after [`History::last_row`], in
     /// order) appended.
     pub fn extended(mut self, rows: Vec<HistoryRow>) -> History {
-        if rows.is_empty() {
-            return self;
-        }
-        let messages = Arc::make_mut(&mut self.messages);
         for row in rows {
             self.last_row = self.last_row.max(row.idx);
-            for message in row.messages {
-                self.bytes += size_of(&message);
-                messages.push(Arc::new(message));
+            self = self.followed_by(row.messages);
+        }
+        self
+    }
+
+    /// The history with `messages` appended as they come, markers applied.
+    pub fn followed_by(mut self, messages: impl IntoIterator<Item = Message>) -> History {
+        for message in messages {
+            match compaction::marker_of(&message) {
+                Some(marker) => self.apply(marker),
+                None => {
+                    self.bytes += size_of(&message);
+                    self.chars += compaction::chars_of(&message);
+                    Arc::make_mut(&mut self.messages).push(Arc::new(message));
+                }
             }
         }
         self
+    }
+
+    /// Applies a compaction: the messages before its `first_kept` give way
+    /// to its summary (or the one before, when it summarized nothing), and
+    /// the tool results before its `pruned_before` are stubbed.
+    pub fn apply(&mut self, marker: &Marker) {
+        let end = self.first + self.messages.len() as u64;
+        let drop = (marker.first_kept.clamp(self.first, end) - self.first) as usize;
+        let prune = (marker.pruned_before.clamp(self.first, end) - self.first) as usize;
+        let messages = Arc::make_mut(&mut self.messages);
+        for message in messages.iter_mut().take(prune).skip(drop) {
+            if let Some(stub) = compaction::stubbed(message) {
+                *message = Arc::new(stub);
+            }
+        }
+        messages.drain(..drop);
+        self.first += drop as u64;
+        if let Some(summary) = &marker.summary {
+            self.summary = Some(Arc::new(compaction::summary_message(summary)));
+        }
+        self.bytes = self.iter().map(size_of).sum();
+        self.chars = self.iter().map(compaction::chars_of).sum();
     }
 }
 
@@ -86,6 +148,7 @@ fn size_of(message: &Message) -> usize {
         Content::ToolResult { tool_use_id, content, .. } => tool_use_id.len() + content.len(),
         Content::Thinking { thinking, signature } => thinking.len() + signature.as_ref().map_or(0, String::len),
         Content::RedactedThinking { data } => data.len(),
+        Content::Compaction(marker) => marker.summary.as_ref().map_or(0, String::len),
     };
     64 + message.content.iter().map(|c| 48 + block(c)).sum::<usize>()
 }
@@ -180,6 +243,7 @@ impl Entries {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Role;
 
     fn row(idx: i64, texts: &[&str]) -> HistoryRow {
         HistoryRow { idx, messages: texts.iter().map(|t| Message::user_text(*t)).collect() }
@@ -229,5 +293,58 @@ mod tests {
         let cache = HistoryCache::new(10);
         cache.keep("s", &History::default().extended(vec![row(1, &["far more than ten bytes"])]));
         assert_eq!(cache.size(), (0, 0));
+    }
+
+    fn ask(id: &str) -> Message {
+        let input = serde_json::json!({});
+        Message { role: Role::Assistant, content: vec![Content::ToolUse { id: id.into(), name: "read".into(), input }] }
+    }
+
+    fn answer(id: &str, chars: usize) -> Message {
+        let content = "x".repeat(chars);
+        Message {
+            role: Role::Tool,
+            content: vec![Content::ToolResult { tool_use_id: id.into(), content, is_error: false }],
+        }
+    }
+
+    fn words(n: usize, tag: &str) -> Message {
+        Message::user_text(vec![tag; n].join(" "))
+    }
+
+    #[test]
+    fn a_history_sends_from_its_newest_marker_on() {
+        let rows = vec![
+            HistoryRow { idx: 1, messages: vec![words(3, "a"), ask("1"), answer("1", 50)] },
+            HistoryRow { idx: 2, messages: vec![words(3, "b")] },
+        ];
+        let history = History::default().extended(rows);
+        assert_eq!(history.len(), 4);
+        let marker = Marker {
+            summary: Some("they talked".into()),
+            first_kept: 1,
+            pruned_before: 3,
+            tokens_before: 0,
+            tokens_after: 0,
+            pruned_results: 1,
+            summarized_messages: 1,
+        };
+        let history =
+            history.extended(vec![HistoryRow { idx: 3, messages: vec![marker.clone().message(), words(2, "c")] }]);
+        let sent: Vec<&Message> = history.iter().collect();
+        assert_eq!(sent.len(), 5, "the summary, three kept messages, and the one after the marker");
+        assert!(sent[0].text().contains("they talked"));
+        assert_eq!(*sent[1], ask("1"));
+        assert!(
+            matches!(&sent[2].content[0], Content::ToolResult { content, .. } if content.starts_with("[tool output pruned"))
+        );
+        assert_eq!(history.first(), 1);
+        assert_eq!(history.last_row(), 3);
+        // A compaction that only prunes keeps the summary before it.
+        let prune_only = Marker { summary: None, first_kept: 1, pruned_before: 5, ..marker };
+        let history = history.followed_by([prune_only.message()]);
+        assert!(history.iter().next().unwrap().text().contains("they talked"));
+        assert_eq!(history.len(), 5);
+        assert!(history.tokens() > 0);
     }
 }

@@ -12,6 +12,7 @@ pub mod attempt;
 pub mod bench;
 pub mod checkpoint;
 pub mod cli;
+pub mod compaction;
 pub mod config;
 pub mod credential;
 pub mod engine;

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::compaction::{CompactionSettings, Marker};
 use crate::guard::Guards;
 use crate::toolset::{ClientTool, HttpTool, McpServer, ToolAdditions};
 
@@ -119,6 +120,9 @@ pub struct Agent {
     /// call; past them the step is cut as a transient failure.
     #[serde(default = "default_reasoning_byte_limit")]
     pub reasoning_byte_limit: u64,
+    /// How its runs keep their prompt inside the model's context window.
+    #[serde(default)]
+    pub compaction: CompactionSettings,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
@@ -342,6 +346,9 @@ pub enum Content {
     RedactedThinking {
         data: String,
     },
+    /// A compaction marker in a session's history (see [`crate::compaction`]):
+    /// never sent to a provider as it is.
+    Compaction(Box<Marker>),
 }
 
 /// A message of a conversation, in the provider-neutral form Wingman stores.
@@ -499,6 +506,8 @@ impl RunStatus {
 pub enum RunKind {
     Message,
     FleetTask,
+    /// A compaction of its session's history, asked for with `POST /sessions/{id}/compact`.
+    Compaction,
 }
 
 impl RunKind {
@@ -507,6 +516,7 @@ impl RunKind {
         match self {
             RunKind::Message => "message",
             RunKind::FleetTask => "fleet_task",
+            RunKind::Compaction => "compaction",
         }
     }
 
@@ -515,6 +525,7 @@ impl RunKind {
         match s {
             "message" => Some(RunKind::Message),
             "fleet_task" => Some(RunKind::FleetTask),
+            "compaction" => Some(RunKind::Compaction),
             _ => None,
         }
     }

@@ -13,6 +13,7 @@ const DOMAIN: &[&str] = &[
     "attempt",
     "approval",
     "checkpoint",
+    "compaction",
     "credential",
     "secret",
     "event",
@@ -32,20 +33,22 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         // The domain uses only the domain (and not all of it: see below).
         "attempt" => Some(vec![]),
         // An agent's declared tools are part of the model, and name the agent.
-        "model" => Some(vec!["toolset", "guard"]),
+        "model" => Some(vec!["toolset", "guard", "compaction"]),
+        // What to prune and summarize is decided on messages alone.
+        "compaction" => Some(vec!["model"]),
         "toolset" => Some(vec!["model"]),
         "approval" => Some(vec!["model", "toolset"]),
         // A provider key is one kind of sealed value, a secret another.
         "credential" => Some(vec!["model", "secret"]),
         "secret" => Some(vec!["model"]),
         // A checkpoint may record a shell state, whose rules read checkpoints.
-        "checkpoint" => Some(vec!["model", "toolset", "approval", "shell", "guard"]),
+        "checkpoint" => Some(vec!["model", "toolset", "approval", "shell", "guard", "compaction"]),
         // The guards read checkpoints (and decide, with the approvals, what
         // becomes of a call), and the agent carries its guards.
         "guard" => Some(vec!["model", "checkpoint", "approval"]),
         "shell" => Some(vec!["model", "checkpoint"]),
-        // A session's history is messages, and nothing else.
-        "history" => Some(vec!["model"]),
+        // A session's history is messages and the compaction markers among them.
+        "history" => Some(vec!["model", "compaction"]),
         "event" | "fleet" | "lifecycle" => with(&[]),
         // A backend persists domain values: it knows no provider, tool,
         // engine or HTTP.

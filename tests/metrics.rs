@@ -24,6 +24,7 @@ const WORKER_FAMILIES: &[&str] = &[
     "wingman_cost_usd_total",
     "wingman_lease_rescues_total",
     "wingman_fenced_writes_refused_total",
+    "wingman_compactions_total",
 ];
 const SERVER_FAMILIES: &[&str] =
     &["wingman_event_pump_lag_seconds", "wingman_http_requests_total", "wingman_queue_depth", "wingman_workers_live"];

@@ -77,6 +77,7 @@ impl Harness {
             mcp_servers: Vec::new(),
             reasoning: Default::default(),
             reasoning_byte_limit: wingman::model::DEFAULT_REASONING_BYTE_LIMIT,
+            compaction: Default::default(),
             created_at: now,
             updated_at: now,
         };

@@ -16,6 +16,7 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
 use super::schemas::{self, Id, JsonObject};
 use super::{deleted, AppState, Deleted};
+use crate::compaction::CompactionSettings;
 use crate::guard::Guards;
 use crate::model::{
     new_id, Agent, Reasoning, DEFAULT_MAX_STEPS, DEFAULT_REASONING_BYTE_LIMIT, MAX_MAX_STEPS, REASONING_BYTE_LIMITS,
@@ -93,6 +94,9 @@ struct AgentFields {
     /// (default 262144); past them the step is retried as a reasoning stall.
     #[schema(minimum = 1024, maximum = 67108864)]
     reasoning_byte_limit: Option<u64>,
+    /// How runs keep their prompt inside the model's context window; given,
+    /// it replaces the settings whole (absent keys take their defaults).
+    compaction: Option<CompactionSettings>,
 }
 
 /// The body of `POST /agents`, in the document: [`AgentFields`] with `name`
@@ -160,6 +164,9 @@ impl AgentFields {
         }
         if let Some(v) = self.reasoning_byte_limit {
             agent.reasoning_byte_limit = v;
+        }
+        if let Some(v) = self.compaction.clone() {
+            agent.compaction = v;
         }
         self.apply_guards(&mut agent.guards);
         self.apply_rest(agent);
@@ -236,6 +243,7 @@ fn validate(agent: &mut Agent) -> ApiResult<()> {
         return bad(format!("max_steps must be between 1 and {MAX_MAX_STEPS}"));
     }
     agent.guards.check().map_err(ApiError::BadRequest)?;
+    agent.compaction.check().map_err(ApiError::BadRequest)?;
     if !REASONING_BYTE_LIMITS.contains(&agent.reasoning_byte_limit) {
         let (low, high) = (REASONING_BYTE_LIMITS.start(), REASONING_BYTE_LIMITS.end());
         return bad(format!("reasoning_byte_limit must be between {low} and {high} bytes"));
@@ -309,6 +317,7 @@ pub fn blank_agent() -> Agent {
         mcp_servers: Vec::new(),
         reasoning: Reasoning::Off,
         reasoning_byte_limit: DEFAULT_REASONING_BYTE_LIMIT,
+        compaction: Default::default(),
         created_at: now,
         updated_at: now,
     }

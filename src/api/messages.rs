@@ -22,7 +22,8 @@ use super::AppState;
 use crate::approval::WaitingCall;
 use crate::guard;
 use crate::model::{
-    new_id, timestamp, Agent, MultitaskStrategy, Reasoning, Run, RunInput, RunKind, RunStatus, ToolCallRecord, Usage,
+    new_id, timestamp, Agent, MultitaskStrategy, Reasoning, Run, RunInput, RunKind, RunStatus, Session, ToolCallRecord,
+    Usage,
 };
 use crate::store::{Enqueued, NewRun};
 
@@ -72,13 +73,25 @@ fn check_budget(asked: Option<f64>, agent: &Agent) -> ApiResult<()> {
 
 /// The answer of an accepted message: the run it made.
 #[derive(Debug, Serialize, ToSchema)]
-struct MessageAccepted {
+pub(super) struct MessageAccepted {
     run_id: String,
     status: RunStatus,
     session_id: Option<String>,
     agent_id: String,
     #[serde(with = "timestamp")]
     created_at: DateTime<Utc>,
+}
+
+impl From<Run> for MessageAccepted {
+    fn from(run: Run) -> MessageAccepted {
+        MessageAccepted {
+            run_id: run.id,
+            status: run.status,
+            session_id: run.session_id,
+            agent_id: run.agent_id,
+            created_at: run.created_at,
+        }
+    }
 }
 
 /// The answer of `?wait=true`: the original API's blocking answer with the
@@ -126,17 +139,7 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
     check_message(&body.message).map_err(ApiError::BadRequest)?;
     let reasoning = body.reasoning.as_deref().map(|r| Reasoning::parse_field("reasoning", r));
     let reasoning = reasoning.transpose().map_err(ApiError::BadRequest)?;
-    let (session, agent) = state
-        .store
-        .session_and_agent(session_id, body.agent_id.as_deref())
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("session {session_id}")))?;
-    let agent_id =
-        body.agent_id.clone().or(session.agent_id.clone()).ok_or_else(|| {
-            ApiError::Unprocessable("agent_id is required: the session has no agent of its own".into())
-        })?;
-    let agent = agent.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
-    let agent = super::sessions::with_session_tools(&agent, &session)?;
+    let (session, agent_id, agent) = session_agent(state, session_id, body.agent_id.as_deref()).await?;
     check_budget(body.max_cost_usd, &agent)?;
     let strategy = serde_json::to_string(&body.multitask_strategy).unwrap_or_default();
     // What a key stands for. A reasoning level and a budget join it only
@@ -168,6 +171,27 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
         state.store.enqueue_run(run, key).await.map_err(naming_submission(format!("session {session_id}")))?;
     state.changed();
     Ok(enqueued)
+}
+
+/// A session, and the agent (with the session's added tools) that a run
+/// for it uses: `agent_id` if given, else the session's own.
+pub(super) async fn session_agent(
+    state: &AppState,
+    session_id: &str,
+    agent_id: Option<&str>,
+) -> ApiResult<(Session, String, Agent)> {
+    let (session, agent) = state
+        .store
+        .session_and_agent(session_id, agent_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("session {session_id}")))?;
+    let agent_id = agent_id
+        .map(str::to_string)
+        .or(session.agent_id.clone())
+        .ok_or_else(|| ApiError::Unprocessable("agent_id is required: the session has no agent of its own".into()))?;
+    let agent = agent.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
+    let agent = super::sessions::with_session_tools(&agent, &session)?;
+    Ok((session, agent_id, agent))
 }
 
 /// Enqueues a message for the session's agent as a run: `202` at once, or
@@ -210,14 +234,7 @@ async fn submit_message(
         return Ok((StatusCode::OK, Json(result_of(settled, approval))).into_response());
     }
     let location = format!("/runs/{}", run.id);
-    let body = MessageAccepted {
-        run_id: run.id,
-        status: run.status,
-        session_id: run.session_id,
-        agent_id: run.agent_id,
-        created_at: run.created_at,
-    };
-    Ok(accepted(location, body, !enqueued.created))
+    Ok(accepted(location, MessageAccepted::from(run), !enqueued.created))
 }
 
 /// Enqueues like `POST /sessions/{id}/message`, then answers with the run's

@@ -29,6 +29,7 @@ mod agent_tools;
 mod agents;
 mod auth;
 mod bearer;
+mod compact;
 mod cors;
 pub mod error;
 mod extract;
@@ -169,6 +170,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(fleet_runs::routes(config.max_fleet_body_bytes))
         .merge(runs::routes())
         .merge(messages::routes())
+        .merge(compact::routes())
         .merge(people::routes())
         .merge(tool_results::routes())
         .merge(auth::routes())

@@ -19,7 +19,7 @@ use super::AppState;
 use crate::approval::{self, Decided, DecisionRequest};
 use crate::checkpoint::{next_action, Checkpoint, CheckpointBody, NextAction};
 use crate::event::RunEvent;
-use crate::model::{Run, RunStatus};
+use crate::model::{Run, RunKind, RunStatus};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -123,7 +123,7 @@ struct SteerBody {
         (status = 202, description = "The run", body = Run),
         (status = 400, description = "An empty or oversized message", body = ErrorBody),
         (status = 404, description = "No such run", body = ErrorBody),
-        (status = 409, description = "The run has already ended", body = ErrorBody),
+        (status = 409, description = "The run has already ended, or is a compaction", body = ErrorBody),
     )
 )]
 async fn steer(
@@ -132,6 +132,10 @@ async fn steer(
     JsonBody(body): JsonBody<SteerBody>,
 ) -> ApiResult<(StatusCode, Json<Run>)> {
     check_message(&body.message).map_err(ApiError::BadRequest)?;
+    // A compaction has no conversation of its own to take a message into.
+    if state.store.get_run(&id).await?.is_some_and(|run| run.kind == RunKind::Compaction) {
+        return Err(ApiError::Conflict(format!("run {id} is a compaction: it takes no messages")));
+    }
     let run = state.store.steer_run(&id, &body.message).await.map_err(naming(format!("run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))

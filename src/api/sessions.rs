@@ -17,6 +17,7 @@ use super::order::ListOrder;
 use super::runs::check_limit;
 use super::schemas::{self, Id, JsonObject};
 use super::{deleted, work_dir, AppState, Deleted};
+use crate::compaction;
 use crate::model::{new_id, Agent, Content, Message, Role, Session};
 use crate::store::SessionFilter;
 use crate::toolset::{self, ClientTool, HttpTool, McpServer, ToolAdditions};
@@ -114,12 +115,16 @@ struct HistoryMessage {
     content: Vec<Content>,
 }
 
-/// The roles a history shows: a tool's results are the user's.
+/// The roles a history shows: a tool's results are the user's, and a
+/// compaction marker's role is its own.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 enum HistoryRole {
     User,
     Assistant,
+    /// A compaction marker: one `compaction` block saying what the agent
+    /// is sent from here on.
+    Compaction,
 }
 
 async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()> {
@@ -185,7 +190,11 @@ fn with_history(session: Session, messages: Vec<Message>) -> SessionView {
     let history = messages
         .into_iter()
         .map(|m| {
-            let role = if m.role == Role::Assistant { HistoryRole::Assistant } else { HistoryRole::User };
+            let role = match m.role {
+                _ if compaction::marker_of(&m).is_some() => HistoryRole::Compaction,
+                Role::Assistant => HistoryRole::Assistant,
+                Role::User | Role::Tool => HistoryRole::User,
+            };
             HistoryMessage { role, content: m.content }
         })
         .collect();

@@ -53,6 +53,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         mcp_servers: Vec::new(),
         reasoning: Default::default(),
         reasoning_byte_limit: crate::model::DEFAULT_REASONING_BYTE_LIMIT,
+        compaction: Default::default(),
         created_at: now,
         updated_at: now,
     };

@@ -95,6 +95,7 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         mcp_servers: mcp_servers(&args)?,
         reasoning: Default::default(),
         reasoning_byte_limit: crate::model::DEFAULT_REASONING_BYTE_LIMIT,
+        compaction: Default::default(),
         created_at: now,
         updated_at: now,
     };

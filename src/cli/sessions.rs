@@ -42,6 +42,14 @@ enum SessionCommand {
     },
     /// Delete a session (its unfinished runs are cancelled).
     Delete { session_id: String },
+    /// Queue a compaction of the session's history, in the session's order,
+    /// and print its run (JSON): the older messages are summarized.
+    Compact {
+        session_id: String,
+        /// The agent whose model writes the summary; the session's by default.
+        #[arg(long)]
+        agent: Option<String>,
+    },
 }
 
 /// Runs a `sessions` command.
@@ -59,6 +67,11 @@ pub async fn run(remote: &Remote, args: SessionsArgs) -> anyhow::Result<()> {
         Some(SessionCommand::Create { agent, work_dir, title }) => {
             let body = json!({"agent_id": agent, "work_dir": work_dir, "title": title});
             print_json(&remote.call(remote.post("/sessions").json(&body)).await?);
+            Ok(())
+        }
+        Some(SessionCommand::Compact { session_id, agent }) => {
+            let path = format!("/sessions/{}/compact", segment(&session_id));
+            print_json(&remote.call(remote.post(&path).json(&json!({"agent_id": agent}))).await?);
             Ok(())
         }
         Some(SessionCommand::Delete { session_id }) => {

@@ -109,6 +109,10 @@ impl Transcript {
                 self.note(&format!("the client answered: {}", ids.join(", ")))
             }
             "steered" => self.say("user (steering)", Tone::User, &str_of("message")),
+            "compaction_completed" => self.note(&format!(
+                "compacted: {} → {} tokens, {} messages summarized, {} tool results pruned",
+                e["tokens_before"], e["tokens_after"], e["summarized_messages"], e["pruned_results"]
+            )),
             "done" => {
                 let error = e["error"].as_str().map(|m| format!(": {m}")).unwrap_or_default();
                 let status = self.style.paint(Tone::Status, &str_of("status"));
@@ -131,9 +135,21 @@ impl Transcript {
                     Some("thinking") => self.say("thinking", Tone::Dim, block["thinking"].as_str().unwrap_or_default()),
                     Some("tool_use") => self.call(block["name"].as_str().unwrap_or_default(), &block["input"]),
                     Some("tool_result") => self.result(&result_text(&block["content"]), block["is_error"] == true),
+                    Some("compaction") => self.marker(block),
                     _ => {}
                 }
             }
+        }
+    }
+
+    /// A compaction marker in a history: what was compacted, and the summary.
+    fn marker(&mut self, block: &Value) {
+        self.note(&format!(
+            "compacted: {} messages summarized, {} tool results pruned",
+            block["summarized_messages"], block["pruned_results"]
+        ));
+        if let Some(summary) = block["summary"].as_str() {
+            self.say("summary", Tone::Dim, summary);
         }
     }
 }

@@ -4,13 +4,15 @@
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::compact::Compacted;
 use super::stream::Streamed;
 use super::{retry_delay, Execution, RunExit};
 use crate::checkpoint::{self, next_action, Checkpoint, CheckpointBody, NextAction};
+use crate::compaction;
 use crate::credential::ApiKey;
 use crate::event::RunEvent;
 use crate::metrics::{self, StepKind};
-use crate::model::{Content, Message, Role, RunStatus, ToolSpec};
+use crate::model::{Content, Message, Role, RunKind, RunStatus, ToolSpec};
 use crate::provider::{self, InferenceRequest, InferenceResponse, ProviderError};
 use crate::store::{Commit, Finish, StoreError};
 use crate::tools;
@@ -38,14 +40,23 @@ impl Execution {
 
     fn request(&self, tools: Vec<ToolSpec>) -> InferenceRequest {
         let agent = &self.ctx.agent;
-        let messages = checkpoint::conversation(&self.ctx.run.input, &self.ctx.checkpoints);
-        // A fleet task's own instructions replace the agent's, for that task only.
-        let system = self.ctx.run.input.instructions.clone().or_else(|| agent.instructions.clone());
+        let mut messages = checkpoint::conversation(&self.ctx.run.input, &self.ctx.checkpoints);
+        // The session's history is shared as it is, unless the run compacted
+        // since it began: then what it sends starts at its newest marker.
+        let history = match messages.iter().rposition(|m| compaction::marker_of(m).is_some()) {
+            None => self.ctx.history.clone(),
+            Some(marker) => {
+                let rest = messages.split_off(marker + 1);
+                let upto = std::mem::replace(&mut messages, rest);
+                self.ctx.history.clone().followed_by(upto)
+            }
+        };
         InferenceRequest {
             model: agent.model.clone(),
             options: agent.options.clone(),
-            system,
-            history: self.ctx.history.clone(),
+            // A fleet task's own instructions replace the agent's, for that task only.
+            system: self.system(),
+            history,
             messages,
             tools,
             output_schema: agent.output_schema.clone(),
@@ -57,13 +68,24 @@ impl Execution {
     /// One inference step. Returns an exit if the run ends or stops here.
     pub(super) async fn infer(&mut self, step: u32) -> Result<Option<RunExit>, StoreError> {
         let started = Instant::now();
-        self.pending.push(RunEvent::StepStarted { step });
+        let compaction_run = self.ctx.run.kind == RunKind::Compaction;
+        if !compaction_run {
+            self.pending.push(RunEvent::StepStarted { step });
+        }
         // Built per step, so a key stored or removed meanwhile applies now.
         let provider = match self.stored_key().await.and_then(|key| provider::for_agent(&self.ctx.agent, key)) {
             Ok(p) => p,
             Err(e) => return self.provider_failed(step, e).await,
         };
+        if compaction_run {
+            return self.compaction_run(&provider).await;
+        }
         let offered = self.offered_tools(step).await?;
+        match self.compact_before(step, &provider, &offered).await? {
+            Compacted::Proceed => {}
+            Compacted::Exit(exit) => return Ok(Some(exit)),
+            Compacted::Retry => return Ok(None),
+        }
         let request = self.request(offered);
         let asked = Instant::now();
         let (tx, rx) = mpsc::unbounded_channel();
@@ -174,6 +196,13 @@ impl Execution {
     async fn provider_failed(&mut self, step: u32, error: ProviderError) -> Result<Option<RunExit>, StoreError> {
         let failures = checkpoint::provider_failures(&self.ctx.checkpoints, step);
         let status = error.status.map(|s| format!(" ({s})")).unwrap_or_default();
+        if let Some(overflow) = error.overflow {
+            // Compacted once for this step already, the prompt still does
+            // not fit: the run fails with the provider's words.
+            if self.ctx.agent.compaction.enabled && checkpoint::forced_compactions(&self.ctx.checkpoints, step) == 0 {
+                return self.compact_after_overflow(step, failures, &error, overflow.window).await;
+            }
+        }
         if !error.transient || failures >= self.config.provider_retries {
             let why = if error.transient { format!(" after {} retries", failures) } else { String::new() };
             let message = format!("provider error{status}{why}: {}", error.message);
@@ -182,7 +211,12 @@ impl Execution {
         let delay = retry_delay(&self.config, failures, error.retry_after);
         let cp = Checkpoint {
             step,
-            body: CheckpointBody::ProviderError { attempt: failures + 1, message: error.message.clone() },
+            body: CheckpointBody::ProviderError {
+                attempt: failures + 1,
+                message: error.message.clone(),
+                overflow: false,
+                window: None,
+            },
         };
         let event = RunEvent::StepRestarted {
             step,
@@ -199,5 +233,34 @@ impl Execution {
             _ = self.signals.stop.cancelled() => Ok(None),
             _ = self.signals.abort.cancelled() => Ok(Some(RunExit::Abandoned)),
         }
+    }
+
+    /// The provider said the prompt is too long: the failure is recorded
+    /// as such, and the step goes again at once, compacting first.
+    async fn compact_after_overflow(
+        &mut self,
+        step: u32,
+        failures: u32,
+        error: &ProviderError,
+        window: Option<u64>,
+    ) -> Result<Option<RunExit>, StoreError> {
+        let body = CheckpointBody::ProviderError {
+            attempt: failures + 1,
+            message: error.message.clone(),
+            overflow: true,
+            window,
+        };
+        let event = RunEvent::StepRestarted {
+            step,
+            attempt: self.attempt,
+            call_id: None,
+            retry: Some(failures + 1),
+            delay_ms: Some(0),
+            status: error.status,
+            reason: format!("the prompt is too long; compacting: {}", error.message),
+        };
+        let cp = Checkpoint { step, body };
+        self.write(Commit { checkpoints: vec![cp], events: vec![event], ..Default::default() }).await?;
+        Ok(None)
     }
 }

@@ -86,6 +86,13 @@ static FENCED_WRITES: Family = Family {
     labels: &["write"],
 };
 
+static COMPACTIONS: Family = Family {
+    name: "wingman_compactions_total",
+    help: "Compactions this process's workers checkpointed, by why (reason=context, overflow or requested).",
+    kind: Kind::Counter,
+    labels: &["reason"],
+};
+
 static PUMP_LAG: Family = Family {
     name: "wingman_event_pump_lag_seconds",
     help: "Time from an event's write to its delivery by this server's event pump (events read while someone tails a run).",
@@ -116,7 +123,7 @@ static WORKERS_LIVE: Family = Family {
 
 /// What every process that executes runs records.
 const WORKER_FAMILIES: &[&Family] =
-    &[&RUNS_FINISHED, &STEP_DURATION, &PROVIDER_DURATION, &TOKENS, &COST, &LEASE_RESCUES, &FENCED_WRITES];
+    &[&RUNS_FINISHED, &STEP_DURATION, &PROVIDER_DURATION, &TOKENS, &COST, &LEASE_RESCUES, &FENCED_WRITES, &COMPACTIONS];
 
 /// What a server records besides.
 const SERVER_FAMILIES: &[&Family] = &[&PUMP_LAG, &HTTP_REQUESTS];
@@ -182,6 +189,11 @@ pub fn usage(provider: &str, model: &str, usage: &Usage) {
 /// A worker took a run over from a lapsed lease.
 pub fn lease_rescued() {
     REGISTRY.add(&LEASE_RESCUES, &[], 1.0);
+}
+
+/// A compaction was checkpointed; `reason` is `context`, `overflow` or `requested`.
+pub fn compacted(reason: &'static str) {
+    REGISTRY.add(&COMPACTIONS, &[reason], 1.0);
 }
 
 /// A write was refused because its lease no longer held.

@@ -236,6 +236,8 @@ fn block(content: &Content) -> Option<Value> {
             json!({"type": "thinking", "thinking": thinking, "signature": signature})
         }
         Content::RedactedThinking { data } => json!({"type": "redacted_thinking", "data": data}),
+        // A history applies its markers before anything is sent.
+        Content::Compaction(_) => return None,
     })
 }
 

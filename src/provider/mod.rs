@@ -32,6 +32,7 @@ pub mod models;
 pub mod ollama;
 pub mod openai;
 pub mod options;
+pub mod overflow;
 pub mod pricing;
 pub mod schema;
 pub mod scripted;
@@ -102,23 +103,36 @@ pub struct ProviderError {
     pub message: String,
     /// How long the provider asked us to wait before retrying.
     pub retry_after: Option<Duration>,
+    /// Set when the provider said the prompt is too long for the model.
+    pub overflow: Option<Overflow>,
+}
+
+/// A provider's answer that the prompt does not fit the model's context
+/// window (docs/providers.md lists the answers recognised).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Overflow {
+    /// The window the provider named, when it named one.
+    pub window: Option<u64>,
 }
 
 impl ProviderError {
     /// Classifies an HTTP status the way every provider does.
     pub fn from_status(status: u16, message: impl Into<String>) -> Self {
         let transient = matches!(status, 408 | 409 | 429 | 500..=599);
-        ProviderError { transient, status: Some(status), message: message.into(), retry_after: None }
+        let message = message.into();
+        let overflow = overflow::recognise(status, None, &message);
+        let transient = transient && overflow.is_none();
+        ProviderError { transient, status: Some(status), message, retry_after: None, overflow }
     }
 
     /// A failure without a status that a retry may cure (a broken stream).
     pub fn transient(message: impl Into<String>) -> Self {
-        ProviderError { transient: true, status: None, message: message.into(), retry_after: None }
+        ProviderError { transient: true, status: None, message: message.into(), retry_after: None, overflow: None }
     }
 
     /// A failure without a status that no retry will cure (a missing key).
     pub fn fatal(message: impl Into<String>) -> Self {
-        ProviderError { transient: false, status: None, message: message.into(), retry_after: None }
+        ProviderError { transient: false, status: None, message: message.into(), retry_after: None, overflow: None }
     }
 }
 

@@ -111,6 +111,18 @@ pub struct ModelCatalog {
     providers: BTreeMap<String, BTreeMap<String, ModelInfo>>,
 }
 
+/// The context window of an agent's model, in tokens: its
+/// `options.context_window`, else the shipped catalogue's; `None` when
+/// neither knows it (a run then compacts only when the provider says the
+/// prompt is too long, or when asked to).
+pub fn context_window(agent: &crate::model::Agent) -> Option<u64> {
+    if let Some(window) = agent.options.get("context_window").and_then(Value::as_u64) {
+        return Some(window);
+    }
+    let known = ModelCatalog::shipped_ref().model(&agent.provider, &agent.model)?;
+    Some(known.limit.context).filter(|&w| w > 0)
+}
+
 /// What a models file must look like, for error messages.
 const SHAPE: &str = "expected {\"provider\": {\"model\": {\"name\", \"limit\": {\"context\", \"output\"}, …}}}";
 

@@ -50,6 +50,7 @@ pub const COMMON: &[OptionSpec] = &[
     spec("temperature", Kind::Number),
     spec("top_p", Kind::Number),
     spec("tool_env", Kind::Object),
+    spec("context_window", Kind::Count),
 ];
 
 /// Checks `options` against the common options and the provider's own.

@@ -22,6 +22,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 
 use super::{Delta, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
+use crate::compaction;
 use crate::model::{Content, Message, Role, ToolCall, Usage};
 
 /// The scripted provider.
@@ -36,7 +37,7 @@ pub fn info() -> ProviderInfo {
         env: None,
         default_base_url: None,
         models: vec!["echo"],
-        options: vec!["script", "chunk_delay_ms", "tool_env"],
+        options: vec!["script", "chunk_delay_ms", "tool_env", "context_window"],
     }
 }
 
@@ -46,6 +47,11 @@ pub fn validate_options(options: &serde_json::Map<String, Value>) -> Result<(), 
         let turns = script.as_array().ok_or("options.script must be an array of turns")?;
         for (i, turn) in turns.iter().enumerate() {
             validate_turn(turn).map_err(|e| format!("options.script[{i}]: {e}"))?;
+        }
+    }
+    if let Some(window) = options.get("context_window") {
+        if window.as_u64().is_none_or(|w| w == 0) {
+            return Err("options.context_window must be a positive whole number of tokens".into());
         }
     }
     if let Some(delay) = options.get("chunk_delay_ms") {
@@ -115,10 +121,29 @@ fn input_tokens(request: &InferenceRequest) -> u64 {
             Content::ToolUse { input, .. } => words(&input.to_string()),
             Content::ToolResult { content, .. } => words(content),
             Content::Thinking { thinking, .. } => words(thinking),
-            Content::RedactedThinking { .. } => 0,
+            Content::RedactedThinking { .. } | Content::Compaction(_) => 0,
         })
         .sum();
     system + messages
+}
+
+fn is_summary_request(request: &InferenceRequest) -> bool {
+    request.system.as_deref().is_some_and(|s| s.starts_with(compaction::SUMMARY_INSTRUCTIONS_START))
+}
+
+/// A compaction's summary, written without a model: the first and the last
+/// words of the transcript, so that it is short, deterministic, and shows
+/// what it summarized.
+fn summary(request: &InferenceRequest) -> InferenceResponse {
+    const EACH: usize = 20;
+    let transcript = last_user_text(request);
+    let all: Vec<&str> = transcript.split_whitespace().collect();
+    let text = match all.len() > 2 * EACH {
+        true => format!("Summary: {} … {}", all[..EACH].join(" "), all[all.len() - EACH..].join(" ")),
+        false => format!("Summary: {}", all.join(" ")),
+    };
+    let usage = Usage { input_tokens: input_tokens(request), output_tokens: words(&text), ..Default::default() };
+    InferenceResponse { text, tool_calls: Vec::new(), usage, stop_reason: "end_turn".into(), thinking: Vec::new() }
 }
 
 fn last_user_text(request: &InferenceRequest) -> String {
@@ -128,6 +153,9 @@ fn last_user_text(request: &InferenceRequest) -> String {
 #[async_trait]
 impl Provider for Scripted {
     async fn infer(&self, request: &InferenceRequest, deltas: &Deltas) -> Result<InferenceResponse, ProviderError> {
+        if is_summary_request(request) {
+            return Ok(summary(request));
+        }
         let turn = match request.options.get("script").and_then(Value::as_array) {
             Some(script) => script.get(request.call_index as usize).cloned().unwrap_or(Value::Null),
             None if request.model == "echo" => serde_json::json!({"text": last_user_text(request)}),

@@ -52,6 +52,7 @@ pub fn every_route(agent: &str, session: &str, run: &str) -> Vec<(Method, String
         (Method::DELETE, format!("/sessions/{session}"), None),
         (Method::POST, format!("/sessions/{session}/message"), Some(json!({"message": "rm -rf"}))),
         (Method::POST, format!("/sessions/{session}/message/stream"), Some(json!({"message": "rm -rf"}))),
+        (Method::POST, format!("/sessions/{session}/compact"), Some(json!({}))),
         (Method::GET, "/runs".into(), None),
         (Method::GET, format!("/runs/{run}"), None),
         (Method::GET, format!("/runs/{run}/events"), None),

@@ -189,6 +189,9 @@ pub struct Received {
     pub body: Value,
 }
 
+/// Answers a request from what it holds, for a server that decides as it goes.
+pub type Responder = Arc<dyn Fn(&Received) -> Reply + Send + Sync>;
+
 /// The replaying server.
 pub struct MockServer {
     pub url: String,
@@ -200,6 +203,16 @@ pub struct MockServer {
 impl MockServer {
     /// Starts a server that answers requests with `replies`, in order.
     pub async fn start(replies: Vec<Reply>) -> MockServer {
+        MockServer::launch(replies, None).await
+    }
+
+    /// Starts a server that answers each request with what `f` makes of it
+    /// (requests are still recorded, before `f` is called).
+    pub async fn answering(f: impl Fn(&Received) -> Reply + Send + Sync + 'static) -> MockServer {
+        MockServer::launch(Vec::new(), Some(Arc::new(f))).await
+    }
+
+    async fn launch(replies: Vec<Reply>, responder: Option<Responder>) -> MockServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let received = Arc::new(Mutex::new(Vec::new()));
@@ -208,9 +221,9 @@ impl MockServer {
         let (rec, rep, cut) = (received.clone(), replies.clone(), cut_short.clone());
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                let (rec, rep, cut) = (rec.clone(), rep.clone(), cut.clone());
+                let (rec, rep, cut, responder) = (rec.clone(), rep.clone(), cut.clone(), responder.clone());
                 tokio::spawn(async move {
-                    if !serve(stream, rec, rep).await {
+                    if !serve(stream, rec, rep, responder).await {
                         *cut.lock().unwrap() += 1;
                     }
                 });
@@ -241,10 +254,14 @@ async fn serve(
     mut stream: TcpStream,
     received: Arc<Mutex<Vec<Received>>>,
     replies: Arc<Mutex<VecDeque<Reply>>>,
+    responder: Option<Responder>,
 ) -> bool {
     let Some(request) = read_request(&mut stream).await else { return true };
-    received.lock().unwrap().push(request);
-    let reply = replies.lock().unwrap().pop_front();
+    received.lock().unwrap().push(request.clone());
+    let reply = match responder {
+        Some(f) => Some(f(&request)),
+        None => replies.lock().unwrap().pop_front(),
+    };
     let reply =
         reply.unwrap_or_else(|| Reply::json(500, b"{\"error\":\"the mock server has no reply left\"}".to_vec()));
     if reply.silent {

@@ -110,6 +110,7 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         mcp_servers: Vec::new(),
         reasoning: Default::default(),
         reasoning_byte_limit: wingman::model::DEFAULT_REASONING_BYTE_LIMIT,
+        compaction: Default::default(),
         created_at: now,
         updated_at: now,
     }

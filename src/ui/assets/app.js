@@ -11,7 +11,7 @@ const STATUSES = ["queued", "running", "waiting", ...TERMINAL];
 const EVENT_TYPES = ["run_queued", "run_started", "run_handed_back", "run_resumed", "step_started", "text_delta",
   "thinking_delta", "tool_call", "tool_result", "step_completed", "step_restarted", "approval_requested", "approval_decided",
   "tool_calls_requested", "tool_results_received", "tool_source_unavailable", "steered", "step_output_exceeded",
-  "budget_exhausted", "loop_detected", "done", "fleet_queued", "result"];
+  "budget_exhausted", "loop_detected", "compaction_started", "compaction_completed", "done", "fleet_queued", "result"];
 
 // ---------- Elements ----------
 
@@ -290,6 +290,13 @@ function history(messages) {
   return h("div", {}, messages.map((m) => h("div", {class: "message"}, h("div", {class: "role"}, role(m)),
     m.content.map((block) => {
       if (block.type === "text") return h("div", {class: "text"}, block.text);
+      if (block.type === "compaction") {
+        // A marker: what the agent is sent from here on.
+        const what = `compacted: ${block.summarized_messages} messages summarized, ${block.pruned_results} tool `
+          + `results pruned (${block.tokens_before} → ${block.tokens_after} tokens)`;
+        return h("div", {class: "compaction"}, h("div", {class: "muted"}, what),
+          block.summary ? h("div", {class: "text"}, block.summary) : "");
+      }
       if (block.type === "tool_use") return toolBlock(block.name, block.input);
       if (block.type === "tool_result") {
         const output = typeof block.content === "string" ? block.content : pretty(block.content);
@@ -479,6 +486,11 @@ function timeline(container, runId) {
           : `spent ${e.spent_tokens} tokens of ${e.limit_tokens}`));
         break;
       case "loop_detected": container.append(line(e, `${e.name} called ${e.repeats} times in a row`)); break;
+      case "compaction_started": container.append(line(e, `${e.reason}: about ${e.tokens_before} tokens`)); break;
+      case "compaction_completed":
+        container.append(line(e, `${e.tokens_before} → ${e.tokens_after} tokens; ${e.summarized_messages} messages `
+          + `summarized, ${e.pruned_results} tool results pruned`));
+        break;
       case "done": container.append(line(e, badge(e.status), e.error ? ` ${e.error}` : "")); break;
       default: container.append(line(e));
     }
