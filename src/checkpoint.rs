@@ -408,25 +408,23 @@ pub fn last_answer(checkpoints: &[Checkpoint]) -> Option<(u32, &Message, Usage)>
         .max_by_key(|(step, _, _)| *step)
 }
 
-/// How many compactions the run has done, and whether one came after the
-/// last thing the conversation gained (an answer, a tool result, a
-/// person's message), so that another would find nothing new.
+/// How many compactions the run has done, and whether the newest came
+/// after the last thing the conversation gained (an answer, a tool result,
+/// a person's message), so that another would find nothing new. Read from
+/// the steps, not the order of the list: a compaction before `step`'s
+/// inference precedes everything of that step.
 pub fn compactions_done(checkpoints: &[Checkpoint]) -> (u32, bool) {
-    let mut count = 0;
-    let mut latest = false;
-    for c in checkpoints {
-        match &c.body {
-            CheckpointBody::Compaction { .. } => {
-                count += 1;
-                latest = true;
-            }
-            CheckpointBody::Inference { .. } | CheckpointBody::ToolResult { .. } | CheckpointBody::Steer { .. } => {
-                latest = false
-            }
-            _ => {}
-        }
-    }
-    (count, latest)
+    let compacted = checkpoints.iter().filter(|c| matches!(c.body, CheckpointBody::Compaction { .. }));
+    let count = compacted.clone().count() as u32;
+    let Some(newest) = compacted.map(|c| c.step).max() else { return (0, false) };
+    let gained = checkpoints.iter().any(|c| {
+        c.step >= newest
+            && matches!(
+                c.body,
+                CheckpointBody::Inference { .. } | CheckpointBody::ToolResult { .. } | CheckpointBody::Steer { .. }
+            )
+    });
+    (count, !gained)
 }
 
 /// People's messages delivered after `step`, in the order they were sent.
@@ -728,6 +726,65 @@ mod tests {
         let mut done = done;
         done.extend(more);
         assert_eq!(next_action(&done, &agent(5, &[])), NextAction::Infer { step: 2 });
+    }
+
+    fn compaction(step: u32, index: u32) -> Checkpoint {
+        let marker = Marker {
+            summary: Some(format!("summary {index}")),
+            first_kept: 0,
+            pruned_before: 0,
+            tokens_before: 10,
+            tokens_after: 5,
+            pruned_results: 0,
+            summarized_messages: 1,
+        };
+        let usage = Usage { input_tokens: 7, output_tokens: 2, ..Default::default() };
+        Checkpoint { step, body: CheckpointBody::Compaction { index, marker, usage, forced: false } }
+    }
+
+    #[test]
+    fn compactions_become_markers_where_they_happened() {
+        let marker_text = |m: &Message| crate::compaction::marker_of(m).and_then(|k| k.summary.clone());
+        // Listed out of order, as a store may load them: steps decide.
+        let cps = vec![inference(2, "done", &[]), result(1, "a"), compaction(2, 1), inference(1, "", &["a"])];
+        let conversation = conversation(&input(), &cps);
+        let kinds: Vec<Option<String>> = conversation.iter().map(marker_text).collect();
+        assert_eq!(kinds, [None, None, None, Some("summary 1".into()), None], "user, call, result, marker, answer");
+        assert_eq!(compactions_done(&cps), (1, false), "an answer came after it");
+        let summary = summarize(&input(), &cps, RunStatus::Succeeded);
+        assert_eq!(summary.usage.input_tokens, 2 + 2 + 7, "the summary's tokens count");
+        assert_eq!(summary.history.len(), 5);
+        // A run that compacted and never got its answer leaves its marker.
+        let failed = vec![compaction(1, 1), compaction(1, 2)];
+        assert_eq!(compactions_done(&failed), (2, true));
+        let left = summarize(&input(), &failed, RunStatus::Failed).history;
+        assert_eq!(
+            left.iter().map(marker_text).collect::<Vec<_>>(),
+            [Some("summary 1".into()), Some("summary 2".into())]
+        );
+    }
+
+    #[test]
+    fn an_overflow_is_answered_by_one_forced_compaction() {
+        let overflow = |attempt| Checkpoint {
+            step: 1,
+            body: CheckpointBody::ProviderError {
+                attempt,
+                message: "too long".into(),
+                overflow: true,
+                window: Some(9),
+            },
+        };
+        let mut cps = vec![overflow(1)];
+        assert_eq!(unanswered_overflow(&cps, 1), Some(Some(9)));
+        assert_eq!(unanswered_overflow(&cps, 2), None);
+        let mut forced = compaction(1, 1);
+        if let CheckpointBody::Compaction { forced: f, .. } = &mut forced.body {
+            *f = true;
+        }
+        cps.push(forced);
+        assert_eq!(unanswered_overflow(&cps, 1), None);
+        assert_eq!(forced_compactions(&cps, 1), 1);
     }
 
     #[test]

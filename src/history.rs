@@ -9,6 +9,11 @@
 //! what it loaded, within a memory bound, and [`History`] shares the
 //! decoded messages between the cache, the runs and their requests, so that
 //! what Wingman itself does for a message does not grow with the session.
+//!
+//! Compaction removes nothing either: it appends a marker
+//! ([`crate::compaction::Marker`]). A [`History`] applies each marker it
+//! meets, so it holds what a provider is sent, from the newest marker on,
+//! and never the markers themselves.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

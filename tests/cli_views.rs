@@ -83,6 +83,32 @@ async fn agents_sessions_and_runs_are_listed_and_shown(backend: Backend) {
     assert!(code == 1 && err.contains("404"), "{err}");
 }
 
+async fn a_session_is_compacted_from_the_command_line_and_shows_its_marker(backend: Backend) {
+    let env = TestEnv::on(backend);
+    let server = env.server(1);
+    let url = server.url.as_str();
+    let api = server.api();
+    let agent = api.create_agent(json!({"name": "echo", "model": "echo"})).await;
+    let session = api.create_session(&agent, None).await;
+    for text in ["first question", "second question", "third question"] {
+        let run = api.send(&session, text).await;
+        api.wait_terminal(&run, std::time::Duration::from_secs(30)).await;
+    }
+    let queued = json_of(&ok(&env, &["sessions", "compact", &session, "--server", url]));
+    let run = queued["run_id"].as_str().unwrap_or_else(|| panic!("{queued}")).to_string();
+    let done = api.wait_terminal(&run, std::time::Duration::from_secs(30)).await;
+    assert_eq!((&done["status"], &done["kind"]), (&json!("succeeded"), &json!("compaction")), "{done}");
+    // The transcript keeps every message, and says where the compaction is.
+    let shown = ok(&env, &["sessions", "show", &session, "--server", url]);
+    let at = shown.find("[compacted: 5 messages summarized, 0 tool results pruned]").unwrap_or_else(|| panic!("{shown}"));
+    assert!(shown[..at].contains("user: third question"), "{shown}");
+    assert!(shown[at..].contains("summary: Summary: User: first question"), "{shown}");
+    let followed = ok(&env, &["runs", "show", &run, "--server", url]);
+    assert!(followed.contains("[compacted: "), "{followed}");
+    let (code, _, err) = env.client_exit(&["sessions", "compact", "nope", "--server", url]);
+    assert!(code == 1 && err.contains("404"), "{err}");
+}
+
 async fn runs_are_filtered_and_paged_as_the_api_pages_them(backend: Backend) {
     let env = TestEnv::on(backend);
     let server = env.server(1);

@@ -9,10 +9,12 @@ use std::time::Duration;
 
 use serde_json::json;
 use store_support::*;
+use wingman::checkpoint::{Checkpoint, CheckpointBody};
+use wingman::compaction::Marker;
 use wingman::engine::{self, LoopConfig, RunExit, RunSignals};
 use wingman::event::RunEvent;
 use wingman::history::HistoryCache;
-use wingman::model::{new_id, RunInput, RunKind, RunStatus};
+use wingman::model::{new_id, RunInput, RunKind, RunStatus, Usage};
 use wingman::store::{Claim, Commit, HandBack, Heartbeat, IdempotencyKey, NewRun, Store, StoreError};
 
 store_tests! {
@@ -70,6 +72,52 @@ store_tests! {
         let (sessions, bytes) = cache.size();
         assert_eq!(sessions, 1);
         assert!(bytes > 0);
+    }
+
+    #[tokio::test]
+    async fn a_compaction_leaves_a_marker_that_every_load_applies(store, dir) {
+        let a = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let w = worker(&store).await;
+        let cache = Arc::new(HistoryCache::default());
+        for i in 0..2 {
+            enqueue(&store, &s, &a, &format!("q{i}")).await;
+            let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+            store.commit(&claim.lease, text_commit(1, &format!("a{i}"), true)).await.unwrap();
+        }
+        // The third run compacts before its answer: the first question and
+        // answer give way to a summary.
+        let run = enqueue(&store, &s, &a, "q2").await;
+        let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+        let marker = Marker {
+            summary: Some("they said q0 and a0".into()),
+            first_kept: 2,
+            pruned_before: 2,
+            tokens_before: 40,
+            tokens_after: 20,
+            pruned_results: 0,
+            summarized_messages: 2,
+        };
+        let body = CheckpointBody::Compaction { index: 1, marker: marker.clone(), usage: Usage::default(), forced: false };
+        let mut commit = text_commit(1, "a2", true);
+        commit.checkpoints.insert(0, Checkpoint { step: 1, body });
+        store.commit(&claim.lease, commit).await.unwrap();
+        assert!(store.load_run(&run).await.unwrap().checkpoints.iter().any(|c| c.kind() == "compaction"));
+        // The stored history keeps every message, and the marker where it happened.
+        let stored: Vec<String> = store.session_history(&s).await.unwrap().iter().map(|m| m.text()).collect();
+        assert_eq!(stored, ["q0", "a0", "q1", "a1", "q2", "", "a2"]);
+        let raw = store.session_history(&s).await.unwrap();
+        assert_eq!(wingman::compaction::marker_of(&raw[5]), Some(&marker));
+        // What the next run is sent starts at the marker, cached or fresh.
+        let next = enqueue(&store, &s, &a, "q3").await;
+        store.claim_runs(&w, 1).await.unwrap();
+        let cached = store.load_runs(vec![next.clone()], cache.clone()).await.unwrap().remove(0);
+        let whole = store.load_run(&next).await.unwrap();
+        assert_eq!(cached.history, whole.history);
+        let sent: Vec<String> = whole.history.iter().map(|m| m.text()).collect();
+        assert_eq!(sent.len(), 5, "{sent:?}");
+        assert!(sent[0].ends_with("they said q0 and a0"), "{sent:?}");
+        assert_eq!(sent[1..], ["q1", "a1", "q2", "a2"]);
     }
 
     #[tokio::test]

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use super::guards::StepGuard;
-use super::{retry_delay, Execution, RunExit};
+use super::{Execution, RunExit};
 use crate::checkpoint::{self, Checkpoint, CheckpointBody};
 use crate::compaction::{self, Budget, Marker, Plan};
 use crate::event::RunEvent;
@@ -66,34 +66,21 @@ impl Execution {
         tools: &[ToolSpec],
     ) -> Result<Compacted, StoreError> {
         let overflow = checkpoint::unanswered_overflow(&self.ctx.checkpoints, step);
-        let settings = &self.ctx.agent.compaction;
-        if overflow.is_none() && !settings.enabled {
-            return Ok(Compacted::Proceed);
-        }
-        let (_, latest) = checkpoint::compactions_done(&self.ctx.checkpoints);
-        if overflow.is_none() && latest {
-            return Ok(Compacted::Proceed);
-        }
         let known = provider::models::context_window(&self.ctx.agent);
-        if overflow.is_none() && known.is_none() {
-            // Nothing to measure against: only the provider can say.
-            return Ok(Compacted::Proceed);
-        }
+        // By itself a run compacts only against a window it knows, and not
+        // twice with nothing new between.
+        let by_itself = self.ctx.agent.compaction.enabled && !checkpoint::compactions_done(&self.ctx.checkpoints).1;
+        let (reason, window) = match (overflow, known) {
+            // The provider's own figure is the truth.
+            (Some(said), _) => (Reason::Overflow, [said, known].into_iter().flatten().min()),
+            (None, Some(window)) if by_itself => (Reason::Context, Some(window)),
+            (None, _) => return Ok(Compacted::Proceed),
+        };
         let view = self.view();
         let overhead = overhead_tokens(self.system().as_deref(), tools);
         let estimate = self.prompt_estimate(&view) + overhead;
-        let (reason, window) = match overflow {
-            // The provider's own figure is the truth; without one, the
-            // prompt that was refused is taken as a little too long.
-            Some(said) => {
-                let window = [said, known].into_iter().flatten().min().unwrap_or(estimate * 3 / 4);
-                (Reason::Overflow, window)
-            }
-            None => match known {
-                Some(window) => (Reason::Context, window),
-                None => return Ok(Compacted::Proceed),
-            },
-        };
+        // Without a figure, the prompt that was refused is taken as a little too long.
+        let window = window.unwrap_or(estimate * 3 / 4);
         let budget = Budget::new(window, &self.ctx.agent.compaction);
         let forced = reason == Reason::Overflow;
         match compaction::plan(view.messages(), view.first(), estimate, &budget, forced) {
@@ -265,32 +252,8 @@ impl Execution {
             let message = format!("compaction failed: the summary's provider error: {}", error.message);
             return Ok(self.finish(RunStatus::Failed, Some(message)).await?.map_or(Compacted::Retry, Compacted::Exit));
         }
-        let delay = retry_delay(&self.config, failures, error.retry_after);
-        let message = format!("compaction: {}", error.message);
-        let cp = Checkpoint {
-            step,
-            body: CheckpointBody::ProviderError {
-                attempt: failures + 1,
-                message: message.clone(),
-                overflow: false,
-                window: None,
-            },
-        };
-        let event = RunEvent::StepRestarted {
-            step,
-            attempt: self.attempt,
-            call_id: None,
-            retry: Some(failures + 1),
-            delay_ms: Some(delay.as_millis() as u64),
-            status: error.status,
-            reason: message,
-        };
-        self.write(Commit { checkpoints: vec![cp], events: vec![event], ..Default::default() }).await?;
-        tokio::select! {
-            _ = tokio::time::sleep(delay) => Ok(Compacted::Retry),
-            _ = self.signals.stop.cancelled() => Ok(Compacted::Retry),
-            _ = self.signals.abort.cancelled() => Ok(Compacted::Exit(RunExit::Abandoned)),
-        }
+        let reason = format!("compaction: {}", error.message);
+        Ok(self.retry_later(step, failures, &error, reason).await?.map_or(Compacted::Retry, Compacted::Exit))
     }
 
     /// What the next inference would send after the instructions: the

@@ -208,16 +208,23 @@ impl Execution {
             let message = format!("provider error{status}{why}: {}", error.message);
             return self.finish(RunStatus::Failed, Some(message)).await;
         }
+        self.retry_later(step, failures, &error, format!("provider error{status}: {}", error.message)).await
+    }
+
+    /// Records a failed provider call of `step` (its `failures`th) and
+    /// waits out the backoff before the loop tries again: the failure is a
+    /// checkpoint, so retries are counted across crashes, and its
+    /// `step_restarted` says why (`reason`) and after what delay.
+    pub(super) async fn retry_later(
+        &mut self,
+        step: u32,
+        failures: u32,
+        error: &ProviderError,
+        reason: String,
+    ) -> Result<Option<RunExit>, StoreError> {
         let delay = retry_delay(&self.config, failures, error.retry_after);
-        let cp = Checkpoint {
-            step,
-            body: CheckpointBody::ProviderError {
-                attempt: failures + 1,
-                message: error.message.clone(),
-                overflow: false,
-                window: None,
-            },
-        };
+        let message = error.message.clone();
+        let body = CheckpointBody::ProviderError { attempt: failures + 1, message, overflow: false, window: None };
         let event = RunEvent::StepRestarted {
             step,
             attempt: self.attempt,
@@ -225,8 +232,9 @@ impl Execution {
             retry: Some(failures + 1),
             delay_ms: Some(delay.as_millis() as u64),
             status: error.status,
-            reason: format!("provider error{status}: {}", error.message),
+            reason,
         };
+        let cp = Checkpoint { step, body };
         self.write(Commit { checkpoints: vec![cp], events: vec![event], ..Default::default() }).await?;
         tokio::select! {
             _ = tokio::time::sleep(delay) => Ok(None),
