@@ -88,7 +88,11 @@ async fn a_session_is_compacted_from_the_command_line_and_shows_its_marker(backe
     let server = env.server(1);
     let url = server.url.as_str();
     let api = server.api();
-    let agent = api.create_agent(json!({"name": "echo", "model": "echo"})).await;
+    let settings = json!({"reserve_tokens": 500, "keep_recent_tokens": 50});
+    let created = ok(&env, &["agents", "create", "--name", "echo", "--compaction", &settings.to_string(), "--server", url]);
+    let created = json_of(&created);
+    assert_eq!(created["compaction"], json!({"reserve_tokens": 500, "keep_recent_tokens": 50, "enabled": true}));
+    let agent = created["id"].as_str().unwrap().to_string();
     let session = api.create_session(&agent, None).await;
     for text in ["first question", "second question", "third question"] {
         let run = api.send(&session, text).await;

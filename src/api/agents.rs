@@ -456,6 +456,14 @@ mod tests {
             json!({"name": "a", "reasoning_byte_limit": 1023}),
             json!({"name": "a", "reasoning_byte_limit": 67108865}),
             json!({"name": "a", "options": {"script": [{"text": "hi"}]}, "output_schema": {"type": "object"}}),
+            json!({"name": "a", "options": {"context_window": 4000}, "compaction": {"reserve_tokens": 1000}}),
+            json!({"name": "a", "compaction": {"keep_recent_tokens": 0, "model": "echo", "enabled": false}}),
+            json!({"name": "a", "compaction": {"reserve_tokens": 10000001}}),
+            json!({"name": "a", "compaction": {"model": " "}}),
+            json!({"name": "a", "compaction": {"model": ""}}),
+            json!({"name": "a", "compaction": {"model": "m".repeat(201)}}),
+            json!({"name": "a", "compaction": {"reserve": 1}}),
+            json!({"name": "a", "compaction": null}),
         ];
         for body in bodies {
             assert_eq!(schema_accepts(&body), handler_accepts(&body), "{body}");

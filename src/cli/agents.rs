@@ -61,6 +61,10 @@ struct NewAgent {
     /// Bytes of thinking a step may stream before it answers (default 262144).
     #[arg(long)]
     reasoning_byte_limit: Option<u64>,
+    /// Compaction settings as JSON: `{"reserve_tokens"?, "keep_recent_tokens"?,
+    /// "model"?, "enabled"?}` (the model's window is `context_window` in --options).
+    #[arg(long, value_name = "JSON")]
+    compaction: Option<String>,
     /// A tool whose calls wait for a person's decision (repeatable; `*` for all,
     /// `server__*` for an MCP server's).
     #[arg(long = "approve-tool")]
@@ -123,6 +127,9 @@ impl NewAgent {
         }
         if let Some(limit) = self.reasoning_byte_limit {
             body["reasoning_byte_limit"] = json!(limit);
+        }
+        if let Some(c) = self.compaction {
+            body["compaction"] = serde_json::from_str(&c).context("--compaction must be a JSON object")?;
         }
         for (field, option, values) in [
             ("mcp_servers", "--mcp-server", &self.mcp_servers),

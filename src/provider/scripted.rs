@@ -361,4 +361,25 @@ mod tests {
             assert!(validate_options(bad.as_object().unwrap()).is_err(), "{bad}");
         }
     }
+
+    #[tokio::test]
+    async fn a_summary_request_is_answered_without_taking_a_turn() {
+        let mut asked = request(json!({"script": [{"error": {"status": 500, "message": "x"}}]}), 0);
+        asked.system = Some(compaction::summary_instructions(100));
+        let words: Vec<String> = (0..50).map(|i| format!("w{i}")).collect();
+        asked.messages = vec![Message::user_text(words.join(" "))];
+        let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+        let answer = Scripted.infer(&asked, &tx).await.expect("the script's error is not its answer");
+        assert!(answer.text.starts_with("Summary: w0 w1"), "{}", answer.text);
+        assert!(answer.text.ends_with("w48 w49") && answer.text.contains(" … "), "{}", answer.text);
+        assert_eq!(answer.usage.output_tokens, 42);
+    }
+
+    #[test]
+    fn a_context_window_is_a_positive_count() {
+        assert!(validate_options(json!({"context_window": 4000}).as_object().unwrap()).is_ok());
+        for bad in [json!(0), json!(-1), json!("4000")] {
+            assert!(validate_options(json!({"context_window": bad}).as_object().unwrap()).is_err(), "{bad}");
+        }
+    }
 }
