@@ -197,8 +197,8 @@ impl Execution {
         let failures = checkpoint::provider_failures(&self.ctx.checkpoints, step);
         let status = error.status.map(|s| format!(" ({s})")).unwrap_or_default();
         if let Some(overflow) = error.overflow {
-            // Compacted once for this step already, the prompt still does
-            // not fit: the run fails with the provider's words.
+            // A step's first overflow is answered by compacting; one after
+            // that fails the run below, in the provider's words.
             if self.ctx.agent.compaction.enabled && checkpoint::forced_compactions(&self.ctx.checkpoints, step) == 0 {
                 return self.compact_after_overflow(step, failures, &error, overflow.window).await;
             }
