@@ -235,6 +235,22 @@ pub struct Plan {
     pub first_kept: u64,
 }
 
+impl Plan {
+    /// The marker of this compaction, with the summary it wrote, if any
+    /// (`tokens_after` is left for the caller to measure).
+    pub fn marker(&self, summary: Option<String>) -> Marker {
+        Marker {
+            summary,
+            first_kept: self.first_kept,
+            pruned_before: self.pruned_before,
+            tokens_before: self.tokens_before,
+            tokens_after: 0,
+            pruned_results: self.pruned_results,
+            summarized_messages: self.summarize as u32,
+        }
+    }
+}
+
 /// Decides a compaction of `messages` (the conversation as sent after any
 /// summary; the first is at position `first`), whose prompt is estimated at
 /// `tokens_before`. Unless `forced`, a prompt within the threshold is left

@@ -141,16 +141,12 @@ impl Execution {
         self.write(Commit { events: vec![started], ..Default::default() }).await?;
         let mut summary = None;
         if plan.summarize > 0 {
-            let stubbed: Vec<Message> = view.messages()[..plan.summarize]
-                .iter()
-                .enumerate()
-                .map(|(i, m)| match view.first() + (i as u64) < plan.pruned_before {
-                    true => compaction::stubbed(m).unwrap_or_else(|| Message::clone(m)),
-                    false => Message::clone(m),
-                })
-                .collect();
+            // What is summarized is what would be sent: pruned as planned.
+            let mut pruned = view.clone();
+            pruned.apply(&Marker { first_kept: view.first(), ..plan.marker(None) });
+            let messages = pruned.messages()[..plan.summarize].iter().map(|m| m.as_ref());
             let previous = view.summary().map(compaction::summary_of);
-            let transcript = compaction::transcript(previous.as_deref(), stubbed.iter(), budget.transcript_tokens());
+            let transcript = compaction::transcript(previous.as_deref(), messages, budget.transcript_tokens());
             match self.summarize(provider, transcript, &budget).await {
                 Ok(Some(written)) => summary = Some(written),
                 Ok(None) => return Ok(Compacted::Exit(RunExit::Abandoned)),
@@ -158,15 +154,7 @@ impl Execution {
             }
         }
         let usage = summary.as_ref().map(|s| s.usage).unwrap_or_default();
-        let mut marker = Marker {
-            summary: summary.map(|s| s.text),
-            first_kept: plan.first_kept,
-            pruned_before: plan.pruned_before,
-            tokens_before: plan.tokens_before,
-            tokens_after: 0,
-            pruned_results: plan.pruned_results,
-            summarized_messages: plan.summarize as u32,
-        };
+        let mut marker = plan.marker(summary.map(|s| s.text));
         let mut after = view;
         after.apply(&marker);
         marker.tokens_after = after.tokens() + overhead;
