@@ -63,6 +63,11 @@ pub enum CheckpointBody {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         forced: bool,
     },
+    /// A call of this step started a sub-agent's run (see [`crate::subagent`]).
+    Child { call_id: String, run_id: String, agent_id: String },
+    /// The sub-agent's run of a call ended (its result is the call's
+    /// `tool_result`), having spent this much, its own children included.
+    ChildEnded { call_id: String, run_id: String, status: RunStatus, spent_usd: f64, spent_tokens: u64 },
 }
 
 impl Checkpoint {
@@ -76,6 +81,8 @@ impl Checkpoint {
             CheckpointBody::Steer { .. } => "steer",
             CheckpointBody::Shell { .. } => "shell",
             CheckpointBody::Compaction { .. } => "compaction",
+            CheckpointBody::Child { .. } => "child",
+            CheckpointBody::ChildEnded { .. } => "child_ended",
         }
     }
 
@@ -85,9 +92,10 @@ impl Checkpoint {
         match &self.body {
             CheckpointBody::ToolResult { call_id, .. } => storable_text(call_id.clone()),
             CheckpointBody::ProviderError { attempt, .. } => attempt.to_string(),
-            CheckpointBody::Decision { call_id, .. } | CheckpointBody::Shell { call_id, .. } => {
-                storable_text(call_id.clone())
-            }
+            CheckpointBody::Decision { call_id, .. }
+            | CheckpointBody::Shell { call_id, .. }
+            | CheckpointBody::Child { call_id, .. }
+            | CheckpointBody::ChildEnded { call_id, .. } => storable_text(call_id.clone()),
             CheckpointBody::Steer { seq, .. } => seq.to_string(),
             CheckpointBody::Compaction { index, .. } => index.to_string(),
             CheckpointBody::Inference { .. } => String::new(),
@@ -124,6 +132,12 @@ pub enum NextAction {
     /// Every call of `step` the worker could carry out has its result; the
     /// rest are calls of client tools, whose results the run waits for.
     AwaitClient { step: u32, calls: Vec<ToolCall> },
+    /// Calls of `step` hand tasks to sub-agents whose runs have not started:
+    /// the run starts them and waits for them.
+    StartChildren { step: u32, calls: Vec<ToolCall> },
+    /// Calls of `step` wait for sub-agents' runs that have started and not
+    /// ended: the run waits (the last child's end queues it again).
+    AwaitChildren { step: u32 },
     /// The model answered without tool calls: the run succeeded.
     Succeed,
     /// The run used up its `max_steps` and still had work to do.
@@ -187,40 +201,61 @@ fn pending_action(checkpoints: &[Checkpoint], step: u32, pending: Vec<ToolCall>,
         let calls = undecided.iter().map(|j| j.call.clone()).collect();
         return NextAction::AwaitApproval { step, calls, repeated: repeated.collect() };
     }
-    let (outcomes, for_client) = carried_out_here(checkpoints, step, judged, agent);
-    if !outcomes.is_empty() {
-        return NextAction::RunTools { step, calls: outcomes };
+    let Elsewhere { here, children, client } = carried_out_here(checkpoints, step, judged, agent);
+    if !here.is_empty() {
+        return NextAction::RunTools { step, calls: here };
     }
-    NextAction::AwaitClient { step, calls: for_client }
+    let (started, unstarted): (Vec<ToolCall>, Vec<ToolCall>) =
+        children.into_iter().partition(|c| child_of(checkpoints, step, &c.id).is_some());
+    if !unstarted.is_empty() {
+        return NextAction::StartChildren { step, calls: unstarted };
+    }
+    if !started.is_empty() {
+        return NextAction::AwaitChildren { step };
+    }
+    NextAction::AwaitClient { step, calls: client }
 }
 
-/// Splits a step's pending (decided or undecided-free) calls into what the
-/// worker carries out — tools it runs, calls a person answered, and calls
-/// the loop guard refused — and the calls of client tools, which only the
-/// client can answer.
-fn carried_out_here(
-    checkpoints: &[Checkpoint],
-    step: u32,
-    pending: Vec<Judged>,
-    agent: &Agent,
-) -> (Vec<Outcome>, Vec<ToolCall>) {
-    let mut outcomes = Vec::new();
-    let mut for_client = Vec::new();
+/// A step's pending calls by who answers them.
+struct Elsewhere {
+    /// What the worker carries out: tools it runs, calls a person answered,
+    /// calls the loop guard refused.
+    here: Vec<Outcome>,
+    /// Calls of sub-agents, answered by their runs.
+    children: Vec<ToolCall>,
+    /// Calls of client tools, which only the client can answer.
+    client: Vec<ToolCall>,
+}
+
+/// The sub-agent run a call of `step` started, if it started one.
+pub fn child_of<'a>(checkpoints: &'a [Checkpoint], step: u32, call_id: &str) -> Option<&'a str> {
+    checkpoints.iter().find_map(|c| match &c.body {
+        CheckpointBody::Child { call_id: id, run_id, .. } if c.step == step && id == call_id => Some(run_id.as_str()),
+        _ => None,
+    })
+}
+
+/// Splits a step's pending (decided or undecided-free) calls by who
+/// answers them ([`Elsewhere`]).
+fn carried_out_here(checkpoints: &[Checkpoint], step: u32, pending: Vec<Judged>, agent: &Agent) -> Elsewhere {
+    let mut split = Elsewhere { here: Vec::new(), children: Vec::new(), client: Vec::new() };
     for Judged { call, verdict, repeats } in pending {
         if verdict == Verdict::Refuse {
             let output = guard::refusal(&call.name, repeats);
-            outcomes.push(Outcome::Answer { call, output, is_error: true });
+            split.here.push(Outcome::Answer { call, output, is_error: true });
             continue;
         }
         let decision = find_decision(checkpoints, step, &call.id);
         match approval::outcome(call, decision) {
-            Outcome::Run(call) if toolset::source_of(agent, &call.name) == Some(Source::Client) => {
-                for_client.push(call)
-            }
-            outcome => outcomes.push(outcome),
+            Outcome::Run(call) => match toolset::source_of(agent, &call.name) {
+                Some(Source::Client) => split.client.push(call),
+                Some(Source::Subagent) => split.children.push(call),
+                _ => split.here.push(Outcome::Run(call)),
+            },
+            outcome => split.here.push(outcome),
         }
     }
-    (outcomes, for_client)
+    split
 }
 
 /// The checkpoints that deliver people's messages to a run at a step
@@ -449,6 +484,9 @@ pub struct RunSummary {
     pub tool_calls: Vec<ToolCallRecord>,
     /// Messages appended to the session history when the run ends.
     pub history: Vec<Message>,
+    /// What the run spent, its sub-agents' runs included: a parent's budget
+    /// covers what its children spent ([`crate::guard::Spent`]).
+    pub spent: guard::Spent,
 }
 
 /// Summarises a run that ends with `status`.
@@ -495,7 +533,8 @@ pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus
         let reason = format!("tool call not run: the run ended {}", status.as_str());
         build_conversation(input, checkpoints, Some(&reason))
     };
-    RunSummary { response, usage: Usage::sum(&usages), steps, tool_calls, history }
+    let spent = guard::Spent::of(checkpoints);
+    RunSummary { response, usage: Usage::sum(&usages), steps, tool_calls, history, spent }
 }
 
 #[cfg(test)]
@@ -522,6 +561,8 @@ mod tests {
             reasoning: Default::default(),
             reasoning_byte_limit: crate::model::DEFAULT_REASONING_BYTE_LIMIT,
             compaction: Default::default(),
+            subagents: Vec::new(),
+            max_depth: 3,
             created_at: chrono::Utc::now(),
             updated_at: chrono::Utc::now(),
         }
@@ -536,7 +577,14 @@ mod tests {
     }
 
     fn input() -> RunInput {
-        RunInput { message: "hi".into(), instructions: None, data: None, reasoning: None, max_cost_usd: None }
+        RunInput {
+            message: "hi".into(),
+            instructions: None,
+            data: None,
+            reasoning: None,
+            max_cost_usd: None,
+            ..Default::default()
+        }
     }
 
     fn inference(step: u32, text: &str, calls: &[&str]) -> Checkpoint {

@@ -110,6 +110,22 @@ pub enum RunEvent {
         pruned_results: u32,
         summarized_messages: u32,
     },
+    /// A call of `step` started a sub-agent's run, which a client can tail.
+    /// (`child_run_id`, since every event's `run_id` is its own log's.)
+    SubagentStarted {
+        step: u32,
+        call_id: String,
+        child_run_id: String,
+        agent_id: String,
+    },
+    /// The sub-agent's run of a call of `step` ended; its result follows as
+    /// the call's `tool_result`.
+    SubagentFinished {
+        step: u32,
+        call_id: String,
+        child_run_id: String,
+        status: RunStatus,
+    },
     /// Calls of `step` wait for a person; the run is `waiting` and holds no worker.
     ApprovalRequested {
         step: u32,
@@ -219,6 +235,8 @@ impl RunEvent {
             RunEvent::ApprovalRequested { .. } => "approval_requested",
             RunEvent::ApprovalDecided { .. } => "approval_decided",
             RunEvent::ToolCallsRequested { .. } => "tool_calls_requested",
+            RunEvent::SubagentStarted { .. } => "subagent_started",
+            RunEvent::SubagentFinished { .. } => "subagent_finished",
             RunEvent::ToolResultsReceived { .. } => "tool_results_received",
             RunEvent::ToolSourceUnavailable { .. } => "tool_source_unavailable",
             RunEvent::Steered { .. } => "steered",

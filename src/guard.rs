@@ -137,6 +137,10 @@ impl Spent {
                         + usage.cache_creation_input_tokens,
                 });
             }
+            // What a sub-agent's run spent is the parent's spending too.
+            if let CheckpointBody::ChildEnded { spent_usd, spent_tokens, .. } = &checkpoint.body {
+                spent.add(Spent { usd: *spent_usd, tokens: *spent_tokens });
+            }
         }
         spent
     }
@@ -169,7 +173,11 @@ impl Budget {
             (Some(a), Some(m)) => Some(a.min(m)),
             (a, m) => a.or(m),
         };
-        Budget { max_cost_usd, max_total_tokens: agent.guards.max_total_tokens }
+        let max_total_tokens = match (agent.guards.max_total_tokens, input.max_total_tokens) {
+            (Some(a), Some(m)) => Some(a.min(m)),
+            (a, m) => a.or(m),
+        };
+        Budget { max_cost_usd, max_total_tokens }
     }
 
     /// The limit `spent` has reached, if any (the dollar one first).
@@ -182,8 +190,8 @@ impl Budget {
     }
 }
 
-/// The budget a run has used up, from its checkpoints. (Only its own steps
-/// spend today; what runs it starts would spend is to be added here.)
+/// The budget a run has used up, from its checkpoints: its own steps and
+/// what its sub-agents' runs spent.
 pub fn over_budget(checkpoints: &[Checkpoint], agent: &Agent, input: &RunInput) -> Option<Exhausted> {
     Budget::of(agent, input).exhausted(Spent::of(checkpoints))
 }

@@ -30,6 +30,7 @@ pub mod secret;
 pub mod shell;
 pub mod sse;
 pub mod store;
+pub mod subagent;
 pub mod telemetry;
 pub mod tools;
 pub mod toolset;

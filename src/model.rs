@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::compaction::{CompactionSettings, Marker};
 use crate::guard::Guards;
+use crate::subagent::{ParentCall, Subagent};
 use crate::toolset::{ClientTool, HttpTool, McpServer, ToolAdditions};
 
 /// The default cap on inference steps for an agent that does not set one.
@@ -123,10 +124,22 @@ pub struct Agent {
     /// How its runs keep their prompt inside the model's context window.
     #[serde(default)]
     pub compaction: CompactionSettings,
+    /// Agents its model may hand tasks to, as the tools `agent__<name>`
+    /// (see [`crate::subagent`]).
+    #[serde(default)]
+    pub subagents: Vec<Subagent>,
+    /// How deep sub-agents may nest below a run of this agent (default 3):
+    /// a call that would start a child deeper is refused.
+    #[serde(default = "default_max_depth")]
+    pub max_depth: u32,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
     pub updated_at: DateTime<Utc>,
+}
+
+fn default_max_depth() -> u32 {
+    crate::subagent::DEFAULT_MAX_DEPTH
 }
 
 fn default_reasoning_byte_limit() -> u64 {
@@ -508,6 +521,8 @@ pub enum RunKind {
     FleetTask,
     /// A compaction of its session's history, asked for with `POST /sessions/{id}/compact`.
     Compaction,
+    /// A sub-agent's run, started by its parent's call (`input.parent`).
+    Subagent,
 }
 
 impl RunKind {
@@ -517,6 +532,7 @@ impl RunKind {
             RunKind::Message => "message",
             RunKind::FleetTask => "fleet_task",
             RunKind::Compaction => "compaction",
+            RunKind::Subagent => "subagent",
         }
     }
 
@@ -526,6 +542,7 @@ impl RunKind {
             "message" => Some(RunKind::Message),
             "fleet_task" => Some(RunKind::FleetTask),
             "compaction" => Some(RunKind::Compaction),
+            "subagent" => Some(RunKind::Subagent),
             _ => None,
         }
     }
@@ -564,6 +581,13 @@ pub struct RunInput {
     /// The message's reasoning level, over its agent's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<Reasoning>,
+    /// A token budget lower than the agent's `max_total_tokens`, for this
+    /// run only (a sub-agent's share of its parent's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_total_tokens: Option<u64>,
+    /// For a sub-agent's run: the call it answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<ParentCall>,
 }
 
 /// A run as stored: the job row.
@@ -577,6 +601,10 @@ pub struct Run {
     pub agent_id: String,
     pub fleet_run_id: Option<String>,
     pub task_index: Option<u32>,
+    /// A sub-agent's run (kind `subagent`): the run whose call started it.
+    pub parent_run_id: Option<String>,
+    /// A sub-agent's run: the parent's call it answers.
+    pub parent_call_id: Option<String>,
     pub input: RunInput,
     pub response: Option<String>,
     pub usage: Usage,
@@ -584,6 +612,9 @@ pub struct Run {
     /// Every tool call of the run, in order, with its result.
     pub tool_calls: Vec<ToolCallRecord>,
     pub error: Option<String>,
+    /// Its sub-agents' runs that have not ended (while it waits for them).
+    #[serde(skip)]
+    pub children_open: u32,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp::option")]

@@ -228,6 +228,8 @@ pub enum Source {
     Client,
     /// A tool of one of the agent's MCP servers.
     Mcp,
+    /// A sub-agent (`agent__<name>`): its run answers the call while the run waits.
+    Subagent,
 }
 
 impl Source {
@@ -238,6 +240,7 @@ impl Source {
             Source::Http => "http",
             Source::Client => "client",
             Source::Mcp => "mcp",
+            Source::Subagent => "subagent",
         }
     }
 }
@@ -250,6 +253,8 @@ pub fn source_of(agent: &Agent, name: &str) -> Option<Source> {
         Some(Source::Http)
     } else if agent.client_tools.iter().any(|t| t.name == name) {
         Some(Source::Client)
+    } else if crate::subagent::subagent_of(agent, name).is_some() {
+        Some(Source::Subagent)
     } else if mcp_server_of(agent, name).is_some() {
         Some(Source::Mcp)
     } else {
@@ -271,7 +276,8 @@ pub fn declared_names(agent: &Agent) -> Vec<String> {
     let http = agent.http_tools.iter().map(|t| t.name.clone());
     let client = agent.client_tools.iter().map(|t| t.name.clone());
     let mcp = agent.mcp_servers.iter().map(|s| mcp_tool_name(&s.name, "*"));
-    agent.tools.iter().cloned().chain(http).chain(client).chain(mcp).collect()
+    let subagents = agent.subagents.iter().map(|s| crate::subagent::tool_name(&s.name));
+    agent.tools.iter().cloned().chain(http).chain(client).chain(mcp).chain(subagents).collect()
 }
 
 /// The agent with a session's additions: its runs are offered both.

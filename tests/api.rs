@@ -374,11 +374,11 @@ on_both_backends! {
         let session = api.create_session(&agent, None).await;
         let run = api.send(&session, "hi").await;
         assert_eq!(api.run(&run).await["kind"], "message");
-        env.execute(&format!("UPDATE runs SET kind = 'subagent' WHERE id = '{run}'")).await;
+        env.execute(&format!("UPDATE runs SET kind = 'from_a_newer_version' WHERE id = '{run}'")).await;
         let (status, body) = api.get(&format!("/runs/{run}")).await;
         assert_eq!(status, 500, "{body}");
-        assert!(!body.to_string().contains("subagent"), "the cause is logged, not answered: {body}");
+        assert!(!body.to_string().contains("from_a_newer_version"), "the cause is logged, not answered: {body}");
         let log = server.process.log_text();
-        assert!(log.contains(r#"unknown run kind "subagent""#), "{log}");
+        assert!(log.contains(r#"unknown run kind "from_a_newer_version""#), "{log}");
     }
 }

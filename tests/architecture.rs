@@ -22,6 +22,7 @@ const DOMAIN: &[&str] = &[
     "history",
     "lifecycle",
     "shell",
+    "subagent",
 ];
 
 /// What each module may use besides itself. Modules not listed here are the
@@ -33,10 +34,13 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         // The domain uses only the domain (and not all of it: see below).
         "attempt" => Some(vec![]),
         // An agent's declared tools are part of the model, and name the agent.
-        "model" => Some(vec!["toolset", "guard", "compaction"]),
+        "model" => Some(vec!["toolset", "guard", "compaction", "subagent"]),
         // What to prune and summarize is decided on messages alone.
         "compaction" => Some(vec!["model"]),
-        "toolset" => Some(vec!["model"]),
+        // A sub-agent is one more source of tools, named `agent__<name>`.
+        "toolset" => Some(vec!["model", "subagent"]),
+        // A sub-agent's call shares out its parent's budget.
+        "subagent" => Some(vec!["model", "guard", "toolset"]),
         "approval" => Some(vec!["model", "toolset"]),
         // A provider key is one kind of sealed value, a secret another.
         "credential" => Some(vec!["model", "secret"]),

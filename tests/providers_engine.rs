@@ -78,6 +78,8 @@ impl Harness {
             reasoning: Default::default(),
             reasoning_byte_limit: wingman::model::DEFAULT_REASONING_BYTE_LIMIT,
             compaction: Default::default(),
+            subagents: Vec::new(),
+            max_depth: wingman::subagent::DEFAULT_MAX_DEPTH,
             created_at: now,
             updated_at: now,
         };
@@ -106,6 +108,7 @@ impl Harness {
                 data: None,
                 reasoning: None,
                 max_cost_usd: None,
+                ..Default::default()
             },
             work_dir,
             max_attempts: 3,

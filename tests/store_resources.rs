@@ -99,6 +99,7 @@ async fn fleet_run(store: &Arc<dyn Store>, n: usize, cap: u32, key: Option<Idemp
                 data: Some(json!(i)),
                 reasoning: None,
                 max_cost_usd: None,
+                ..Default::default()
             },
         })
         .collect();

@@ -139,7 +139,7 @@ store_tests! {
                 created_at: now,
                 updated_at: now,
             },
-            input: RunInput { message: format!("task {i}"), instructions: None, data: None, reasoning: None, max_cost_usd: None },
+            input: RunInput { message: format!("task {i}"), instructions: None, data: None, reasoning: None, max_cost_usd: None, ..Default::default() },
         };
         let tasks = vec![task(0), task(1)];
         let task_ids: Vec<String> = tasks.iter().map(|t| t.run_id.clone()).collect();
@@ -177,7 +177,7 @@ store_tests! {
             kind: RunKind::Message,
             session_id: Some(s.clone()),
             agent: agent(json!({}), 5),
-            input: RunInput { message: "question".into(), instructions: None, data: None, reasoning: None, max_cost_usd: None },
+            input: RunInput { message: "question".into(), instructions: None, data: None, reasoning: None, max_cost_usd: None, ..Default::default() },
             work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
             max_attempts: 2,
             strategy: Default::default(),

@@ -21,6 +21,7 @@ use crate::guard::Guards;
 use crate::model::{
     new_id, Agent, Reasoning, DEFAULT_MAX_STEPS, DEFAULT_REASONING_BYTE_LIMIT, MAX_MAX_STEPS, REASONING_BYTE_LIMITS,
 };
+use crate::subagent::{self, Subagent};
 use crate::toolset::{ClientTool, HttpTool, McpServer};
 use crate::{provider, tools, toolset};
 
@@ -97,6 +98,12 @@ struct AgentFields {
     /// How runs keep their prompt inside the model's context window; given,
     /// it replaces the settings whole (absent keys take their defaults).
     compaction: Option<CompactionSettings>,
+    /// Agents its model may hand tasks to, each offered as the tool
+    /// `agent__<name>` (`name` defaults to the agent's own name).
+    subagents: Option<Vec<Subagent>>,
+    /// How deep sub-agents may nest below a run of this agent (default 3).
+    #[schema(minimum = 1, maximum = 10)]
+    max_depth: Option<u32>,
 }
 
 /// The body of `POST /agents`, in the document: [`AgentFields`] with `name`
@@ -213,6 +220,12 @@ impl AgentFields {
         if let Some(v) = self.mcp_servers {
             agent.mcp_servers = v;
         }
+        if let Some(v) = self.subagents {
+            agent.subagents = v;
+        }
+        if let Some(v) = self.max_depth {
+            agent.max_depth = v;
+        }
     }
 }
 
@@ -243,12 +256,30 @@ fn validate(agent: &mut Agent) -> ApiResult<()> {
         return bad(format!("max_steps must be between 1 and {MAX_MAX_STEPS}"));
     }
     agent.guards.check().map_err(ApiError::BadRequest)?;
+    subagent::check_max_depth(agent.max_depth).map_err(ApiError::BadRequest)?;
     agent.compaction.check().map_err(ApiError::BadRequest)?;
     if !REASONING_BYTE_LIMITS.contains(&agent.reasoning_byte_limit) {
         let (low, high) = (REASONING_BYTE_LIMITS.start(), REASONING_BYTE_LIMITS.end());
         return bad(format!("reasoning_byte_limit must be between {low} and {high} bytes"));
     }
     Ok(())
+}
+
+/// Checks an agent's sub-agents against the store: each names an agent
+/// that exists, whose name is the tool's when the client gave none.
+async fn resolve_subagents(state: &AppState, agent: &mut Agent) -> ApiResult<()> {
+    for sub in &mut agent.subagents {
+        let named = if sub.agent_id == agent.id {
+            Some(agent.name.clone())
+        } else {
+            state.store.get_agent(&sub.agent_id).await?.map(|a| a.name)
+        };
+        let Some(name) = named else {
+            return Err(ApiError::BadRequest(format!("subagents: there is no agent {}", sub.agent_id)));
+        };
+        subagent::fill_name(sub, &name).map_err(ApiError::BadRequest)?;
+    }
+    subagent::check(agent).map_err(ApiError::BadRequest)
 }
 
 /// Checks the tools an agent declares, and its `approve_tools`: each entry
@@ -278,7 +309,7 @@ pub fn check_tools(agent: &Agent) -> Result<(), String> {
     request_body = NewAgent,
     responses(
         (status = 201, description = "The agent", body = Agent),
-        (status = 400, description = "A refused value: an empty name, an unknown provider or tool, a bad option or output_schema, a missing model", body = ErrorBody),
+        (status = 400, description = "A refused value: an empty name, an unknown provider or tool, a bad option or output_schema, a missing model, a sub-agent whose agent does not exist", body = ErrorBody),
         (status = 422, description = "A missing `name`; a mistyped or unknown field", body = ErrorBody),
     )
 )]
@@ -293,6 +324,7 @@ async fn create(
     let mut agent = blank_agent();
     fields.apply(&mut agent)?;
     validate(&mut agent)?;
+    resolve_subagents(&state, &mut agent).await?;
     state.store.insert_agent(&agent).await?;
     Ok((StatusCode::CREATED, Json(agent)))
 }
@@ -318,6 +350,8 @@ pub fn blank_agent() -> Agent {
         reasoning: Reasoning::Off,
         reasoning_byte_limit: DEFAULT_REASONING_BYTE_LIMIT,
         compaction: Default::default(),
+        subagents: Vec::new(),
+        max_depth: crate::subagent::DEFAULT_MAX_DEPTH,
         created_at: now,
         updated_at: now,
     }
@@ -374,6 +408,7 @@ async fn update(
     let mut agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
     fields.apply(&mut agent)?;
     validate(&mut agent)?;
+    resolve_subagents(&state, &mut agent).await?;
     agent.updated_at = Utc::now();
     state.store.update_agent(&agent).await?;
     Ok(Json(agent))
@@ -464,6 +499,10 @@ mod tests {
             json!({"name": "a", "compaction": {"model": "m".repeat(201)}}),
             json!({"name": "a", "compaction": {"reserve": 1}}),
             json!({"name": "a", "compaction": null}),
+            json!({"name": "a", "subagents": [], "max_depth": 10}),
+            json!({"name": "a", "max_depth": 0}),
+            json!({"name": "a", "max_depth": 11}),
+            json!({"name": "a", "subagents": [{"agent_id": "x", "nope": 1}]}),
         ];
         for body in bodies {
             assert_eq!(schema_accepts(&body), handler_accepts(&body), "{body}");

@@ -73,7 +73,7 @@ async fn compact(
         kind: RunKind::Compaction,
         session_id: Some(session_id.clone()),
         agent,
-        input: RunInput { message: String::new(), instructions: None, data: None, reasoning: None, max_cost_usd: None },
+        input: RunInput::default(),
         work_dir: session.work_dir,
         max_attempts: state.config.max_attempts,
         strategy: MultitaskStrategy::Enqueue,

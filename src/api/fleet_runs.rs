@@ -96,6 +96,7 @@ async fn enqueue(state: &AppState, fleet_id: &str, headers: &HeaderMap, body: Ru
                 data: task.data,
                 reasoning: None,
                 max_cost_usd: None,
+                ..Default::default()
             },
         })
         .collect();

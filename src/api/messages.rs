@@ -162,6 +162,7 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
             data: None,
             reasoning,
             max_cost_usd: body.max_cost_usd,
+            ..Default::default()
         },
         work_dir: session.work_dir,
         max_attempts: state.config.max_attempts,

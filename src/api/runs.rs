@@ -102,12 +102,50 @@ pub async fn read_run(state: &AppState, run_id: &str) -> ApiResult<Run> {
     operation_id = "get_run",
     params(("id" = Id, Path, description = "The run's ID")),
     responses(
-        (status = 200, description = "The run", body = Run),
+        (status = 200, description = "The run, with the sub-agents' runs it started", body = RunView),
         (status = 404, description = "No such run", body = ErrorBody),
     )
 )]
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Run>> {
-    Ok(Json(read_run(&state, &id).await?))
+async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<RunView>> {
+    let run = read_run(&state, &id).await?;
+    let filter = RunFilter { parent_run_id: Some(id), limit: MAX_CHILDREN_SHOWN, ..Default::default() };
+    let children = state.store.list_runs(&filter).await?.iter().map(ChildRun::of).collect();
+    Ok(Json(RunView { run, children }))
+}
+
+/// The most sub-agents' runs `GET /runs/{id}` lists; `GET
+/// /runs?parent_run_id=` pages through all of them.
+const MAX_CHILDREN_SHOWN: u32 = 500;
+
+/// A run as `GET /runs/{id}` shows it: the run and its sub-agents' runs.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RunView {
+    #[serde(flatten)]
+    run: Run,
+    /// The sub-agents' runs its calls started, oldest first (at most 500:
+    /// `GET /runs?parent_run_id=` pages through more).
+    children: Vec<ChildRun>,
+}
+
+/// A sub-agent's run, as its parent lists it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChildRun {
+    run_id: String,
+    /// The parent's call it answers.
+    call_id: Option<String>,
+    agent_id: String,
+    status: RunStatus,
+}
+
+impl ChildRun {
+    fn of(run: &Run) -> ChildRun {
+        ChildRun {
+            run_id: run.id.clone(),
+            call_id: run.parent_call_id.clone(),
+            agent_id: run.agent_id.clone(),
+            status: run.status,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -118,6 +156,8 @@ struct ListQuery {
     session_id: Option<String>,
     /// Only the tasks of this fleet run.
     fleet_run_id: Option<String>,
+    /// Only the sub-agents' runs this run started.
+    parent_run_id: Option<String>,
     /// Only runs in this status.
     #[param(value_type = Option<RunStatus>)]
     status: Option<String>,
@@ -173,6 +213,7 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
     let filter = RunFilter {
         session_id: q.session_id,
         fleet_run_id: q.fleet_run_id,
+        parent_run_id: q.parent_run_id,
         status,
         after: q.after,
         limit,

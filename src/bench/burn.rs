@@ -54,6 +54,8 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         reasoning: Default::default(),
         reasoning_byte_limit: crate::model::DEFAULT_REASONING_BYTE_LIMIT,
         compaction: Default::default(),
+        subagents: Vec::new(),
+        max_depth: crate::subagent::DEFAULT_MAX_DEPTH,
         created_at: now,
         updated_at: now,
     };
@@ -147,7 +149,7 @@ async fn enqueue_all(store: &Arc<dyn Store>, agent: &Agent, sessions: &[String],
                     instructions: None,
                     data: None,
                     reasoning: None,
-                    max_cost_usd: None,
+                    ..Default::default()
                 },
                 work_dir: String::new(),
                 max_attempts: 3,

@@ -96,6 +96,8 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         reasoning: Default::default(),
         reasoning_byte_limit: crate::model::DEFAULT_REASONING_BYTE_LIMIT,
         compaction: Default::default(),
+        subagents: Vec::new(),
+        max_depth: crate::subagent::DEFAULT_MAX_DEPTH,
         created_at: now,
         updated_at: now,
     };
@@ -175,7 +177,7 @@ async fn measure(
                     instructions: None,
                     data: None,
                     reasoning: None,
-                    max_cost_usd: None,
+                    ..Default::default()
                 },
                 work_dir: work.to_string(),
                 max_attempts: 3,

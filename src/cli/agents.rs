@@ -79,6 +79,13 @@ struct NewAgent {
     /// A client tool, as JSON: `{"name", "description", "input_schema"}` (repeatable).
     #[arg(long = "client-tool", value_name = "JSON")]
     client_tools: Vec<String>,
+    /// A sub-agent its model may call as `agent__<name>`: an agent's ID, or
+    /// `ID=NAME` (repeatable; the name defaults to the agent's).
+    #[arg(long = "subagent", value_name = "ID[=NAME]")]
+    subagents: Vec<String>,
+    /// How deep sub-agents may nest below its runs (default 3).
+    #[arg(long)]
+    max_depth: Option<u32>,
 }
 
 /// Parses each repeated JSON option, naming the option in the error.
@@ -131,6 +138,12 @@ impl NewAgent {
         if let Some(c) = self.compaction {
             body["compaction"] = serde_json::from_str(&c).context("--compaction must be a JSON object")?;
         }
+        if !self.subagents.is_empty() {
+            body["subagents"] = self.subagents.iter().map(|s| subagent(s)).collect();
+        }
+        if let Some(depth) = self.max_depth {
+            body["max_depth"] = json!(depth);
+        }
         for (field, option, values) in [
             ("mcp_servers", "--mcp-server", &self.mcp_servers),
             ("http_tools", "--http-tool", &self.http_tools),
@@ -141,6 +154,14 @@ impl NewAgent {
             }
         }
         Ok(body)
+    }
+}
+
+/// `ID` or `ID=NAME` as a sub-agent's JSON.
+fn subagent(given: &str) -> Value {
+    match given.split_once('=') {
+        Some((id, name)) => json!({"agent_id": id, "name": name}),
+        None => json!({"agent_id": given}),
     }
 }
 
@@ -188,6 +209,21 @@ async fn show(remote: &Remote, agent_id: &str, json: bool) -> anyhow::Result<()>
     fields.add("tools", names(&agent["tools"]));
     fields.add("approve tools", names(&agent["approve_tools"]));
     fields.add("max steps", agent["max_steps"].to_string());
+    let subagents: Vec<String> = agent["subagents"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            format!(
+                "agent__{} ({})",
+                s["name"].as_str().unwrap_or_default(),
+                s["agent_id"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    if !subagents.is_empty() {
+        fields.add("sub-agents", format!("{} (max depth {})", subagents.join(", "), agent["max_depth"]));
+    }
     fields.add("reasoning", text("reasoning"));
     fields.add("created", format::timestamp(&agent["created_at"]));
     fields.add("updated", format::timestamp(&agent["updated_at"]));

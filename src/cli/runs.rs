@@ -48,6 +48,9 @@ struct RunFilter {
     /// Only the tasks of this fleet run.
     #[arg(long)]
     fleet_run: Option<String>,
+    /// Only the sub-agents' runs this run started.
+    #[arg(long)]
+    parent: Option<String>,
     /// Start after this run (the next page of an earlier listing).
     #[arg(long)]
     after: Option<String>,
@@ -76,6 +79,7 @@ async fn list(remote: &Remote, filter: &RunFilter) -> anyhow::Result<()> {
     query.extend(filter.status.clone().map(|s| ("status", s)));
     query.extend(filter.session.clone().map(|s| ("session_id", s)));
     query.extend(filter.fleet_run.clone().map(|f| ("fleet_run_id", f)));
+    query.extend(filter.parent.clone().map(|p| ("parent_run_id", p)));
     let (runs, next) = read(remote, &query, filter.after.clone(), filter.list.wanted()).await?;
     if filter.list.json {
         print_json(&json!({"runs": runs, "next_after": next}));
@@ -89,7 +93,8 @@ async fn list(remote: &Remote, filter: &RunFilter) -> anyhow::Result<()> {
         let status = filter.status.as_ref().map(|s| format!(" --status {s}")).unwrap_or_default();
         let session = filter.session.as_ref().map(|s| format!(" --session {s}")).unwrap_or_default();
         let fleet_run = filter.fleet_run.as_ref().map(|f| format!(" --fleet-run {f}")).unwrap_or_default();
-        hint(&format!("more: wingman runs{status}{session}{fleet_run} --after {next}"));
+        let parent = filter.parent.as_ref().map(|p| format!(" --parent {p}")).unwrap_or_default();
+        hint(&format!("more: wingman runs{status}{session}{fleet_run}{parent} --after {next}"));
     }
     Ok(())
 }
@@ -150,6 +155,10 @@ async fn show(remote: &Remote, run_id: &str, show: &ShowArgs) -> anyhow::Result<
     let status = style.paint(Tone::Status, run["status"].as_str().unwrap_or_default());
     println!("{} {}  {status}", style.paint(Tone::Bold, "run"), style.paint(Tone::Bold, run_id));
     print!("{}", fields(&run, style).render());
+    if run["children"].as_array().is_some_and(|c| !c.is_empty()) {
+        println!("\n{}", style.paint(Tone::Bold, "sub-agents"));
+        print!("{}", tree(remote, &run, style).await?.join(""));
+    }
     let mut transcript = Transcript::new(style, show.shorten());
     if let Some(instructions) = run["input"]["instructions"].as_str() {
         transcript.note(&format!("instructions: {}", format::one_line(instructions, 200)));
@@ -158,6 +167,28 @@ async fn show(remote: &Remote, run_id: &str, show: &ShowArgs) -> anyhow::Result<
     transcript.run(events.as_array().map(Vec::as_slice).unwrap_or_default());
     print!("\n{}", transcript.text());
     Ok(())
+}
+
+/// The lines of a run's sub-agents' runs, and theirs below them, each
+/// indented under its parent: `└ ID agent__name status`.
+async fn tree(remote: &Remote, run: &Value, style: Style) -> anyhow::Result<Vec<String>> {
+    let mut lines = Vec::new();
+    // Depth first, with the depth each run is drawn at; nesting is bounded
+    // by the agents' max_depth (at most 10).
+    let mut stack: Vec<(usize, Value)> = children(run).rev().map(|c| (1, c.clone())).collect();
+    while let Some((depth, child)) = stack.pop() {
+        let id = child["run_id"].as_str().unwrap_or_default();
+        let shown = remote.read(&format!("/runs/{}", segment(id))).await?;
+        let tool = shown["input"]["parent"]["tool"].as_str().unwrap_or("sub-agent");
+        let status = style.paint(Tone::Status, child["status"].as_str().unwrap_or_default());
+        lines.push(format!("{}└ {id} {tool} {status}\n", "  ".repeat(depth)));
+        stack.extend(children(&shown).rev().map(|c| (depth + 1, c.clone())));
+    }
+    Ok(lines)
+}
+
+fn children(run: &Value) -> impl DoubleEndedIterator<Item = &Value> {
+    run["children"].as_array().into_iter().flatten()
 }
 
 /// A run's fields as people read them.
@@ -169,6 +200,10 @@ fn fields(run: &Value, style: Style) -> Fields {
     fields.add("agent", text("agent_id"));
     if let Some(fleet_run) = run["fleet_run_id"].as_str() {
         fields.add("fleet run", format!("{fleet_run} (task {})", run["task_index"]));
+    }
+    if let Some(parent) = run["parent_run_id"].as_str() {
+        let depth = &run["input"]["parent"]["depth"];
+        fields.add("parent run", format!("{parent} (call {}, depth {depth})", text("parent_call_id")));
     }
     fields.add("created", format::timestamp(&run["created_at"]));
     if !run["started_at"].is_null() {

@@ -108,6 +108,10 @@ impl Transcript {
                 let ids: Vec<&str> = e["call_ids"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
                 self.note(&format!("the client answered: {}", ids.join(", ")))
             }
+            "subagent_started" => {
+                self.note(&format!("sub-agent run {} started for {}", str_of("child_run_id"), str_of("call_id")))
+            }
+            "subagent_finished" => self.note(&format!("sub-agent run {} {}", str_of("child_run_id"), str_of("status"))),
             "steered" => self.say("user (steering)", Tone::User, &str_of("message")),
             "compaction_completed" => self.note(&format!(
                 "compacted: {} → {} tokens, {} messages summarized, {} tool results pruned",

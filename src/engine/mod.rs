@@ -28,6 +28,7 @@ use crate::tools::mcp::McpPool;
 use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::SandboxConfig;
 
+mod children;
 mod compact;
 mod guards;
 mod infer;
@@ -250,7 +251,9 @@ impl Execution {
                 NextAction::Infer { step }
                 | NextAction::RunTools { step, .. }
                 | NextAction::AwaitApproval { step, .. }
-                | NextAction::AwaitClient { step, .. } => step,
+                | NextAction::AwaitClient { step, .. }
+                | NextAction::StartChildren { step, .. }
+                | NextAction::AwaitChildren { step } => step,
                 _ => ctx.run.steps,
             };
             pending.push(RunEvent::RunResumed { attempt: claim.attempt, from_step });
@@ -319,6 +322,16 @@ impl Execution {
                 NextAction::AwaitClient { step, calls } => {
                     let calls = calls.iter().map(WaitingCall::from).collect();
                     if let Some(exit) = self.wait_for(RunEvent::ToolCallsRequested { step, calls }).await? {
+                        return Ok(exit);
+                    }
+                }
+                NextAction::StartChildren { step, calls } => {
+                    if let Some(exit) = self.start_children(step, calls).await? {
+                        return Ok(exit);
+                    }
+                }
+                NextAction::AwaitChildren { .. } => {
+                    if let Some(exit) = self.await_children().await? {
                         return Ok(exit);
                     }
                 }

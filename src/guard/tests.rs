@@ -3,7 +3,7 @@ use serde_json::json;
 use super::*;
 use crate::approval::{Decision, Outcome};
 use crate::checkpoint::{next_action, NextAction};
-use crate::model::{Content, Message, Role, Usage};
+use crate::model::{Content, Message, Role, RunStatus, Usage};
 
 fn agent(approve_tools: &[&str], guards: Guards) -> Agent {
     let stored = json!({"id": "a", "name": "a", "provider": "scripted", "model": "echo", "tools": ["bash"],
@@ -165,4 +165,52 @@ fn spending_crosses_the_budget_at_the_step_that_reaches_it() {
     let exhausted = over_budget(&unpriced, &tokens, &input).unwrap();
     assert_eq!(exhausted, Exhausted::Tokens { spent_tokens: 330, limit_tokens: 300 });
     assert_eq!(exhausted.error(), "budget exhausted: spent 330 tokens of 300 (max_total_tokens)");
+}
+
+fn asks_subagents(step: u32, calls: &[(&str, &str)]) -> Checkpoint {
+    let content = calls
+        .iter()
+        .map(|(id, name)| Content::ToolUse { id: id.to_string(), name: name.to_string(), input: json!({"task": "t"}) })
+        .collect();
+    let message = Message { role: Role::Assistant, content };
+    Checkpoint {
+        step,
+        body: CheckpointBody::Inference { message, usage: Usage::default(), stop_reason: "tool_use".into() },
+    }
+}
+
+#[test]
+fn a_step_starts_its_children_then_waits_for_them_and_pays_for_them() {
+    let mut a = agent(&[], Guards::default());
+    a.subagents = ["writer", "critic"]
+        .iter()
+        .map(|n| serde_json::from_value(json!({"agent_id": format!("id-{n}"), "name": n})).unwrap())
+        .collect();
+    let mut cps = vec![asks_subagents(1, &[("c1", "agent__writer"), ("c2", "agent__critic")])];
+    assert!(matches!(next_action(&cps, &a), NextAction::StartChildren { step: 1, calls } if calls.len() == 2));
+    for (call_id, run_id) in [("c1", "R1"), ("c2", "R2")] {
+        let body = CheckpointBody::Child { call_id: call_id.into(), run_id: run_id.into(), agent_id: "x".into() };
+        cps.push(Checkpoint { step: 1, body });
+    }
+    assert_eq!(next_action(&cps, &a), NextAction::AwaitChildren { step: 1 });
+    for call_id in ["c1", "c2"] {
+        let output = format!("{call_id} done");
+        let body = CheckpointBody::ToolResult {
+            call_id: call_id.into(),
+            name: "agent__writer".into(),
+            output,
+            is_error: false,
+        };
+        cps.push(Checkpoint { step: 1, body });
+        let body = CheckpointBody::ChildEnded {
+            call_id: call_id.into(),
+            run_id: "R".into(),
+            status: RunStatus::Succeeded,
+            spent_usd: 0.25,
+            spent_tokens: 100,
+        };
+        cps.push(Checkpoint { step: 1, body });
+    }
+    assert_eq!(next_action(&cps, &a), NextAction::Infer { step: 2 });
+    assert_eq!(Spent::of(&cps), Spent { usd: 0.5, tokens: 200 }, "the children's spending is the parent's");
 }

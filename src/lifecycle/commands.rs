@@ -138,6 +138,11 @@ pub struct Commit {
     /// the bash call that left it ([`crate::shell::kept_by_session`] says
     /// which runs set it); `None` leaves the session's as it is.
     pub shell: Option<ShellState>,
+    /// Sub-agents' runs this commit starts, each with its session.
+    pub children: Vec<super::NewChild>,
+    /// The run parks (`wait`) for its sub-agents' runs rather than for a
+    /// person: if none is open by then, it is queued again ([`super::parks_as`]).
+    pub awaits_children: bool,
 }
 
 /// Why a worker hands a run back, uncharged.

@@ -9,7 +9,8 @@ use crate::event::RunEvent;
 use crate::fleet::TaskEnd;
 use crate::model::{storable_text, Message, RunInput, RunStatus};
 
-use super::turn;
+use super::{turn, ChildEnd};
+use crate::subagent::ParentCall;
 
 /// The end of a run: what its row records and its `done` event.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +65,8 @@ pub enum EndReason {
     RolledBack,
     /// Its attempts ran out ([`crate::attempt`]).
     GaveUp { charged: u32 },
+    /// It is a sub-agent's run, and the run that started it ended first.
+    ParentEnded,
 }
 
 impl EndReason {
@@ -85,6 +88,7 @@ impl EndReason {
             EndReason::Interrupted => "interrupted by a newer message".into(),
             EndReason::RolledBack => "rolled back by a newer message".into(),
             EndReason::GaveUp { charged } => crate::attempt::gave_up(*charged),
+            EndReason::ParentEnded => "the run that started this sub-agent ended".into(),
         }
     }
 
@@ -106,6 +110,10 @@ pub struct EndedRow {
     /// A fleet task's `data` (from its input), which its `result` passes
     /// on; a backend reads it for fleet tasks only.
     pub task_data: Option<Value>,
+    /// A sub-agent's run: the call it answers (from its input).
+    pub parent: Option<ParentCall>,
+    /// Its own sub-agents' runs that have not ended.
+    pub children_open: u32,
 }
 
 /// Where a run's end goes besides its own row.
@@ -119,6 +127,11 @@ pub struct AfterEnd<'a> {
     /// The fleet task that ended, with its fleet run and whether it held a
     /// slot it now passes on.
     pub task: Option<EndedTask<'a>>,
+    /// A sub-agent's run: its end goes to its parent ([`super::child_ended`]).
+    pub parent: Option<ChildEnd<'a>>,
+    /// The run whose sub-agents' runs, still open, end with it
+    /// ([`EndReason::ParentEnded`]).
+    pub cancels_children: Option<&'a str>,
 }
 
 /// A fleet task that ended, as its fleet run takes it in ([`crate::fleet::task_ended`]).
@@ -151,9 +164,19 @@ pub fn after_end<'a>(row: &'a EndedRow, ending: &'a Ending) -> AfterEnd<'a> {
         }),
         _ => None,
     };
+    let parent = row.parent.as_ref().map(|parent| ChildEnd {
+        parent,
+        run_id: &row.run_id,
+        status: ending.status,
+        response: ending.summary.response.as_deref(),
+        error: ending.error.as_deref(),
+        spent: ending.summary.spent,
+    });
     AfterEnd {
         history: session.filter(|_| !history.is_empty()).map(|s| (s, history)),
         passes_turn: session.filter(|_| turn::passes_turn(row.blocked, row.fleet_run_id.is_some())),
         task,
+        parent,
+        cancels_children: (row.children_open > 0).then_some(row.run_id.as_str()),
     }
 }

@@ -13,6 +13,7 @@
 //! The rules of attempts and fleet runs are [`crate::attempt`]'s and
 //! [`crate::fleet`]'s; this module applies them to runs.
 
+mod children;
 mod claim;
 mod commands;
 mod commit;
@@ -23,6 +24,7 @@ mod refusal;
 mod requests;
 pub mod turn;
 
+pub use children::{child_ended, parks_as, ChildEnd, NewChild, ParentRow, Parked, Wake};
 pub use claim::{hand_back, rescue, started, HandedBack, Rescue};
 pub use commands::{
     Commit, Finish, HandBack, IdempotencyKey, InboxItem, InboxKind, Lease, NewFleetRun, NewRun, NewTask,

@@ -36,7 +36,10 @@ pub fn steer(run: &Run, message: &str) -> Result<Steer, Refusal> {
     if run.status.is_terminal() {
         return Err(Refusal::run_ended(&run.id, run.status));
     }
-    Ok(Steer { item: InboxKind::Steer(message.to_string()), requeue: run.status == RunStatus::Waiting })
+    // A run waiting for its sub-agents takes the message in when they have
+    // ended: queued now, it would find their calls still unanswered.
+    let requeue = run.status == RunStatus::Waiting && run.children_open == 0;
+    Ok(Steer { item: InboxKind::Steer(message.to_string()), requeue })
 }
 
 /// Accepts answers (checkpoints of `step`: a person's decisions, or a
@@ -49,6 +52,9 @@ pub fn decide(run: &Run, step: u32, answers: &[Checkpoint]) -> Result<(), Refusa
             run.id,
             run.status.as_str()
         )));
+    }
+    if run.children_open > 0 {
+        return Err(Refusal::Conflict(format!("run {} waits for its sub-agents' runs, not for this answer", run.id)));
     }
     if answers.iter().any(|d| d.step != step) {
         return Err(Refusal::Conflict(format!("answers for another step than the one waiting ({step})")));

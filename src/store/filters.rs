@@ -27,6 +27,8 @@ pub struct RunFilter {
     pub session_id: Option<String>,
     /// Only the tasks of this fleet run.
     pub fleet_run_id: Option<String>,
+    /// Only the sub-agents' runs this run started.
+    pub parent_run_id: Option<String>,
     pub status: Option<RunStatus>,
     /// Return runs that come after this run ID in `order` (keyset pagination).
     pub after: Option<String>,

@@ -50,7 +50,8 @@ pub mod sqlite;
 
 /// The commands a store carries out are the domain's ([`crate::lifecycle`]).
 pub use crate::lifecycle::{
-    Commit, Effect, Finish, HandBack, IdempotencyKey, InboxItem, InboxKind, Lease, NewFleetRun, NewRun, NewTask,
+    Commit, Effect, Finish, HandBack, IdempotencyKey, InboxItem, InboxKind, Lease, NewChild, NewFleetRun, NewRun,
+    NewTask,
 };
 pub use answers::{
     Claim, Committed, Enqueued, EnqueuedFleetRun, EventCursor, Heartbeat, QueueStats, RunContext, WorkerInfo,

@@ -78,7 +78,8 @@ fn opt_json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResult<O
 
 /// The columns [`run`] reads, in a `SELECT`.
 pub const RUN_COLUMNS: &str = "id, kind, status, attempt, session_id, agent_id, fleet_run_id, task_index, \
-     input, response, usage, steps, tool_calls, error, created_at, started_at, finished_at, updated_at";
+     input, response, usage, steps, tool_calls, error, created_at, started_at, finished_at, updated_at, children_open, \
+     parent_run_id, parent_call_id";
 
 /// Decodes a run row selected with [`RUN_COLUMNS`].
 pub fn run(row: &impl Columns) -> StoreResult<Run> {
@@ -98,6 +99,9 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
         steps: row.int("steps")? as u32,
         tool_calls: opt_json(row, "tool_calls")?.unwrap_or_default(),
         error: row.opt_text("error")?,
+        children_open: row.int("children_open")? as u32,
+        parent_run_id: row.opt_text("parent_run_id")?,
+        parent_call_id: row.opt_text("parent_call_id")?,
         created_at: at(row.int("created_at")?),
         started_at: row.opt_int("started_at")?.map(at),
         finished_at: row.opt_int("finished_at")?.map(at),
@@ -105,11 +109,15 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
     })
 }
 
-/// A fleet task's `data`, from its stored input (`None` for a run that is
-/// not a task, whose input is not read).
-pub fn task_data(input: Option<&str>) -> StoreResult<Option<serde_json::Value>> {
-    let Some(input) = input else { return Ok(None) };
-    Ok(serde_json::from_str::<crate::model::RunInput>(input)?.data)
+/// What an ended run's stored input tells its end's rules: a fleet task's
+/// `data`, and a sub-agent's parent call (`None` for a run that is neither,
+/// whose input is not read).
+pub fn ended_input(
+    input: Option<&str>,
+) -> StoreResult<(Option<serde_json::Value>, Option<crate::subagent::ParentCall>)> {
+    let Some(input) = input else { return Ok((None, None)) };
+    let input = serde_json::from_str::<crate::model::RunInput>(input)?;
+    Ok((input.data, input.parent))
 }
 
 /// A session's stored shell state (`sessions.shell`). One that does not

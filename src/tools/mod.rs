@@ -153,7 +153,7 @@ pub struct Offered {
 }
 
 /// Every tool the agent's runs are offered, in the order the model sees
-/// them: built-in tools, then HTTP tools, then client tools.
+/// them: built-in tools, then HTTP tools, client tools and sub-agents.
 pub fn offered(agent: &Agent) -> Vec<Offered> {
     let builtin = agent.tools.iter().filter_map(|t| spec(t)).map(|spec| Offered { source: Source::Builtin, spec });
     let http = agent.http_tools.iter().map(|t| Offered {
@@ -172,7 +172,9 @@ pub fn offered(agent: &Agent) -> Vec<Offered> {
             input_schema: t.input_schema.clone(),
         },
     });
-    builtin.chain(http).chain(client).collect()
+    let subagents =
+        agent.subagents.iter().map(|s| Offered { source: Source::Subagent, spec: crate::subagent::spec(s) });
+    builtin.chain(http).chain(client).chain(subagents).collect()
 }
 
 /// Runs a tool by name, if the context grants it: a call to a tool the
@@ -220,6 +222,7 @@ pub async fn call(call: &ToolCall, agent: &Agent, ctx: &ToolContext) -> ToolOutp
             None => refused(),
         },
         Some(Source::Client) => ToolOutput::error(format!("{} is run by the client, not the worker", call.name)),
+        Some(Source::Subagent) => ToolOutput::error(format!("{} is answered by a sub-agent's run", call.name)),
     }
 }
 

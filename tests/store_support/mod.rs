@@ -111,6 +111,8 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         reasoning: Default::default(),
         reasoning_byte_limit: wingman::model::DEFAULT_REASONING_BYTE_LIMIT,
         compaction: Default::default(),
+        subagents: Vec::new(),
+        max_depth: wingman::subagent::DEFAULT_MAX_DEPTH,
         created_at: now,
         updated_at: now,
     }
@@ -144,6 +146,7 @@ pub async fn enqueue(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, me
             data: None,
             reasoning: None,
             max_cost_usd: None,
+            ..Default::default()
         },
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,

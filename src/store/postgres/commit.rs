@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use sqlx::{PgConnection, Row};
 
 use super::progress::{self, pass_on, EndColumns, EndedRowAt, Ends};
-use super::{people, Pending};
+use super::{children, people, Pending};
 use crate::checkpoint::Checkpoint;
 use crate::lifecycle::{self, Commit, Completion, Effect, Ending, Lease, Refusal};
 use crate::store::rows;
@@ -168,8 +168,15 @@ pub async fn commit_many(
     let endings: Vec<Ends> = fenced.iter().filter_map(|f| Some((f.lease.run_id.as_str(), f.ending?))).collect();
     pass_on(c, p, ended, &endings).await?;
     keep_shells(c, &passed).await?;
-    let waiting: Vec<&str> = passed.iter().filter(|w| w.commit.wait).map(|w| w.lease.run_id.as_str()).collect();
-    people::wait(c, &waiting).await?;
+    for w in &passed {
+        children::start(c, p, &w.lease.run_id, &w.commit.children).await?;
+    }
+    let parks = |for_children: bool| -> Vec<&str> {
+        let parked = passed.iter().filter(|w| w.commit.wait && w.commit.awaits_children == for_children);
+        parked.map(|w| w.lease.run_id.as_str()).collect()
+    };
+    people::wait(c, &parks(false)).await?;
+    children::park(c, p, &parks(true)).await?;
     let delivered = passed.iter().map(|w| (w.lease.run_id.as_str(), w.commit.delivered.as_slice()));
     people::take_delivered(c, delivered).await?;
     Ok(prepared
@@ -213,8 +220,11 @@ async fn keep_shells(c: &mut PgConnection, passed: &[&Prepared<'_>]) -> StoreRes
 /// adds to the inbox, so no item can arrive unseen before the commit.
 async fn refusals(c: &mut PgConnection, writes: &[Prepared<'_>]) -> StoreResult<HashMap<String, Refusal>> {
     let stopping: Vec<&Prepared> = writes.iter().filter(|w| w.commit.stops()).collect();
-    if writes.len() > 1 || !stopping.is_empty() {
-        let ids: Vec<&str> = writes.iter().map(|w| w.lease.run_id.as_str()).collect();
+    let ids: Vec<&str> = writes.iter().map(|w| w.lease.run_id.as_str()).collect();
+    if stopping.iter().any(|w| w.commit.finish.is_some()) {
+        // A run that ends may be a sub-agent's, whose end writes into its parent.
+        children::lock_with_parents(c, &ids).await?;
+    } else if writes.len() > 1 || !stopping.is_empty() {
         lock_runs(c, &ids).await?;
     }
     if stopping.is_empty() {

@@ -18,6 +18,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (9, "history_rows", include_str!("../../../migrations/postgres/0009_history_rows.sql")),
     (10, "session_tools", include_str!("../../../migrations/postgres/0010_session_tools.sql")),
     (11, "secrets", include_str!("../../../migrations/postgres/0011_secrets.sql")),
+    (12, "subagents", include_str!("../../../migrations/postgres/0012_subagents.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

@@ -32,6 +32,7 @@ use crate::store::{Enqueued, NewRun, StoreError, StoreResult};
 
 pub use migrate::up_to as migrate_up_to;
 
+mod children;
 mod commit;
 mod committer;
 mod events;

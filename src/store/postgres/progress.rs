@@ -8,7 +8,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, Row};
 
 use super::queue::{get_run, get_run_locked};
-use super::{fleet, load, Pending};
+use super::{children, fleet, load, Pending};
 use crate::lifecycle::{self, EndReason, EndedRow, Ending, Stored};
 use crate::model::{Message, Run};
 use crate::store::{rows, StoreError, StoreResult};
@@ -75,6 +75,12 @@ pub async fn pass_on(
         if let Some(task) = after.task {
             fleet::task_ended(c, p, task).await?;
         }
+        if let Some(end) = &after.parent {
+            children::ended(c, p, end).await?;
+        }
+        if let Some(parent) = after.cancels_children {
+            children::cancel(c, p, parent).await?;
+        }
         sessions.extend(ended.row.session_id.as_deref());
         if let Some((session_id, messages)) = after.history {
             histories.push((session_id, &ended.row.run_id, messages));
@@ -106,11 +112,13 @@ pub struct EndedRowAt {
 impl EndedRowAt {
     /// What an update that ends runs returns for each: [`EndedRowAt::read`] reads it.
     pub const RETURNING: &'static str = "runs.id, runs.queue_seq, runs.session_id, runs.blocked, runs.fleet_run_id,
-         runs.task_index, CASE WHEN runs.fleet_run_id IS NULL THEN NULL ELSE runs.input END AS input";
+         runs.task_index, runs.children_open,
+         CASE WHEN runs.fleet_run_id IS NULL AND runs.parent_run_id IS NULL THEN NULL ELSE runs.input END AS input";
 
     /// Reads the columns of [`EndedRowAt::RETURNING`].
     pub fn read(row: &PgRow) -> StoreResult<EndedRowAt> {
         let input: Option<String> = row.try_get("input")?;
+        let (task_data, parent) = rows::ended_input(input.as_deref())?;
         let task_index: Option<i64> = row.try_get("task_index")?;
         Ok(EndedRowAt {
             row: EndedRow {
@@ -119,7 +127,9 @@ impl EndedRowAt {
                 blocked: row.try_get::<i64, _>("blocked")? != 0,
                 fleet_run_id: row.try_get("fleet_run_id")?,
                 task_index: task_index.map(|i| i as u32),
-                task_data: rows::task_data(input.as_deref())?,
+                task_data,
+                parent,
+                children_open: row.try_get::<i64, _>("children_open")? as u32,
             },
             queue_seq: row.try_get("queue_seq")?,
         })
@@ -254,6 +264,8 @@ async fn pass_turns(c: &mut PgConnection, turns: &[(&str, i64)]) -> StoreResult<
 
 /// Cancels a run that has not ended; the rules refuse an ended one.
 pub async fn cancel(c: &mut PgConnection, p: &mut Pending, id: &str) -> StoreResult<Run> {
+    // A sub-agent's end writes into its parent, which is locked first.
+    children::lock_with_parents(c, &[id]).await?;
     let run = get_run_locked(c, id).await?;
     finish(c, p, id, &lifecycle::cancel(&run)?).await?;
     get_run(c, id).await?.ok_or(StoreError::NotFound("run"))

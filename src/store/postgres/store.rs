@@ -163,7 +163,7 @@ impl Store for PgStore {
         let found = sqlx::query(&format!(
             "SELECT {} FROM runs
              WHERE ($1::text IS NULL OR session_id = $1) AND ($2::text IS NULL OR status = $2)
-               AND ($5::text IS NULL OR fleet_run_id = $5)
+               AND ($5::text IS NULL OR fleet_run_id = $5) AND ($6::text IS NULL OR parent_run_id = $6)
                AND ($3::text IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = $3))
              ORDER BY queue_seq {} LIMIT $4",
             rows::RUN_COLUMNS,
@@ -175,6 +175,7 @@ impl Store for PgStore {
         .bind(&filter.after)
         .bind(filter.limit as i64)
         .bind(&filter.fleet_run_id)
+        .bind(&filter.parent_run_id)
         .fetch_all(&self.pool)
         .await?;
         found.iter().map(rows::run).collect()

@@ -22,6 +22,7 @@ use crate::store::{
     Store, StoreOptions, StoreResult, WorkerInfo,
 };
 
+mod children;
 mod fleet;
 mod load;
 mod migrate;

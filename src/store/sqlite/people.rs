@@ -75,17 +75,6 @@ pub fn decide(
     get_run(conn, run_id)?.ok_or(StoreError::NotFound("run"))
 }
 
-/// Parks a run whose worker committed that it waits for a person: no worker
-/// holds it, and it resumes at a step boundary, so its next attempt redoes
-/// nothing.
-pub fn wait(conn: &Connection, run_id: &str, now: DateTime<Utc>) -> StoreResult<()> {
-    conn.prepare_cached(
-        "UPDATE runs SET status = 'waiting', worker_id = NULL, handed_back = 1, updated_at = ?2 WHERE id = ?1",
-    )?
-    .execute(params![run_id, ms(now)])?;
-    Ok(())
-}
-
 /// Removes the inbox items a commit took in.
 pub fn take_delivered(conn: &Connection, run_id: &str, delivered: &[u64]) -> StoreResult<()> {
     let mut delete = conn.prepare_cached("DELETE FROM run_inbox WHERE run_id = ?1 AND seq = ?2")?;

@@ -6,8 +6,8 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::queue::get_run;
-use super::rows::{self, ms, task_data};
-use super::{fleet, load, people};
+use super::rows::{self, ms};
+use super::{children, fleet, load, people};
 use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
 use crate::lifecycle::{self, Commit, Effect, EndReason, EndedRow, Ending, Lease, Stored};
@@ -81,11 +81,12 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
         conn.prepare_cached("UPDATE sessions SET shell = ?2 WHERE id = (SELECT session_id FROM runs WHERE id = ?1)")?
             .execute(params![lease.run_id, rows::shell_text(state)?])?;
     }
+    children::start(conn, &lease.run_id, &commit.children, now)?;
     if let Some(ending) = &done.ending {
         end_run(conn, &lease.run_id, ending, now)?;
     }
     if commit.wait {
-        people::wait(conn, &lease.run_id, now)?;
+        children::park(conn, &lease.run_id, commit.awaits_children, now)?;
     }
     people::take_delivered(conn, &lease.run_id, &commit.delivered)?;
     Ok(Committed { inbox_newest })
@@ -136,7 +137,8 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
                     finished_at = ?8, updated_at = ?8, worker_id = NULL
              WHERE id = ?1
              RETURNING id, session_id, blocked, fleet_run_id, task_index,
-                       CASE WHEN fleet_run_id IS NULL THEN NULL ELSE input END",
+                       CASE WHEN fleet_run_id IS NULL AND parent_run_id IS NULL THEN NULL ELSE input END,
+                       children_open",
         )?
         .query_row(
             params![
@@ -149,12 +151,18 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
                 ending.error,
                 ms(now)
             ],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)),
         )?;
     let row = ended_row(row)?;
     let after = lifecycle::after_end(&row, ending);
     if let Some(task) = after.task {
         fleet::task_ended(conn, task, now)?;
+    }
+    if let Some(end) = &after.parent {
+        children::ended(conn, end, now)?;
+    }
+    if let Some(parent) = after.cancels_children {
+        children::cancel(conn, parent, now)?;
     }
     if let Some((session_id, messages)) = after.history {
         append_history(conn, session_id, run_id, messages, now)?;
@@ -172,12 +180,23 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
 }
 
 /// What an ended run's row says (`RETURNING id, session_id, blocked,
-/// fleet_run_id, task_index`, and a fleet task's input).
-type EndedColumns = (String, Option<String>, bool, Option<String>, Option<i64>, Option<String>);
+/// fleet_run_id, task_index`, a fleet task's or sub-agent's input, and its
+/// children still open).
+type EndedColumns = (String, Option<String>, bool, Option<String>, Option<i64>, Option<String>, i64);
 
-fn ended_row((run_id, session_id, blocked, fleet_run_id, task_index, input): EndedColumns) -> StoreResult<EndedRow> {
-    let task_data = task_data(input.as_deref())?;
-    Ok(EndedRow { run_id, session_id, blocked, fleet_run_id, task_index: task_index.map(|i| i as u32), task_data })
+fn ended_row(columns: EndedColumns) -> StoreResult<EndedRow> {
+    let (run_id, session_id, blocked, fleet_run_id, task_index, input, children_open) = columns;
+    let (task_data, parent) = rows::ended_input(input.as_deref())?;
+    Ok(EndedRow {
+        run_id,
+        session_id,
+        blocked,
+        fleet_run_id,
+        task_index: task_index.map(|i| i as u32),
+        task_data,
+        parent,
+        children_open: children_open as u32,
+    })
 }
 
 /// Appends messages to a session's history, numbered after its last one.

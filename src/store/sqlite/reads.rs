@@ -65,7 +65,7 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
     let sql = format!(
         "SELECT {} FROM runs
          WHERE (?1 IS NULL OR session_id = ?1) AND (?2 IS NULL OR status = ?2)
-           AND (?5 IS NULL OR fleet_run_id = ?5)
+           AND (?5 IS NULL OR fleet_run_id = ?5) AND (?6 IS NULL OR parent_run_id = ?6)
            AND (?3 IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = ?3))
          ORDER BY queue_seq {} LIMIT ?4",
         rows::RUN_COLUMNS,
@@ -73,7 +73,14 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
         rows::order_by(filter.order)
     );
     let status = filter.status.map(|s| s.as_str());
-    let params = params![filter.session_id, status, filter.after, filter.limit as i64, filter.fleet_run_id];
+    let params = params![
+        filter.session_id,
+        status,
+        filter.after,
+        filter.limit as i64,
+        filter.fleet_run_id,
+        filter.parent_run_id
+    ];
     rows::select_all(conn, &sql, params, |row| rows::run(row))
 }
 

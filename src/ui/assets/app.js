@@ -11,7 +11,8 @@ const STATUSES = ["queued", "running", "waiting", ...TERMINAL];
 const EVENT_TYPES = ["run_queued", "run_started", "run_handed_back", "run_resumed", "step_started", "text_delta",
   "thinking_delta", "tool_call", "tool_result", "step_completed", "step_restarted", "approval_requested", "approval_decided",
   "tool_calls_requested", "tool_results_received", "tool_source_unavailable", "steered", "step_output_exceeded",
-  "budget_exhausted", "loop_detected", "compaction_started", "compaction_completed", "done", "fleet_queued", "result"];
+  "budget_exhausted", "loop_detected", "compaction_started", "compaction_completed", "subagent_started",
+  "subagent_finished", "done", "fleet_queued", "result"];
 
 // ---------- Elements ----------
 
@@ -362,6 +363,11 @@ async function runView(id) {
     summary.replaceChildren(fields([["Status", badge(run.status)], ["Kind", run.kind], ["Attempt", run.attempt],
       ["Agent", h("code", {}, run.agent_id)], ["Session", idLink("sessions", run.session_id)],
       run.fleet_run_id && ["Fleet run", [idLink("fleet-runs", run.fleet_run_id), ` task ${run.task_index}`]],
+      run.parent_run_id && ["Parent run", h("span", {id: "parent-run"}, idLink("runs", run.parent_run_id),
+        ` call ${run.parent_call_id}`)],
+      run.children && run.children.length && ["Sub-agents", h("ul", {id: "children", class: "children"},
+        run.children.map((c) => h("li", {"data-child": c.run_id}, idLink("runs", c.run_id), " ", badge(c.status),
+          h("span", {class: "muted"}, ` call ${c.call_id}`)))), true],
       ["Message", h("div", {class: "text"}, run.input.message), true], ["Created", when(run.created_at)],
       ["Started", when(run.started_at)], ["Finished", when(run.finished_at)], ["Steps", run.steps],
       ["Tokens", `${run.usage.input_tokens} in, ${run.usage.output_tokens} out`],
@@ -375,7 +381,7 @@ async function runView(id) {
   };
   await refresh();
   const lifecycle = ["run_started", "run_handed_back", "run_resumed", "approval_requested", "approval_decided",
-    "tool_calls_requested", "tool_results_received", "done"];
+    "tool_calls_requested", "tool_results_received", "subagent_started", "subagent_finished", "done"];
   const draw = timeline(events, id);
   follow(`${path}/events`, path, (event) => {
     draw(event);
@@ -479,6 +485,12 @@ function timeline(container, runId) {
         break;
       case "run_started": container.append(line(e, `attempt ${e.attempt}, worker ${e.worker_id}`)); break;
       case "steered": container.append(line(e, e.message)); break;
+      case "subagent_started":
+        s.box.append(line(e, "run ", idLink("runs", e.child_run_id), ` answers ${e.call_id}`));
+        break;
+      case "subagent_finished":
+        s.box.append(line(e, "run ", idLink("runs", e.child_run_id), " ", badge(e.status)));
+        break;
       case "tool_source_unavailable": s.box.append(line(e, `MCP server ${e.server}: ${e.error}`)); break;
       case "step_output_exceeded": container.append(line(e, `${e.bytes} bytes streamed, over ${e.limit}`)); break;
       case "budget_exhausted":
