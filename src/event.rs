@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::approval::{Decided, WaitingCall};
 use crate::checkpoint::{Checkpoint, CheckpointBody, RunSummary};
+use crate::formation::run::NodeStatus;
 use crate::guard::Exhausted;
 use crate::model::{FleetProgress, FleetRunStatus, RunKind, RunStatus, Usage};
 
@@ -206,6 +207,40 @@ pub enum RunEvent {
     },
     /// One task of a fleet run ended: its result (see [`crate::fleet::result`]).
     Result(Map<String, Value>),
+    /// The first event of a formation run's log: the graph's size and the
+    /// nodes that start with it.
+    FormationQueued {
+        formation_id: String,
+        nodes: usize,
+        entries: Vec<String>,
+    },
+    /// A node of a formation run started: an agent node's run, a fleet
+    /// node's fleet run, or a function computed at once.
+    NodeStarted {
+        node: String,
+        kind: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        run_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fleet_run_id: Option<String>,
+    },
+    /// A node of a formation run ended, with its output or why it did not give one.
+    NodeFinished {
+        node: String,
+        status: NodeStatus,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        output: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    /// A formation run's terminal event, with the outputs of its exit nodes.
+    #[serde(rename = "done")]
+    FormationDone {
+        status: FleetRunStatus,
+        outputs: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
     /// A fleet run's terminal event, with the counts.
     #[serde(rename = "done")]
     FleetDone {
@@ -245,9 +280,12 @@ impl RunEvent {
             RunEvent::LoopDetected { .. } => "loop_detected",
             RunEvent::CompactionStarted { .. } => "compaction_started",
             RunEvent::CompactionCompleted { .. } => "compaction_completed",
-            RunEvent::Done { .. } | RunEvent::FleetDone { .. } => "done",
+            RunEvent::Done { .. } | RunEvent::FleetDone { .. } | RunEvent::FormationDone { .. } => "done",
             RunEvent::FleetQueued { .. } => "fleet_queued",
             RunEvent::Result(_) => "result",
+            RunEvent::FormationQueued { .. } => "formation_queued",
+            RunEvent::NodeStarted { .. } => "node_started",
+            RunEvent::NodeFinished { .. } => "node_finished",
         }
     }
 

@@ -18,6 +18,7 @@ pub mod credential;
 pub mod engine;
 pub mod event;
 pub mod fleet;
+pub mod formation;
 pub mod guard;
 pub mod history;
 pub mod hub;

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::compaction::{CompactionSettings, Marker};
+use crate::formation::run::NodeRef;
 use crate::guard::Guards;
 use crate::subagent::{ParentCall, Subagent};
 use crate::toolset::{ClientTool, HttpTool, McpServer, ToolAdditions};
@@ -523,6 +524,8 @@ pub enum RunKind {
     Compaction,
     /// A sub-agent's run, started by its parent's call (`input.parent`).
     Subagent,
+    /// An agent node of a formation run (`input.node`).
+    FormationNode,
 }
 
 impl RunKind {
@@ -533,6 +536,7 @@ impl RunKind {
             RunKind::FleetTask => "fleet_task",
             RunKind::Compaction => "compaction",
             RunKind::Subagent => "subagent",
+            RunKind::FormationNode => "formation_node",
         }
     }
 
@@ -543,6 +547,7 @@ impl RunKind {
             "fleet_task" => Some(RunKind::FleetTask),
             "compaction" => Some(RunKind::Compaction),
             "subagent" => Some(RunKind::Subagent),
+            "formation_node" => Some(RunKind::FormationNode),
             _ => None,
         }
     }
@@ -588,6 +593,9 @@ pub struct RunInput {
     /// For a sub-agent's run: the call it answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<ParentCall>,
+    /// For an agent node's run: the formation run and node it belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<NodeRef>,
 }
 
 /// A run as stored: the job row.
@@ -605,6 +613,8 @@ pub struct Run {
     pub parent_run_id: Option<String>,
     /// A sub-agent's run: the parent's call it answers.
     pub parent_call_id: Option<String>,
+    /// An agent node's run: its formation run (`input.node` names the node).
+    pub formation_run_id: Option<String>,
     pub input: RunInput,
     pub response: Option<String>,
     pub usage: Usage,

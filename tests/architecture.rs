@@ -18,6 +18,7 @@ const DOMAIN: &[&str] = &[
     "secret",
     "event",
     "fleet",
+    "formation",
     "guard",
     "history",
     "lifecycle",
@@ -34,7 +35,7 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         // The domain uses only the domain (and not all of it: see below).
         "attempt" => Some(vec![]),
         // An agent's declared tools are part of the model, and name the agent.
-        "model" => Some(vec!["toolset", "guard", "compaction", "subagent"]),
+        "model" => Some(vec!["toolset", "guard", "compaction", "subagent", "formation"]),
         // What to prune and summarize is decided on messages alone.
         "compaction" => Some(vec!["model"]),
         // A sub-agent is one more source of tools, named `agent__<name>`.

@@ -14,7 +14,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{assert_run_survived, report_figure, step_agent, Backend, Process, Server, TestEnv};
+use common::storm::storm;
+use common::{assert_run_survived, report_figure, step_agent, Backend, Process, TestEnv};
 
 /// Tool steps per run, each a slow command that leaves its mark in the run's work dir.
 const STEPS: usize = 6;
@@ -32,13 +33,6 @@ impl Size {
         let read = |key: &str, default: usize| std::env::var(key).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
         Size { runs: read("WINGMAN_STORM_RUNS", 40), workers: read("WINGMAN_STORM_WORKERS", 3) }
     }
-}
-
-/// What the storm did, printed at the end.
-#[derive(Default)]
-struct Tally {
-    worker_kills: usize,
-    server_kills: usize,
 }
 
 on_both_backends! {
@@ -65,7 +59,8 @@ async fn runs_survive_a_storm_of_worker_and_server_kills(backend: Backend) {
     }
     let started = Instant::now();
     let mut workers: Vec<Process> = (0..size.workers).map(|_| env.worker()).collect();
-    let tally = storm(&env, &mut server, &mut workers).await;
+    let unfinished = "SELECT COUNT(*) FROM runs WHERE status IN ('queued', 'running')";
+    let tally = storm(&env, &mut server, &mut workers, unfinished, LIMIT).await;
     let elapsed = started.elapsed();
     let api = server.api();
     let mut restarts = 0;
@@ -83,31 +78,4 @@ async fn runs_survive_a_storm_of_worker_and_server_kills(backend: Backend) {
     assert_eq!(tally.server_kills, 2, "the server was killed twice during the storm");
     assert!(tally.worker_kills >= 3, "a storm, not a breeze: {} worker kills", tally.worker_kills);
 }
-}
-
-/// Kills a random worker every 0.5–2 s (starting a new one in its place) and
-/// the server at the third and sixth kill, until no run is left unfinished.
-async fn storm(env: &TestEnv, server: &mut Server, workers: &mut [Process]) -> Tally {
-    let mut tally = Tally::default();
-    let start = Instant::now();
-    // The server is killed twice even if the runs would finish sooner.
-    while unfinished(env).await > 0 || tally.server_kills < 2 {
-        assert!(start.elapsed() < LIMIT, "the storm never ended: {} runs unfinished", unfinished(env).await);
-        tokio::time::sleep(Duration::from_millis(fastrand::u64(500..=2000))).await;
-        let victim = fastrand::usize(..workers.len());
-        workers[victim].kill9();
-        workers[victim] = env.worker();
-        tally.worker_kills += 1;
-        if tally.worker_kills % 3 == 0 && tally.server_kills < 2 {
-            server.process.kill9();
-            *server = env.server(0);
-            tally.server_kills += 1;
-        }
-    }
-    tally
-}
-
-/// Runs not yet ended, read straight from the database (the server may be down).
-async fn unfinished(env: &TestEnv) -> i64 {
-    env.count("SELECT COUNT(*) FROM runs WHERE status IN ('queued', 'running')", &[]).await
 }

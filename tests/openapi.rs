@@ -50,6 +50,8 @@ struct Ids {
     run: String,
     fleet: String,
     fleet_run: String,
+    formation: String,
+    formation_run: String,
 }
 
 /// A template with its parameters filled in: with `ids`, or with IDs of
@@ -62,6 +64,8 @@ fn fill(template: &str, ids: Option<&Ids>) -> String {
         (Some("runs"), Some(ids)) => &ids.run,
         (Some("fleets"), Some(ids)) => &ids.fleet,
         (Some("fleet-runs"), Some(ids)) => &ids.fleet_run,
+        (Some("formations"), Some(ids)) => &ids.formation,
+        (Some("formation-runs"), Some(ids)) => &ids.formation_run,
         _ => "scripted",
     };
     template
@@ -264,12 +268,28 @@ on_both_backends! {
             checked(&api, &doc, Method::POST, &format!("/fleets/{fleet}/run?wait=true"), Some(tasks)).await;
         assert_eq!((status, results.as_array().map(Vec::len)), (200, Some(2)), "{results}");
 
+        let nodes = json!({"name": "chain", "nodes": [{"id": "first", "agent_id": agent},
+            {"id": "quoted", "function": "template", "args": {"template": "«{{input}}»"}}, {"id": "fan", "fleet_id": fleet},
+            {"id": "second", "agent_id": agent}],
+            "edges": [{"from": "first", "to": "quoted"}, {"from": "quoted", "to": "second"}]});
+        let (status, formation) = checked(&api, &doc, Method::POST, "/formations", Some(nodes)).await;
+        assert_eq!(status, 201, "{formation}");
+        let formation = formation["id"].as_str().unwrap().to_string();
+        let input = json!({"input": ["a list for the fleet node", "and text for the agent"]});
+        let (status, formation_run) =
+            checked(&api, &doc, Method::POST, &format!("/formations/{formation}/run"), Some(input.clone())).await;
+        assert_eq!(status, 202, "{formation_run}");
+        let formation_run = formation_run["formation_run_id"].as_str().unwrap().to_string();
+        let (status, ended) =
+            checked(&api, &doc, Method::POST, &format!("/formations/{formation}/run?wait=true"), Some(input)).await;
+        assert_eq!((status, ended["status"].as_str()), (200, Some("succeeded")), "{ended}");
+
         let key = json!({"providers": {"anthropic": {"type": "api_key", "key": "sk-test-0123456789abcdef"}}});
         checked(&api, &doc, Method::PUT, "/provider/auth", Some(key)).await;
         let (status, _) =
             checked(&api, &doc, Method::PUT, "/secrets/A_SECRET", Some(json!({"value": "s3cret value"}))).await;
         assert_eq!(status, 200);
-        let ids = Ids { agent, session, run, fleet, fleet_run };
+        let ids = Ids { agent, session, run, fleet, fleet_run, formation, formation_run };
         let fleet_run_path = format!("/fleet-runs/{}", ids.fleet_run);
         for _ in 0..200 {
             if api.get(&fleet_run_path).await.1["finished_at"].is_string() {
@@ -281,7 +301,7 @@ on_both_backends! {
         for (method, template) in operations(&doc).into_iter().filter(|(m, t)| m == "GET" && t != "/metrics") {
             let (status, answer) = checked(&api, &doc, Method::GET, &fill(&template, Some(&ids)), None).await;
             assert_eq!(status, 200, "GET {template}: {answer}");
-            if template == "/runs/{id}/events" || template == "/fleet-runs/{id}/events" {
+            if template.ends_with("/{id}/events") {
                 assert!(answer.as_array().is_some_and(|a| !a.is_empty()), "{method} {template}: {answer}");
             }
         }

@@ -36,6 +36,8 @@ mod extract;
 mod fleet_runs;
 mod fleet_tasks;
 mod fleets;
+mod formation_runs;
+mod formations;
 pub mod guard;
 mod health;
 mod messages;
@@ -168,6 +170,8 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(sessions::routes())
         .merge(fleets::routes())
         .merge(fleet_runs::routes(config.max_fleet_body_bytes))
+        .merge(formations::routes())
+        .merge(formation_runs::routes())
         .merge(runs::routes())
         .merge(messages::routes())
         .merge(compact::routes())

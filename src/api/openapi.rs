@@ -44,6 +44,8 @@ use super::schemas::{self, AnyJson, Id, IdempotencyKey, JsonObject, Seq};
         (name = "people", description = "People in the loop: approving tool calls, steering runs"),
         (name = "fleets", description = "One agent fanned out over many tasks"),
         (name = "fleet-runs", description = "Submissions of tasks to a fleet"),
+        (name = "formations", description = "Graphs of agents, fleets and functions"),
+        (name = "formation-runs", description = "Runs of a formation: each node started once its inputs are stored"),
     )
 )]
 pub struct ApiDoc;

@@ -158,6 +158,8 @@ struct ListQuery {
     fleet_run_id: Option<String>,
     /// Only the sub-agents' runs this run started.
     parent_run_id: Option<String>,
+    /// Only the agent nodes' runs of this formation run.
+    formation_run_id: Option<String>,
     /// Only runs in this status.
     #[param(value_type = Option<RunStatus>)]
     status: Option<String>,
@@ -214,6 +216,7 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
         session_id: q.session_id,
         fleet_run_id: q.fleet_run_id,
         parent_run_id: q.parent_run_id,
+        formation_run_id: q.formation_run_id,
         status,
         after: q.after,
         limit,

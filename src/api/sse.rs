@@ -46,6 +46,10 @@ impl PartialSchema for LoggedEvent {
                 string().description(Some("The run's ID (a fleet run's `result` names its task's run)")),
             )
             .property("fleet_run_id", string().description(Some("The fleet run's ID, in a fleet run's log")))
+            .property(
+                "formation_run_id",
+                string().description(Some("The formation run's ID, in a formation run's log")),
+            )
             .required("seq")
             .required("type")
             .required("at")
@@ -135,6 +139,10 @@ pub enum Dialect {
     /// A fleet run's events (`fleet_queued`, `result`, `done`): their JSON
     /// names the log `fleet_run_id`, since a `result` carries its task's `run_id`.
     Fleet,
+    /// A formation run's events (`formation_queued`, `node_started`,
+    /// `node_finished`, `done`): their JSON names the log
+    /// `formation_run_id`, since a `node_started` carries its node's `run_id`.
+    Formation,
     /// Wingman's events plus the frames the original API's stream routes
     /// sent that Wingman's log has no event for: a `message_stop` after each
     /// completed step (`POST /sessions/{id}/message/stream`). Those frames
@@ -147,6 +155,7 @@ impl Dialect {
     pub fn id_key(self) -> &'static str {
         match self {
             Dialect::Fleet => "fleet_run_id",
+            Dialect::Formation => "formation_run_id",
             _ => "run_id",
         }
     }

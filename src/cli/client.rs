@@ -7,6 +7,7 @@ use serde_json::json;
 use super::agents::AgentsArgs;
 use super::approvals::PeopleCommand;
 use super::fleet::FleetArgs;
+use super::formation::FormationArgs;
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::runs::RunsArgs;
 use super::secrets::SecretArgs;
@@ -26,6 +27,9 @@ pub enum ClientCommand {
     Runs(RunsArgs),
     /// Manage fleets and follow their runs.
     Fleet(FleetArgs),
+    /// Manage formations (graphs of agents, fleets and functions) and follow their runs.
+    #[command(visible_alias = "formations")]
+    Formation(FormationArgs),
     /// Manage provider API keys (stored in the database; never shown again).
     Auth(AuthArgs),
     /// Manage secrets for MCP servers (write-only: a value is never shown again).
@@ -122,6 +126,7 @@ impl ClientCommand {
             ClientCommand::Sessions(args) => &args.server,
             ClientCommand::Runs(args) => &args.server,
             ClientCommand::Fleet(args) => &args.server,
+            ClientCommand::Formation(args) => &args.server,
             ClientCommand::Auth(args) => &args.server,
             ClientCommand::Secret(args) => &args.server,
             ClientCommand::People(command) => command.server(),
@@ -150,6 +155,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
         ClientCommand::Sessions(args) => super::sessions::run(&remote, args).await?,
         ClientCommand::Runs(args) => super::runs::run(&remote, args).await?,
         ClientCommand::Fleet(args) => super::fleet::run(&remote, args.command).await?,
+        ClientCommand::Formation(args) => super::formation::run(&remote, args.command).await?,
         ClientCommand::Auth(args) => auth(&remote, args.command).await?,
         ClientCommand::Secret(args) => super::secrets::run(&remote, args).await?,
         ClientCommand::People(command) => super::approvals::run(&remote, command).await?,

@@ -21,6 +21,7 @@ mod approvals;
 mod client;
 mod fleet;
 mod format;
+mod formation;
 pub mod outcome;
 mod remote;
 mod runs;

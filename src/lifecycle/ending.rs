@@ -10,6 +10,7 @@ use crate::fleet::TaskEnd;
 use crate::model::{storable_text, Message, RunInput, RunStatus};
 
 use super::{turn, ChildEnd};
+use crate::formation::run::{self, NodeRef, Outcome};
 use crate::subagent::ParentCall;
 
 /// The end of a run: what its row records and its `done` event.
@@ -67,6 +68,9 @@ pub enum EndReason {
     GaveUp { charged: u32 },
     /// It is a sub-agent's run, and the run that started it ended first.
     ParentEnded,
+    /// It is a node's work, and its formation run ended (a node failed, or
+    /// the formation run was cancelled).
+    FormationEnded,
 }
 
 impl EndReason {
@@ -89,6 +93,7 @@ impl EndReason {
             EndReason::RolledBack => "rolled back by a newer message".into(),
             EndReason::GaveUp { charged } => crate::attempt::gave_up(*charged),
             EndReason::ParentEnded => "the run that started this sub-agent ended".into(),
+            EndReason::FormationEnded => "its formation run ended".into(),
         }
     }
 
@@ -112,6 +117,8 @@ pub struct EndedRow {
     pub task_data: Option<Value>,
     /// A sub-agent's run: the call it answers (from its input).
     pub parent: Option<ParentCall>,
+    /// An agent node's run: its formation run and node (from its input).
+    pub node: Option<NodeRef>,
     /// Its own sub-agents' runs that have not ended.
     pub children_open: u32,
 }
@@ -132,6 +139,8 @@ pub struct AfterEnd<'a> {
     /// The run whose sub-agents' runs, still open, end with it
     /// ([`EndReason::ParentEnded`]).
     pub cancels_children: Option<&'a str>,
+    /// An agent node's run: how its node ended ([`crate::formation::run::node_ended`]).
+    pub node: Option<(&'a NodeRef, Outcome)>,
 }
 
 /// A fleet task that ended, as its fleet run takes it in ([`crate::fleet::task_ended`]).
@@ -178,5 +187,8 @@ pub fn after_end<'a>(row: &'a EndedRow, ending: &'a Ending) -> AfterEnd<'a> {
         task,
         parent,
         cancels_children: (row.children_open > 0).then_some(row.run_id.as_str()),
+        node: row.node.as_ref().map(|node| {
+            (node, run::run_outcome(ending.status, ending.summary.response.as_deref(), ending.error.as_deref()))
+        }),
     }
 }

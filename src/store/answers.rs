@@ -40,6 +40,14 @@ pub struct EnqueuedFleetRun {
     pub created: bool,
 }
 
+/// The result of enqueuing a formation run.
+#[derive(Debug, Clone)]
+pub struct EnqueuedFormationRun {
+    pub formation_run: crate::formation::run::FormationRun,
+    /// False when an idempotency key matched an earlier submission.
+    pub created: bool,
+}
+
 /// A run handed to a worker by a claim.
 #[derive(Debug, Clone)]
 pub struct Claim {

@@ -1,15 +1,16 @@
-//! Definitions kept whole as one JSON body (agents and fleets), as both
+//! Definitions kept whole as one JSON body (agents, fleets, formations), as both
 //! backends store them.
 
 use chrono::{DateTime, Utc};
 
 use crate::store::StoreResult;
 
-/// The tables that keep a definition as one JSON body: agents and fleets.
+/// The tables that keep a definition as one JSON body: agents, fleets and formations.
 #[derive(Debug, Clone, Copy)]
 pub enum BodyTable {
     Agents,
     Fleets,
+    Formations,
 }
 
 impl BodyTable {
@@ -18,6 +19,7 @@ impl BodyTable {
         match self {
             BodyTable::Agents => "agents",
             BodyTable::Fleets => "fleets",
+            BodyTable::Formations => "formations",
         }
     }
 
@@ -26,6 +28,7 @@ impl BodyTable {
         match self {
             BodyTable::Agents => "agent",
             BodyTable::Fleets => "fleet",
+            BodyTable::Formations => "formation",
         }
     }
 }

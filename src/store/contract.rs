@@ -6,12 +6,15 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 use super::{
-    Claim, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, Heartbeat, Pruned, QueueStats,
-    RunContext, RunFilter, SessionFilter, StoreError, StoreResult, WorkerInfo,
+    Claim, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor, FleetRunFilter,
+    FormationRunFilter, Heartbeat, Pruned, QueueStats, RunContext, RunFilter, SessionFilter, StoreError, StoreResult,
+    WorkerInfo,
 };
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
+use crate::formation::run::{FormationRun, NewFormationRun};
+use crate::formation::Formation;
 use crate::history::HistoryCache;
 use crate::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun};
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
@@ -99,6 +102,28 @@ pub trait Store: Send + Sync + 'static {
     /// `result`; the last one the fleet run's `done`), in one transaction.
     /// A finished fleet run is a [`StoreError::Conflict`].
     async fn cancel_fleet_run(&self, id: &str) -> StoreResult<FleetRun>;
+
+    // Formations (definitions; their runs are formation runs) and formation runs.
+    async fn insert_formation(&self, formation: &Formation) -> StoreResult<()>;
+    async fn get_formation(&self, id: &str) -> StoreResult<Option<Formation>>;
+    async fn list_formations(&self) -> StoreResult<Vec<Formation>>;
+    async fn delete_formation(&self, id: &str) -> StoreResult<()>;
+    /// Writes a formation run, `formation_queued`, and what its start
+    /// makes ready ([`crate::formation::run::begin`]: entry nodes' runs and
+    /// fleet runs, functions computed), in one transaction. With a key, a
+    /// repeated submission returns the first formation run.
+    async fn enqueue_formation_run(
+        &self,
+        run: NewFormationRun,
+        key: Option<IdempotencyKey>,
+    ) -> StoreResult<EnqueuedFormationRun>;
+    /// A formation run with every node's state.
+    async fn get_formation_run(&self, id: &str) -> StoreResult<Option<FormationRun>>;
+    async fn list_formation_runs(&self, filter: &FormationRunFilter) -> StoreResult<Vec<FormationRun>>;
+    /// Cancels a formation run that has not ended: its running nodes' work
+    /// ends (each node `cancelled`), nothing new starts, and it ends
+    /// `cancelled`, in one transaction. An ended one is a [`StoreError::Conflict`].
+    async fn cancel_formation_run(&self, id: &str) -> StoreResult<FormationRun>;
 
     // Events.
     /// The run's events with `seq > after`, in order, at most `limit`. Any

@@ -21,6 +21,16 @@ pub struct FleetRunFilter {
     pub order: Order,
 }
 
+/// A filter for listing formation runs.
+#[derive(Debug, Clone, Default)]
+pub struct FormationRunFilter {
+    pub formation_id: Option<String>,
+    /// Return formation runs that come after this one in `order` (keyset pagination).
+    pub after: Option<String>,
+    pub limit: u32,
+    pub order: Order,
+}
+
 /// A filter for listing runs.
 #[derive(Debug, Clone, Default)]
 pub struct RunFilter {
@@ -29,6 +39,8 @@ pub struct RunFilter {
     pub fleet_run_id: Option<String>,
     /// Only the sub-agents' runs this run started.
     pub parent_run_id: Option<String>,
+    /// Only the agent nodes' runs of this formation run.
+    pub formation_run_id: Option<String>,
     pub status: Option<RunStatus>,
     /// Return runs that come after this run ID in `order` (keyset pagination).
     pub after: Option<String>,

@@ -42,6 +42,7 @@ pub mod body;
 pub mod contract;
 pub mod error;
 pub mod filters;
+pub mod formation_rows;
 pub mod postgres;
 pub mod retention;
 pub mod rows;
@@ -54,12 +55,12 @@ pub use crate::lifecycle::{
     NewTask,
 };
 pub use answers::{
-    Claim, Committed, Enqueued, EnqueuedFleetRun, EventCursor, Heartbeat, QueueStats, RunContext, WorkerInfo,
-    WorkerStatus,
+    Claim, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor, Heartbeat, QueueStats, RunContext,
+    WorkerInfo, WorkerStatus,
 };
 pub use contract::Store;
 pub use error::{SourceError, StoreError, StoreResult};
-pub use filters::{FleetRunFilter, Order, RunFilter, SessionFilter};
+pub use filters::{FleetRunFilter, FormationRunFilter, Order, RunFilter, SessionFilter};
 pub use retention::Pruned;
 
 /// A throw-away PostgreSQL database, for tests and benchmarks.

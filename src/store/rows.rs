@@ -68,18 +68,20 @@ pub fn at(ms: i64) -> DateTime<Utc> {
     Utc.timestamp_millis_opt(ms).single().unwrap_or_default()
 }
 
-fn json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResult<T> {
+/// Decodes a column of JSON text.
+pub fn json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResult<T> {
     Ok(serde_json::from_str(&row.text(col)?)?)
 }
 
-fn opt_json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResult<Option<T>> {
+/// Decodes a column of JSON text that may be NULL.
+pub fn opt_json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResult<Option<T>> {
     row.opt_text(col)?.map(|t| serde_json::from_str(&t)).transpose().map_err(Into::into)
 }
 
 /// The columns [`run`] reads, in a `SELECT`.
 pub const RUN_COLUMNS: &str = "id, kind, status, attempt, session_id, agent_id, fleet_run_id, task_index, \
      input, response, usage, steps, tool_calls, error, created_at, started_at, finished_at, updated_at, children_open, \
-     parent_run_id, parent_call_id";
+     parent_run_id, parent_call_id, formation_run_id";
 
 /// Decodes a run row selected with [`RUN_COLUMNS`].
 pub fn run(row: &impl Columns) -> StoreResult<Run> {
@@ -102,6 +104,7 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
         children_open: row.int("children_open")? as u32,
         parent_run_id: row.opt_text("parent_run_id")?,
         parent_call_id: row.opt_text("parent_call_id")?,
+        formation_run_id: row.opt_text("formation_run_id")?,
         created_at: at(row.int("created_at")?),
         started_at: row.opt_int("started_at")?.map(at),
         finished_at: row.opt_int("finished_at")?.map(at),
@@ -110,14 +113,11 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
 }
 
 /// What an ended run's stored input tells its end's rules: a fleet task's
-/// `data`, and a sub-agent's parent call (`None` for a run that is neither,
-/// whose input is not read).
-pub fn ended_input(
-    input: Option<&str>,
-) -> StoreResult<(Option<serde_json::Value>, Option<crate::subagent::ParentCall>)> {
-    let Some(input) = input else { return Ok((None, None)) };
-    let input = serde_json::from_str::<crate::model::RunInput>(input)?;
-    Ok((input.data, input.parent))
+/// `data`, a sub-agent's parent call, an agent node's formation run (none
+/// for a run that is none of them, whose input is not read).
+pub fn ended_input(input: Option<&str>) -> StoreResult<crate::model::RunInput> {
+    let Some(input) = input else { return Ok(Default::default()) };
+    Ok(serde_json::from_str::<crate::model::RunInput>(input)?)
 }
 
 /// A session's stored shell state (`sessions.shell`). One that does not

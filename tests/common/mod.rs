@@ -15,6 +15,7 @@ pub use wingman::sse::Decoder as SseDecoder;
 
 pub mod browser;
 pub mod routes;
+pub mod storm;
 
 #[path = "../pg_support/mod.rs"]
 mod pg_support;
@@ -564,8 +565,12 @@ impl Api {
     /// Opens an SSE tail and reads up to `max` events (all if `None`), then
     /// drops the connection. Returns the events and whether `done` was seen.
     pub async fn sse_read(&self, run_id: &str, last_event_id: Option<u64>, max: Option<usize>) -> (Vec<Value>, bool) {
-        let mut request =
-            self.http.get(format!("{}/runs/{run_id}/events", self.base)).header("Accept", "text/event-stream");
+        self.sse_read_at(&format!("/runs/{run_id}/events"), last_event_id, max).await
+    }
+
+    /// [`Api::sse_read`] of any log's events route (`path`).
+    pub async fn sse_read_at(&self, path: &str, last_event_id: Option<u64>, max: Option<usize>) -> (Vec<Value>, bool) {
+        let mut request = self.http.get(format!("{}{path}", self.base)).header("Accept", "text/event-stream");
         if let Some(id) = last_event_id {
             request = request.header("Last-Event-ID", id.to_string());
         }

@@ -6,7 +6,7 @@ use sqlx::PgConnection;
 use super::queue::{insert_runs, remember_key, remembered};
 use super::{progress, Pending};
 use crate::fleet;
-use crate::lifecycle::{self, EndedTask, IdempotencyKey, NewFleetRun};
+use crate::lifecycle::{self, EndReason, EndedTask, IdempotencyKey, NewFleetRun};
 use crate::model::{FleetProgress, FleetRun};
 use crate::store::rows::{self, ms, Columns};
 use crate::store::{EnqueuedFleetRun, StoreError, StoreResult};
@@ -35,6 +35,17 @@ pub async fn enqueue(
     if !present {
         return Err(StoreError::NotFound("fleet"));
     }
+    insert(c, p, &new).await?;
+    if let Some(key) = &key {
+        remember_key(c, key, &new.id).await?;
+    }
+    let fleet_run = get(c, &new.id).await?.ok_or(StoreError::NotFound("fleet run"))?;
+    Ok(EnqueuedFleetRun { fleet_run, created: true })
+}
+
+/// Inserts a fleet run with its `fleet_queued`, then its tasks' sessions
+/// and runs a statement each for all of them ([`lifecycle::fleet_run`]).
+pub async fn insert(c: &mut PgConnection, p: &mut Pending, new: &NewFleetRun) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO fleet_runs (id, fleet_id, agent_id, status, worker_count, tasks, event_seq, created_at, updated_at)
          VALUES ($1, $2, $3, 'queued', $4, $5, 1, wingman_ms(), wingman_ms())",
@@ -46,15 +57,10 @@ pub async fn enqueue(
     .bind(new.tasks.len() as i64)
     .execute(&mut *c)
     .await?;
-    let plan = lifecycle::fleet_run(&new);
+    let plan = lifecycle::fleet_run(new);
     p.push(&new.id, 1, std::slice::from_ref(&plan.queued));
-    insert_sessions(c, &new).await?;
-    insert_runs(c, p, &plan.tasks, Some(&new.id)).await?;
-    if let Some(key) = &key {
-        remember_key(c, key, &new.id).await?;
-    }
-    let fleet_run = get(c, &new.id).await?.ok_or(StoreError::NotFound("fleet run"))?;
-    Ok(EnqueuedFleetRun { fleet_run, created: true })
+    insert_sessions(c, new).await?;
+    insert_runs(c, p, &plan.tasks, Some(&new.id)).await
 }
 
 /// The tasks' sessions, in one statement.
@@ -137,6 +143,9 @@ pub async fn task_ended(c: &mut PgConnection, p: &mut Pending, task: EndedTask<'
     .execute(&mut *c)
     .await?;
     p.push(task.fleet_run_id, count("event_seq")? + 1, &ended.events);
+    if let Some(status) = ended.ends {
+        super::formations::fleet_run_ended(c, p, task.fleet_run_id, status, &ended.progress).await?;
+    }
     if ended.passes_slot {
         sqlx::query(
             "UPDATE runs SET blocked = 0 WHERE queue_seq =
@@ -153,21 +162,40 @@ pub async fn task_ended(c: &mut PgConnection, p: &mut Pending, task: EndedTask<'
 /// slot passes to a task about to be cancelled anyway. The tasks' rows are
 /// locked before the fleet run's, the order every write keeps.
 pub async fn cancel(c: &mut PgConnection, p: &mut Pending, id: &str) -> StoreResult<FleetRun> {
-    let open: Vec<String> = sqlx::query_scalar(
+    let open = lock_open_tasks(c, id).await?;
+    let run = get(c, id).await?.ok_or(StoreError::NotFound("fleet run"))?;
+    let reason = lifecycle::cancel_fleet_run(&run)?;
+    end_tasks(c, p, id, open, &reason).await?;
+    get(c, id).await?.ok_or(StoreError::NotFound("fleet run"))
+}
+
+/// Locks a fleet run's tasks that have not ended, waiting ones first, and
+/// answers them in that order.
+pub async fn lock_open_tasks(c: &mut PgConnection, id: &str) -> StoreResult<Vec<String>> {
+    Ok(sqlx::query_scalar(
         "SELECT id FROM runs WHERE fleet_run_id = $1 AND status IN ('queued','running','waiting')
          ORDER BY blocked DESC, task_index FOR UPDATE",
     )
     .bind(id)
     .fetch_all(&mut *c)
-    .await?;
-    let run = get(c, id).await?.ok_or(StoreError::NotFound("fleet run"))?;
-    let reason = lifecycle::cancel_fleet_run(&run)?;
+    .await?)
+}
+
+/// Ends the tasks `open` (locked) of a fleet run for `reason`, with its
+/// cancel requested: the last task's end ends it.
+pub async fn end_tasks(
+    c: &mut PgConnection,
+    p: &mut Pending,
+    id: &str,
+    open: Vec<String>,
+    reason: &EndReason,
+) -> StoreResult<()> {
     sqlx::query("UPDATE fleet_runs SET cancel_requested = 1, updated_at = wingman_ms() WHERE id = $1")
         .bind(id)
         .execute(&mut *c)
         .await?;
     for run_id in open {
-        progress::finish(c, p, &run_id, &reason).await?;
+        progress::finish(c, p, &run_id, reason).await?;
     }
-    get(c, id).await?.ok_or(StoreError::NotFound("fleet run"))
+    Ok(())
 }

@@ -19,6 +19,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (10, "session_tools", include_str!("../../../migrations/postgres/0010_session_tools.sql")),
     (11, "secrets", include_str!("../../../migrations/postgres/0011_secrets.sql")),
     (12, "subagents", include_str!("../../../migrations/postgres/0012_subagents.sql")),
+    (13, "formations", include_str!("../../../migrations/postgres/0013_formations.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

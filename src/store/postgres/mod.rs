@@ -37,6 +37,7 @@ mod commit;
 mod committer;
 mod events;
 mod fleet;
+mod formations;
 mod listen;
 mod load;
 mod migrate;

@@ -8,7 +8,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, Row};
 
 use super::queue::{get_run, get_run_locked};
-use super::{children, fleet, load, Pending};
+use super::{children, fleet, formations, load, Pending};
 use crate::lifecycle::{self, EndReason, EndedRow, Ending, Stored};
 use crate::model::{Message, Run};
 use crate::store::{rows, StoreError, StoreResult};
@@ -81,6 +81,9 @@ pub async fn pass_on(
         if let Some(parent) = after.cancels_children {
             children::cancel(c, p, parent).await?;
         }
+        if let Some((node, outcome)) = after.node {
+            formations::node_ended(c, p, node, outcome).await?;
+        }
         sessions.extend(ended.row.session_id.as_deref());
         if let Some((session_id, messages)) = after.history {
             histories.push((session_id, &ended.row.run_id, messages));
@@ -113,12 +116,13 @@ impl EndedRowAt {
     /// What an update that ends runs returns for each: [`EndedRowAt::read`] reads it.
     pub const RETURNING: &'static str = "runs.id, runs.queue_seq, runs.session_id, runs.blocked, runs.fleet_run_id,
          runs.task_index, runs.children_open,
-         CASE WHEN runs.fleet_run_id IS NULL AND runs.parent_run_id IS NULL THEN NULL ELSE runs.input END AS input";
+         CASE WHEN runs.fleet_run_id IS NOT NULL OR runs.parent_run_id IS NOT NULL OR runs.formation_run_id IS NOT NULL
+              THEN runs.input END AS input";
 
     /// Reads the columns of [`EndedRowAt::RETURNING`].
     pub fn read(row: &PgRow) -> StoreResult<EndedRowAt> {
         let input: Option<String> = row.try_get("input")?;
-        let (task_data, parent) = rows::ended_input(input.as_deref())?;
+        let input = rows::ended_input(input.as_deref())?;
         let task_index: Option<i64> = row.try_get("task_index")?;
         Ok(EndedRowAt {
             row: EndedRow {
@@ -127,8 +131,9 @@ impl EndedRowAt {
                 blocked: row.try_get::<i64, _>("blocked")? != 0,
                 fleet_run_id: row.try_get("fleet_run_id")?,
                 task_index: task_index.map(|i| i as u32),
-                task_data,
-                parent,
+                task_data: input.data,
+                parent: input.parent,
+                node: input.node,
                 children_open: row.try_get::<i64, _>("children_open")? as u32,
             },
             queue_seq: row.try_get("queue_seq")?,

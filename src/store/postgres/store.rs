@@ -8,19 +8,21 @@ use async_trait::async_trait;
 use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
-use super::{events, fleet, load, people, progress, queue, retention, sealed, workers, PgStore};
+use super::{events, fleet, formations, load, people, progress, queue, retention, sealed, workers, PgStore};
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
+use crate::formation::run::{FormationRun, NewFormationRun};
+use crate::formation::Formation;
 use crate::history::HistoryCache;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::secret::{Secret, SecretInfo};
 use crate::store::rows;
 use crate::store::sealed::SealedTable;
 use crate::store::{
-    Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
-    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, RunContext, RunFilter, SessionFilter,
-    Store, StoreError, StoreResult, WorkerInfo,
+    Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor, FleetRunFilter,
+    FormationRunFilter, HandBack, Heartbeat, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats,
+    RunContext, RunFilter, SessionFilter, Store, StoreError, StoreResult, WorkerInfo,
 };
 
 /// A fleet's definition and whether one of its fleet runs is unfinished.
@@ -164,6 +166,7 @@ impl Store for PgStore {
             "SELECT {} FROM runs
              WHERE ($1::text IS NULL OR session_id = $1) AND ($2::text IS NULL OR status = $2)
                AND ($5::text IS NULL OR fleet_run_id = $5) AND ($6::text IS NULL OR parent_run_id = $6)
+               AND ($7::text IS NULL OR formation_run_id = $7)
                AND ($3::text IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = $3))
              ORDER BY queue_seq {} LIMIT $4",
             rows::RUN_COLUMNS,
@@ -176,6 +179,7 @@ impl Store for PgStore {
         .bind(filter.limit as i64)
         .bind(&filter.fleet_run_id)
         .bind(&filter.parent_run_id)
+        .bind(&filter.formation_run_id)
         .fetch_all(&self.pool)
         .await?;
         found.iter().map(rows::run).collect()
@@ -250,6 +254,49 @@ impl Store for PgStore {
     async fn cancel_fleet_run(&self, id: &str) -> StoreResult<FleetRun> {
         let id = id.to_string();
         self.write(move |c, p| Box::pin(async move { fleet::cancel(c, p, &id).await })).await
+    }
+
+    async fn insert_formation(&self, formation: &Formation) -> StoreResult<()> {
+        let body = Body::of(&formation.id, formation, formation.created_at, formation.updated_at)?;
+        self.write(move |c, _| Box::pin(async move { resources::insert_body(c, BodyTable::Formations, &body).await }))
+            .await
+    }
+
+    async fn get_formation(&self, id: &str) -> StoreResult<Option<Formation>> {
+        let row = sqlx::query("SELECT body FROM formations WHERE id = $1").bind(id).fetch_optional(&self.pool).await?;
+        row.as_ref().map(rows::body).transpose()
+    }
+
+    async fn list_formations(&self) -> StoreResult<Vec<Formation>> {
+        let found = sqlx::query("SELECT body FROM formations ORDER BY id").fetch_all(&self.pool).await?;
+        found.iter().map(rows::body).collect()
+    }
+
+    async fn delete_formation(&self, id: &str) -> StoreResult<()> {
+        let id = id.to_string();
+        self.write(move |c, _| Box::pin(async move { resources::delete_body(c, BodyTable::Formations, &id).await }))
+            .await
+    }
+
+    async fn enqueue_formation_run(
+        &self,
+        run: NewFormationRun,
+        key: Option<IdempotencyKey>,
+    ) -> StoreResult<EnqueuedFormationRun> {
+        self.write(move |c, p| Box::pin(formations::enqueue(c, p, run, key))).await
+    }
+
+    async fn get_formation_run(&self, id: &str) -> StoreResult<Option<FormationRun>> {
+        formations::get(&mut *self.pool.acquire().await?, id).await
+    }
+
+    async fn list_formation_runs(&self, filter: &FormationRunFilter) -> StoreResult<Vec<FormationRun>> {
+        formations::list(&mut *self.pool.acquire().await?, filter).await
+    }
+
+    async fn cancel_formation_run(&self, id: &str) -> StoreResult<FormationRun> {
+        let id = id.to_string();
+        self.write(move |c, p| Box::pin(async move { formations::cancel(c, p, &id).await })).await
     }
 
     async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {

@@ -11,7 +11,7 @@ use super::queue::{insert_run, remember_key, remembered};
 use super::resources::insert_session;
 use super::rows::{self, ms};
 use crate::fleet;
-use crate::lifecycle::{self, EndedTask, IdempotencyKey, NewFleetRun};
+use crate::lifecycle::{self, EndReason, EndedTask, IdempotencyKey, NewFleetRun};
 use crate::model::{FleetProgress, FleetRun};
 use crate::store::{EnqueuedFleetRun, StoreError, StoreResult};
 
@@ -35,7 +35,18 @@ pub fn enqueue(conn: &Connection, new: NewFleetRun, key: Option<IdempotencyKey>)
         return Err(StoreError::NotFound("fleet"));
     }
     let at = Utc::now();
-    let plan = lifecycle::fleet_run(&new);
+    insert(conn, &new, at)?;
+    if let Some(key) = &key {
+        remember_key(conn, key, &new.id, at)?;
+    }
+    let fleet_run = get(conn, &new.id)?.ok_or(StoreError::NotFound("fleet run"))?;
+    Ok(EnqueuedFleetRun { fleet_run, created: true })
+}
+
+/// Writes a fleet run, its `fleet_queued`, and its tasks' sessions and runs
+/// (with their `run_queued`), as [`lifecycle::fleet_run`] plans them.
+pub fn insert(conn: &Connection, new: &NewFleetRun, at: DateTime<Utc>) -> StoreResult<()> {
+    let plan = lifecycle::fleet_run(new);
     conn.prepare_cached(
         "INSERT INTO fleet_runs (id, fleet_id, agent_id, status, worker_count, tasks, event_seq, created_at, updated_at)
          VALUES (?1, ?2, ?3, 'queued', ?4, ?5, 1, ?6, ?6)",
@@ -46,11 +57,7 @@ pub fn enqueue(conn: &Connection, new: NewFleetRun, key: Option<IdempotencyKey>)
         insert_session(conn, &task.session)?;
         insert_run(conn, &run.run, run.blocked, Some((&new.id, index as u32)), &run.queued, at)?;
     }
-    if let Some(key) = &key {
-        remember_key(conn, key, &new.id, at)?;
-    }
-    let fleet_run = get(conn, &new.id)?.ok_or(StoreError::NotFound("fleet run"))?;
-    Ok(EnqueuedFleetRun { fleet_run, created: true })
+    Ok(())
 }
 
 /// Reads a fleet run inside the writer's transaction.
@@ -108,6 +115,9 @@ pub fn task_ended(conn: &Connection, task: EndedTask, now: DateTime<Utc>) -> Sto
         ms(now)
     ])?;
     insert_events(conn, task.fleet_run_id, seq + 1, &ended.events, now)?;
+    if let Some(status) = ended.ends {
+        super::formations::fleet_run_ended(conn, task.fleet_run_id, status, &ended.progress, now)?;
+    }
     if ended.passes_slot {
         conn.prepare_cached(
             "UPDATE runs SET blocked = 0 WHERE queue_seq =
@@ -124,6 +134,13 @@ pub fn task_ended(conn: &Connection, task: EndedTask, now: DateTime<Utc>) -> Sto
 pub fn cancel(conn: &Connection, id: &str, now: DateTime<Utc>) -> StoreResult<FleetRun> {
     let run = get(conn, id)?.ok_or(StoreError::NotFound("fleet run"))?;
     let reason = lifecycle::cancel_fleet_run(&run)?;
+    end_tasks(conn, id, &reason, now)?;
+    get(conn, id)?.ok_or(StoreError::NotFound("fleet run"))
+}
+
+/// Ends every task of a fleet run that has not ended, for `reason`, with
+/// the fleet run's cancel requested: the last task's end ends it.
+pub fn end_tasks(conn: &Connection, id: &str, reason: &EndReason, now: DateTime<Utc>) -> StoreResult<()> {
     conn.prepare_cached("UPDATE fleet_runs SET cancel_requested = 1, updated_at = ?2 WHERE id = ?1")?
         .execute(params![id, ms(now)])?;
     let open: Vec<String> = conn
@@ -134,7 +151,7 @@ pub fn cancel(conn: &Connection, id: &str, now: DateTime<Utc>) -> StoreResult<Fl
         .query_map([id], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
     for run_id in open {
-        super::progress::finish(conn, &run_id, &reason, now)?;
+        super::progress::finish(conn, &run_id, reason, now)?;
     }
-    get(conn, id)?.ok_or(StoreError::NotFound("fleet run"))
+    Ok(())
 }

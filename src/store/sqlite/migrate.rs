@@ -16,6 +16,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (9, "session_tools", include_str!("../../../migrations/sqlite/0009_session_tools.sql")),
     (10, "secrets", include_str!("../../../migrations/sqlite/0010_secrets.sql")),
     (11, "subagents", include_str!("../../../migrations/sqlite/0011_subagents.sql")),
+    (12, "formations", include_str!("../../../migrations/sqlite/0012_formations.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

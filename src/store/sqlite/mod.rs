@@ -12,18 +12,21 @@ use chrono::Utc;
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
+use crate::formation::run::{FormationRun, NewFormationRun};
+use crate::formation::Formation;
 use crate::history::HistoryCache;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::secret::{Secret, SecretInfo};
 use crate::store::sealed::SealedTable;
 use crate::store::{
-    Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EventCursor, FleetRunFilter, HandBack, Heartbeat,
-    IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats, RunContext, RunFilter, SessionFilter,
-    Store, StoreOptions, StoreResult, WorkerInfo,
+    Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor, FleetRunFilter,
+    FormationRunFilter, HandBack, Heartbeat, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats,
+    RunContext, RunFilter, SessionFilter, Store, StoreOptions, StoreResult, WorkerInfo,
 };
 
 mod children;
 mod fleet;
+mod formations;
 mod load;
 mod migrate;
 mod open;
@@ -212,6 +215,48 @@ impl Store for SqliteStore {
     async fn cancel_fleet_run(&self, id: &str) -> StoreResult<FleetRun> {
         let id = id.to_string();
         self.writer.write(move |c| fleet::cancel(c, &id, Utc::now())).await
+    }
+
+    async fn insert_formation(&self, formation: &Formation) -> StoreResult<()> {
+        let body = Body::of(&formation.id, formation, formation.created_at, formation.updated_at)?;
+        self.writer.write(move |c| resources::insert_body(c, BodyTable::Formations, &body)).await
+    }
+
+    async fn get_formation(&self, id: &str) -> StoreResult<Option<Formation>> {
+        let id = id.to_string();
+        self.readers.read(move |c| reads::formation(c, &id)).await
+    }
+
+    async fn list_formations(&self) -> StoreResult<Vec<Formation>> {
+        self.readers.read(reads::formations).await
+    }
+
+    async fn delete_formation(&self, id: &str) -> StoreResult<()> {
+        let id = id.to_string();
+        self.writer.write(move |c| resources::delete_body(c, BodyTable::Formations, &id)).await
+    }
+
+    async fn enqueue_formation_run(
+        &self,
+        run: NewFormationRun,
+        key: Option<IdempotencyKey>,
+    ) -> StoreResult<EnqueuedFormationRun> {
+        self.writer.write(move |c| formations::enqueue(c, run, key, Utc::now())).await
+    }
+
+    async fn get_formation_run(&self, id: &str) -> StoreResult<Option<FormationRun>> {
+        let id = id.to_string();
+        self.readers.read(move |c| formations::get(c, &id)).await
+    }
+
+    async fn list_formation_runs(&self, filter: &FormationRunFilter) -> StoreResult<Vec<FormationRun>> {
+        let filter = filter.clone();
+        self.readers.read(move |c| formations::list(c, &filter)).await
+    }
+
+    async fn cancel_formation_run(&self, id: &str) -> StoreResult<FormationRun> {
+        let id = id.to_string();
+        self.writer.write(move |c| formations::cancel(c, &id, Utc::now())).await
     }
 
     async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {

@@ -7,7 +7,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::queue::get_run;
 use super::rows::{self, ms};
-use super::{children, fleet, load, people};
+use super::{children, fleet, formations, load, people};
 use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
 use crate::lifecycle::{self, Commit, Effect, EndReason, EndedRow, Ending, Lease, Stored};
@@ -137,7 +137,8 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
                     finished_at = ?8, updated_at = ?8, worker_id = NULL
              WHERE id = ?1
              RETURNING id, session_id, blocked, fleet_run_id, task_index,
-                       CASE WHEN fleet_run_id IS NULL AND parent_run_id IS NULL THEN NULL ELSE input END,
+                       CASE WHEN fleet_run_id IS NOT NULL OR parent_run_id IS NOT NULL OR formation_run_id IS NOT NULL
+                            THEN input END,
                        children_open",
         )?
         .query_row(
@@ -164,6 +165,9 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
     if let Some(parent) = after.cancels_children {
         children::cancel(conn, parent, now)?;
     }
+    if let Some((node, outcome)) = after.node {
+        formations::node_ended(conn, node, outcome, now)?;
+    }
     if let Some((session_id, messages)) = after.history {
         append_history(conn, session_id, run_id, messages, now)?;
     }
@@ -186,15 +190,16 @@ type EndedColumns = (String, Option<String>, bool, Option<String>, Option<i64>, 
 
 fn ended_row(columns: EndedColumns) -> StoreResult<EndedRow> {
     let (run_id, session_id, blocked, fleet_run_id, task_index, input, children_open) = columns;
-    let (task_data, parent) = rows::ended_input(input.as_deref())?;
+    let input = rows::ended_input(input.as_deref())?;
     Ok(EndedRow {
         run_id,
         session_id,
         blocked,
         fleet_run_id,
         task_index: task_index.map(|i| i as u32),
-        task_data,
-        parent,
+        task_data: input.data,
+        parent: input.parent,
+        node: input.node,
         children_open: children_open as u32,
     })
 }

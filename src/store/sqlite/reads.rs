@@ -10,6 +10,7 @@ use rusqlite::{params, Connection};
 
 use super::fleet;
 use super::rows::{self, ms};
+use crate::formation::Formation;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::store::{EventCursor, FleetRunFilter, QueueStats, RunFilter, SessionFilter, StoreResult, WorkerInfo};
 
@@ -31,6 +32,16 @@ pub fn fleet(conn: &Connection, id: &str) -> StoreResult<Option<Fleet>> {
 /// Every fleet, by ID.
 pub fn fleets(conn: &Connection) -> StoreResult<Vec<Fleet>> {
     rows::select_all(conn, &format!("{} ORDER BY id", rows::FLEET_SELECT), [], |row| rows::fleet(row))
+}
+
+/// A formation by ID.
+pub fn formation(conn: &Connection, id: &str) -> StoreResult<Option<Formation>> {
+    rows::select_first(conn, "SELECT body FROM formations WHERE id = ?1", [id], |row| rows::body(row))
+}
+
+/// Every formation, by ID.
+pub fn formations(conn: &Connection) -> StoreResult<Vec<Formation>> {
+    rows::select_all(conn, "SELECT body FROM formations ORDER BY id", [], |row| rows::body(row))
 }
 
 /// A session by ID.
@@ -66,6 +77,7 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
         "SELECT {} FROM runs
          WHERE (?1 IS NULL OR session_id = ?1) AND (?2 IS NULL OR status = ?2)
            AND (?5 IS NULL OR fleet_run_id = ?5) AND (?6 IS NULL OR parent_run_id = ?6)
+           AND (?7 IS NULL OR formation_run_id = ?7)
            AND (?3 IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = ?3))
          ORDER BY queue_seq {} LIMIT ?4",
         rows::RUN_COLUMNS,
@@ -79,7 +91,8 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
         filter.after,
         filter.limit as i64,
         filter.fleet_run_id,
-        filter.parent_run_id
+        filter.parent_run_id,
+        filter.formation_run_id
     ];
     rows::select_all(conn, &sql, params, |row| rows::run(row))
 }

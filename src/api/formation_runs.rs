@@ -1,0 +1,168 @@
+//! Formation runs: `GET /formation-runs` (a page), `GET /formation-runs/{id}`
+//! (every node's state), its events, its cancel.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::{naming, ApiError, ApiResult, ErrorBody};
+use super::extract::QueryParams;
+use super::order::ListOrder;
+use super::runs::{check_limit, EventsQuery};
+use super::schemas::{Id, Seq};
+use super::sse::{self, EventFrame, LoggedEvent};
+use super::AppState;
+use crate::formation::run::FormationRun;
+use crate::store::FormationRunFilter;
+
+/// Each handler is registered with its `#[utoipa::path]` description.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default().routes(routes!(list)).routes(routes!(show)).routes(routes!(events)).routes(routes!(cancel))
+}
+
+/// The answer of an accepted formation run: the run, and its ID under the
+/// name submissions answer with.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FormationRunAccepted {
+    formation_run_id: String,
+    #[serde(flatten)]
+    run: FormationRun,
+}
+
+impl FormationRunAccepted {
+    /// The answer for `run`.
+    pub fn of(run: FormationRun) -> FormationRunAccepted {
+        FormationRunAccepted { formation_run_id: run.id.clone(), run }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+struct ListQuery {
+    /// Only this formation's runs.
+    formation_id: Option<String>,
+    /// Formation runs per page (default 50).
+    #[param(minimum = 1, maximum = 500)]
+    limit: Option<u32>,
+    /// The `next_after` of the page before.
+    after: Option<String>,
+    /// `asc` (oldest first, the default) or `desc`.
+    #[serde(default)]
+    #[param(value_type = Option<ListOrder>)]
+    order: ListOrder,
+}
+
+/// A page of formation runs.
+#[derive(Debug, Serialize, ToSchema)]
+struct FormationRunPage {
+    formation_runs: Vec<FormationRun>,
+    /// Pass as `after` for the next page; `null` on the last one.
+    #[schema(required = true)]
+    next_after: Option<String>,
+}
+
+/// Formation runs, oldest first, a page at a time.
+#[utoipa::path(
+    get,
+    path = "/formation-runs",
+    tag = "formation-runs",
+    operation_id = "list_formation_runs",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of formation runs", body = FormationRunPage),
+        (status = 400, description = "A limit out of range, an unknown parameter", body = ErrorBody),
+    )
+)]
+async fn list(
+    State(state): State<AppState>,
+    QueryParams(q): QueryParams<ListQuery>,
+) -> ApiResult<Json<FormationRunPage>> {
+    let limit = check_limit(q.limit, 50, 500)?;
+    let filter = FormationRunFilter { formation_id: q.formation_id, after: q.after, limit, order: q.order.into() };
+    let formation_runs = state.store.list_formation_runs(&filter).await?;
+    let full = formation_runs.len() as u32 == limit;
+    let next_after = if full { formation_runs.last().map(|r| r.id.clone()) } else { None };
+    Ok(Json(FormationRunPage { formation_runs, next_after }))
+}
+
+async fn find(state: &AppState, id: &str) -> ApiResult<FormationRun> {
+    state.store.get_formation_run(id).await?.ok_or_else(|| ApiError::NotFound(format!("formation run {id}")))
+}
+
+/// A formation run: its status, every node's state, input and output, its outputs.
+#[utoipa::path(
+    get,
+    path = "/formation-runs/{id}",
+    tag = "formation-runs",
+    operation_id = "get_formation_run",
+    params(("id" = Id, Path, description = "The formation run's ID")),
+    responses(
+        (status = 200, description = "The formation run", body = FormationRun),
+        (status = 404, description = "No such formation run", body = ErrorBody),
+    )
+)]
+async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<FormationRun>> {
+    Ok(Json(find(&state, &id).await?))
+}
+
+/// A formation run's events, exactly like a run's: SSE with `Accept:
+/// text/event-stream` (`204` once a finished formation run's log is all
+/// read), otherwise a JSON array.
+#[utoipa::path(
+    get,
+    path = "/formation-runs/{id}/events",
+    tag = "formation-runs",
+    operation_id = "formation_run_events",
+    params(
+        ("id" = Id, Path, description = "The formation run's ID"),
+        EventsQuery,
+        ("Last-Event-ID" = Option<Seq>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
+    ),
+    responses(
+        (status = 200, description = "The events (`formation_queued`, `node_started`, `node_finished`, `done`): a JSON array, or with `Accept: text/event-stream` an SSE stream",
+            content(
+                (Vec<LoggedEvent> = "application/json"),
+                (EventFrame = "text/event-stream"),
+            )),
+        (status = 204, description = "With `Accept: text/event-stream`: the formation run has ended and the client has every event"),
+        (status = 400, description = "A bad `Last-Event-ID` or `after`", body = ErrorBody),
+        (status = 404, description = "No such formation run", body = ErrorBody),
+    )
+)]
+async fn events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    QueryParams(q): QueryParams<EventsQuery>,
+) -> ApiResult<Response> {
+    let answer = async {
+        let run = find(&state, &id).await?;
+        sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Formation).await
+    };
+    sse::reconnect_when_unavailable(answer.await, &headers)
+}
+
+/// Cancels a formation run: what runs ends, nothing new starts.
+#[utoipa::path(
+    post,
+    path = "/formation-runs/{id}/cancel",
+    tag = "formation-runs",
+    operation_id = "cancel_formation_run",
+    params(("id" = Id, Path, description = "The formation run's ID")),
+    responses(
+        (status = 202, description = "The formation run", body = FormationRun),
+        (status = 404, description = "No such formation run", body = ErrorBody),
+        (status = 409, description = "The formation run has already ended", body = ErrorBody),
+    )
+)]
+async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<(StatusCode, Json<FormationRun>)> {
+    let run = state.store.cancel_formation_run(&id).await.map_err(naming(format!("formation run {id}")))?;
+    state.changed();
+    Ok((StatusCode::ACCEPTED, Json(run)))
+}

@@ -1,0 +1,250 @@
+//! Formation definitions: `POST|GET /formations`, `GET|DELETE
+//! /formations/{id}`; and their runs' submission, `POST /formations/{id}/run`.
+
+use std::collections::BTreeMap;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use chrono::Utc;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::{naming, naming_submission, ApiError, ApiResult, ErrorBody};
+use super::extract::{JsonBody, QueryParams};
+use super::formation_runs::FormationRunAccepted;
+use super::runs::{accepted, idempotency_key, WaitQuery};
+use super::schemas::{self, AnyJson, Id, IdempotencyKey};
+use super::{deleted, sse, AppState, Deleted};
+use crate::formation::run::{FleetSnapshot, FormationRun, NewFormationRun, Snapshot};
+use crate::formation::{self, Edge, Formation, Node};
+use crate::model::new_id;
+
+/// Each handler is registered with its `#[utoipa::path]` description.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default().routes(routes!(list, create)).routes(routes!(show, remove)).routes(routes!(submit))
+}
+
+/// The body of `POST /formations`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct NewFormation {
+    /// Not blank.
+    #[schema(schema_with = schemas::name)]
+    name: String,
+    /// 1 to 200 nodes: `{"id", "agent_id"}`, `{"id", "fleet_id"}` or `{"id", "function", "args"?}`.
+    nodes: Vec<Node>,
+    /// `{"from", "to"}`: `from`'s output is an input of `to` (several inputs
+    /// arrive as a list, in the order of these edges).
+    #[serde(default)]
+    edges: Vec<Edge>,
+}
+
+/// Creates a formation, after checking its graph and that every agent and
+/// fleet it names exists.
+#[utoipa::path(
+    post,
+    path = "/formations",
+    tag = "formations",
+    operation_id = "create_formation",
+    request_body = NewFormation,
+    responses(
+        (status = 201, description = "The formation", body = Formation),
+        (status = 400, description = "A refused graph: a cycle, an edge to an unknown node, no entry node, a node with no kind or several, an unknown function or bad args, a node fed what it cannot take (a fleet fed text)", body = ErrorBody),
+        (status = 404, description = "A node names an agent or a fleet that does not exist", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field", body = ErrorBody),
+    )
+)]
+async fn create(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody<NewFormation>,
+) -> ApiResult<(StatusCode, Json<Formation>)> {
+    formation::check(&body.name, &body.nodes, &body.edges).map_err(ApiError::BadRequest)?;
+    let (agents, fleets) = formation::references(&body.nodes);
+    for agent in agents {
+        if state.store.get_agent(agent).await?.is_none() {
+            return Err(ApiError::NotFound(format!("agent {agent}")));
+        }
+    }
+    for fleet in fleets {
+        if state.store.get_fleet(fleet).await?.is_none() {
+            return Err(ApiError::NotFound(format!("fleet {fleet}")));
+        }
+    }
+    let now = Utc::now();
+    let formation = Formation {
+        id: new_id(),
+        name: body.name,
+        nodes: body.nodes,
+        edges: body.edges,
+        created_at: now,
+        updated_at: now,
+    };
+    state.store.insert_formation(&formation).await?;
+    Ok((StatusCode::CREATED, Json(formation)))
+}
+
+/// Every formation: a plain array.
+#[utoipa::path(
+    get,
+    path = "/formations",
+    tag = "formations",
+    operation_id = "list_formations",
+    responses((status = 200, description = "Every formation", body = Vec<Formation>))
+)]
+async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Formation>>> {
+    Ok(Json(state.store.list_formations().await?))
+}
+
+async fn find(state: &AppState, id: &str) -> ApiResult<Formation> {
+    state.store.get_formation(id).await?.ok_or_else(|| ApiError::NotFound(format!("formation {id}")))
+}
+
+/// One formation.
+#[utoipa::path(
+    get,
+    path = "/formations/{id}",
+    tag = "formations",
+    operation_id = "get_formation",
+    params(("id" = Id, Path, description = "The formation's ID")),
+    responses(
+        (status = 200, description = "The formation", body = Formation),
+        (status = 404, description = "No such formation", body = ErrorBody),
+    )
+)]
+async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Formation>> {
+    Ok(Json(find(&state, &id).await?))
+}
+
+/// Deletes a formation; its runs keep their snapshot of it and go on.
+#[utoipa::path(
+    delete,
+    path = "/formations/{id}",
+    tag = "formations",
+    operation_id = "delete_formation",
+    params(("id" = Id, Path, description = "The formation's ID")),
+    responses(
+        (status = 200, description = "Deleted", body = Deleted),
+        (status = 404, description = "No such formation", body = ErrorBody),
+    )
+)]
+async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+    state.store.delete_formation(&id).await.map_err(naming(format!("formation {id}")))?;
+    Ok(deleted())
+}
+
+/// The body of `POST /formations/{id}/run`.
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct RunBody {
+    /// What its entry nodes take: text for an agent (any other JSON is
+    /// sent as JSON text), a list for a fleet.
+    #[schema(value_type = AnyJson)]
+    input: Value,
+}
+
+/// The answer of `?wait=true`: how the formation run ended.
+#[derive(Debug, Serialize, ToSchema)]
+struct FormationRunResult {
+    formation_run_id: String,
+    status: crate::model::FleetRunStatus,
+    /// The outputs of its exit nodes, by node.
+    #[schema(value_type = Object)]
+    outputs: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// Starts a run of the formation: its entry nodes start with it, each
+/// later node when its inputs are stored.
+#[utoipa::path(
+    post,
+    path = "/formations/{id}/run",
+    tag = "formations",
+    operation_id = "run_formation",
+    params(
+        ("id" = Id, Path, description = "The formation's ID"),
+        WaitQuery,
+        ("Idempotency-Key" = Option<IdempotencyKey>, Header, description = "1 to 255 visible ASCII characters: the same key with the same body returns the first formation run"),
+    ),
+    request_body = RunBody,
+    responses(
+        (status = 200, description = "With `?wait=true`: how the formation run ended, with its outputs", body = FormationRunResult),
+        (status = 202, description = "The formation run, its entry nodes started", body = FormationRunAccepted,
+            headers(
+                ("Location" = String, description = "`/formation-runs/{id}`"),
+                ("Idempotent-Replayed" = Option<String>, description = "`true` when an `Idempotency-Key` matched an earlier request"),
+            )),
+        (status = 400, description = "An input an entry node cannot take (a fleet node's must be a list), a bad `Idempotency-Key`", body = ErrorBody),
+        (status = 404, description = "No such formation", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; an agent or fleet of the formation no longer exists; an `Idempotency-Key` reused with another body", body = ErrorBody),
+    )
+)]
+async fn submit(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    QueryParams(query): QueryParams<WaitQuery>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<RunBody>,
+) -> ApiResult<Response> {
+    let formation = find(&state, &id).await?;
+    formation::check_input(&formation.nodes, &formation.edges, &body.input).map_err(ApiError::BadRequest)?;
+    let canonical = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let key = idempotency_key(&headers, &format!("formation:{id}"), &[&canonical])?;
+    let run_id = new_id();
+    let snapshot = snapshot(&state, formation, &run_id).await?;
+    let new = NewFormationRun { id: run_id, snapshot, input: body.input };
+    let enqueued =
+        state.store.enqueue_formation_run(new, key).await.map_err(naming_submission(format!("formation {id}")))?;
+    state.changed();
+    let run = enqueued.formation_run;
+    if query.wait {
+        sse::wait_done(&state, &run.id).await?;
+        let run = state.store.get_formation_run(&run.id).await?.ok_or_else(|| ApiError::NotFound(run.id.clone()))?;
+        return Ok(Json(result(run)).into_response());
+    }
+    let location = format!("/formation-runs/{}", run.id);
+    Ok(accepted(location, FormationRunAccepted::of(run), !enqueued.created))
+}
+
+fn result(run: FormationRun) -> FormationRunResult {
+    FormationRunResult {
+        formation_run_id: run.id,
+        status: run.status,
+        outputs: run.outputs.unwrap_or_else(|| Value::Object(Default::default())),
+        error: run.error,
+    }
+}
+
+/// What the run `run_id` of `formation` holds: the graph, its agents and
+/// fleets (with theirs) as they are now, and where its nodes work
+/// (`<data dir>/formation-runs/<run id>/<node>`).
+async fn snapshot(state: &AppState, formation: Formation, run_id: &str) -> ApiResult<Snapshot> {
+    let gone = |what: &str, id: &str| {
+        ApiError::Unprocessable(format!("the formation's {what} {id} no longer exists: create the formation anew"))
+    };
+    let (agent_ids, fleet_ids) = formation::references(&formation.nodes);
+    let mut agents = BTreeMap::new();
+    for id in agent_ids {
+        agents.insert(id.to_string(), state.store.get_agent(id).await?.ok_or_else(|| gone("agent", id))?);
+    }
+    let mut fleets = BTreeMap::new();
+    for id in fleet_ids {
+        let fleet = state.store.get_fleet(id).await?.ok_or_else(|| gone("fleet", id))?;
+        let agent =
+            state.store.get_agent(&fleet.agent_id).await?.ok_or_else(|| gone("fleet's agent", &fleet.agent_id))?;
+        fleets.insert(id.to_string(), FleetSnapshot { fleet, agent });
+    }
+    let work_dir = state.config.data_dir.join("formation-runs").join(run_id);
+    Ok(Snapshot {
+        formation,
+        agents,
+        fleets,
+        work_dir: work_dir.display().to_string(),
+        max_attempts: state.config.max_attempts,
+    })
+}

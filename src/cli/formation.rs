@@ -1,0 +1,138 @@
+//! `wingman formation …`: formations from the command line, and a formation
+//! run followed live, a line per node as it starts and ends.
+
+use anyhow::Context;
+use clap::Subcommand;
+use serde_json::{json, Value};
+
+use super::format;
+use super::remote::{print_json, segment, Remote, ServerArg};
+use super::style::{Style, Tone};
+use super::tail::follow;
+
+/// `wingman formation …`.
+#[derive(Debug, clap::Args)]
+pub struct FormationArgs {
+    #[command(subcommand)]
+    pub command: FormationCommand,
+    #[command(flatten)]
+    pub server: ServerArg,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FormationCommand {
+    /// Create a formation from a JSON file (`{"name", "nodes", "edges"}`;
+    /// `-` reads standard input) and print it.
+    Create {
+        /// The formation as JSON.
+        #[arg(long, value_name = "FILE")]
+        file: String,
+    },
+    /// List formations.
+    List,
+    /// Run a formation on an input, follow its nodes, then print its outputs.
+    Run {
+        formation_id: String,
+        /// The input as JSON (`'["a", "b"]'`, `'{"k": 1}'`); anything that is
+        /// not JSON is sent as text.
+        #[arg(long)]
+        input: String,
+        /// Print the formation run's ID and return at once.
+        #[arg(long)]
+        detach: bool,
+        /// Make the submission idempotent under this key.
+        #[arg(long)]
+        idempotency_key: Option<String>,
+    },
+    /// Follow a formation run to its end (reconnecting by itself), then print its outputs.
+    Tail { formation_run_id: String },
+    /// Cancel a formation run: what runs ends, nothing new starts.
+    Cancel { formation_run_id: String },
+}
+
+/// Runs a formation command.
+pub async fn run(remote: &Remote, command: FormationCommand) -> anyhow::Result<()> {
+    match command {
+        FormationCommand::Create { file } => {
+            let text = match file.as_str() {
+                "-" => std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?,
+                path => std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?,
+            };
+            let body: Value = serde_json::from_str(&text).with_context(|| format!("{file}: not JSON"))?;
+            print_json(&remote.call(remote.post("/formations").json(&body)).await?);
+        }
+        FormationCommand::List => print_json(&remote.read("/formations").await?),
+        FormationCommand::Run { formation_id, input, detach, idempotency_key } => {
+            let input = serde_json::from_str(&input).unwrap_or(Value::String(input));
+            let path = format!("/formations/{}/run", segment(&formation_id));
+            let mut request = remote.post(&path).json(&json!({"input": input}));
+            if let Some(key) = idempotency_key {
+                request = request.header("Idempotency-Key", key);
+            }
+            let answer = remote.call(request).await?;
+            let id = answer["formation_run_id"].as_str().context("the server answered without a formation_run_id")?;
+            eprintln!("formation run {id} started");
+            if detach {
+                println!("{id}");
+                return Ok(());
+            }
+            watch(remote, id).await?;
+        }
+        FormationCommand::Tail { formation_run_id } => watch(remote, &formation_run_id).await?,
+        FormationCommand::Cancel { formation_run_id } => {
+            let path = format!("/formation-runs/{}/cancel", segment(&formation_run_id));
+            print_json(&remote.call(remote.post(&path)).await?);
+        }
+    }
+    Ok(())
+}
+
+/// Follows the formation run's events, a line per node on standard error,
+/// then prints its outputs (JSON) on standard output.
+async fn watch(remote: &Remote, id: &str) -> anyhow::Result<()> {
+    let style = Style::stderr();
+    let path = format!("/formation-runs/{}/events", segment(id));
+    let on_event = |event: &Value| {
+        if let Some(line) = line_of(event, style) {
+            eprintln!("{line}");
+        }
+    };
+    follow(remote, &path, 0, on_event, |why| eprintln!("[{why}]")).await?;
+    let run = remote.read(&format!("/formation-runs/{}", segment(id))).await?;
+    print_json(&run["outputs"]);
+    match run["status"].as_str() {
+        Some("succeeded") => Ok(()),
+        status => anyhow::bail!(
+            "formation run {id} {}: {}",
+            status.unwrap_or("unknown"),
+            run["error"].as_str().unwrap_or("no error given")
+        ),
+    }
+}
+
+/// What a formation run's event means to a reader, if anything.
+fn line_of(event: &Value, style: Style) -> Option<String> {
+    let node = event["node"].as_str().unwrap_or_default();
+    match event["type"].as_str()? {
+        "node_started" => {
+            let work = event["run_id"].as_str().or(event["fleet_run_id"].as_str()).unwrap_or("computed");
+            Some(format!("→ {node} ({}, {work})", event["kind"].as_str().unwrap_or_default()))
+        }
+        "node_finished" => {
+            let status = style.paint(Tone::Status, event["status"].as_str().unwrap_or_default());
+            let said = event["error"].as_str().map(str::to_string).or_else(|| output_of(&event["output"]));
+            Some(format!("← {node} {status} {}", said.unwrap_or_default()))
+        }
+        "done" => Some(format!("[{}]", style.paint(Tone::Status, event["status"].as_str().unwrap_or_default()))),
+        _ => None,
+    }
+}
+
+fn output_of(output: &Value) -> Option<String> {
+    let text = match output {
+        Value::Null => return None,
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    Some(format::one_line(&text, 80))
+}
