@@ -130,13 +130,16 @@ impl Hub {
         Ok(self.catch_up(log_id, last, tx).await? || over)
     }
 
-    /// Whether a log can get no more events: its run or fleet run has ended,
-    /// or is gone.
+    /// Whether a log can get no more events: its run, fleet run or
+    /// formation run has ended, or is gone.
     async fn log_is_over(&self, log_id: &str) -> Result<bool, StoreError> {
         if let Some(run) = self.store.get_run(log_id).await? {
             return Ok(run.status.is_terminal());
         }
-        Ok(self.store.get_fleet_run(log_id).await?.is_none_or(|fleet_run| fleet_run.status.is_terminal()))
+        if let Some(fleet_run) = self.store.get_fleet_run(log_id).await? {
+            return Ok(fleet_run.status.is_terminal());
+        }
+        Ok(self.store.get_formation_run(log_id).await?.is_none_or(|run| run.status.is_terminal()))
     }
 
     /// Sends every stored event after `last`. True when the terminal event was sent

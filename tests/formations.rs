@@ -88,7 +88,9 @@ async fn outline_then_a_fleet_of_researchers_then_assembly(backend: Backend) {
     let env = TestEnv::on(backend);
     let server = env.server(2);
     let api = server.api();
-    let outline = api.create_agent(says("outline", "Eyes\nWings\n\nSong")).await;
+    // Its answer streams for about 1.5 s, during which the formation's log is quiet.
+    let outline = api.create_agent(json!({"name": "outline",
+        "options": {"script": [{"text": "Eyes\nWings\n\nSong"}], "chunk_delay_ms": 1500}})).await;
     let researcher = api.create_agent(json!({"name": "researcher", "options": {"chunk_delay_ms": 20}})).await;
     let (_, fleet) = api.post("/fleets", json!({"name": "researchers", "agent_id": researcher, "worker_count": 2})).await;
     let assembler = api.create_agent(json!({"name": "assembler"})).await;
@@ -137,7 +139,9 @@ async fn bad_graphs_and_inputs_are_refused_and_write_nothing(backend: Backend) {
     let fleet = fleet["id"].as_str().unwrap().to_string();
     let a = |id: &str| json!({"id": id, "agent_id": agent});
     let cases = [
-        (json!({"name": "x", "nodes": [a("p"), a("q")], "edges": [{"from": "p", "to": "q"}, {"from": "q", "to": "p"}]}), "a cycle"),
+        (json!({"name": "x", "nodes": [a("p"), a("q")], "edges": [{"from": "p", "to": "q"}, {"from": "q", "to": "p"}]}), "no entry node"),
+        (json!({"name": "x", "nodes": [a("p"), a("q"), a("r")],
+            "edges": [{"from": "p", "to": "q"}, {"from": "q", "to": "r"}, {"from": "r", "to": "q"}]}), "a cycle: the nodes q, r"),
         (json!({"name": "x", "nodes": [a("p")], "edges": [{"from": "p", "to": "nope"}]}), "unknown node \"nope\""),
         (json!({"name": "x", "nodes": [a("p"), a("q")], "edges": [{"from": "p", "to": "p"}]}), "feeds itself"),
         (json!({"name": "x", "nodes": [a("p"), {"id": "r", "fleet_id": fleet}], "edges": [{"from": "p", "to": "r"}]}),

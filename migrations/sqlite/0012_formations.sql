@@ -25,6 +25,10 @@ CREATE TABLE formation_runs (
     updated_at       INTEGER NOT NULL
 );
 CREATE INDEX formation_runs_formation ON formation_runs (formation_id, id);
+-- Retention prunes a formation run's log as it prunes a fleet run's.
+ALTER TABLE formation_runs ADD COLUMN pruned_at INTEGER;
+CREATE INDEX formation_runs_unpruned ON formation_runs (finished_at)
+    WHERE finished_at IS NOT NULL AND pruned_at IS NULL;
 
 -- A row per node that has started, keyed by the node: a node starts once,
 -- whatever crashes. `body` is the node's state as the rules write it.

@@ -14,6 +14,7 @@ use crate::store::ScratchDatabase;
 mod burn;
 mod cpu;
 mod fleet;
+mod formation;
 mod history;
 mod http;
 mod idle;
@@ -52,6 +53,8 @@ enum Which {
     Idle(idle::IdleArgs),
     /// (g) Messages one after another to one session: whether a message's cost grows with its history.
     History(history::HistoryArgs),
+    /// (h) A formation 1 → fleet of N → 1, submission to `done`, beside the same work as a fleet run.
+    Formation(formation::FormationArgs),
 }
 
 /// Runs a benchmark and prints its figures.
@@ -88,6 +91,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         Which::Fleet(a) => fleet::run(&setup, a).await,
         Which::Idle(a) => idle::run(&setup, a).await,
         Which::History(a) => history::run(&setup, a).await,
+        Which::Formation(a) => formation::run(&setup, a).await,
     };
     if let Some(database) = database {
         database.drop_it().await?;

@@ -167,10 +167,10 @@ pub fn check(name: &str, nodes: &[Node], edges: &[Edge]) -> Result<(), String> {
         node.kind().map_err(|e| format!("node {:?} {e}", node.id))?;
     }
     check_edges(&ids, edges)?;
-    let order = topological(nodes, edges)?;
     if entries(nodes, edges).is_empty() {
-        return Err("no entry node: every node has an input".into());
+        return Err("no entry node: every node has an input, so none could take the run's input".into());
     }
+    let order = topological(nodes, edges)?;
     check_shapes(nodes, edges, &order)
 }
 

@@ -225,9 +225,9 @@ pub trait Store: Send + Sync + 'static {
 
     // Retention (see [`retention`]).
     /// Removes one small batch of old logs: at most `limit` events and
-    /// checkpoints (together) of runs and fleet runs that ended more than
+    /// checkpoints (together) of runs, fleet runs and formation runs that ended more than
     /// `older_than` ago by the store's clock, oldest first, in one short
-    /// transaction. The runs and fleet runs themselves stay, with their
+    /// transaction. The runs, fleet runs and formation runs themselves stay, with their
     /// results, and so do sessions' histories. An empty answer means nothing
     /// that old is left to prune.
     async fn prune_logs(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned>;

@@ -11,7 +11,7 @@ use crate::model::{
     Event, Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunKind, RunStatus, Session,
 };
 use crate::shell::ShellState;
-use crate::store::{Order, StoreError, StoreResult, WorkerInfo, WorkerStatus};
+use crate::store::{Order, RunFilter, StoreError, StoreResult, WorkerInfo, WorkerStatus};
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
@@ -82,6 +82,21 @@ pub fn opt_json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResu
 pub const RUN_COLUMNS: &str = "id, kind, status, attempt, session_id, agent_id, fleet_run_id, task_index, \
      input, response, usage, steps, tool_calls, error, created_at, started_at, finished_at, updated_at, children_open, \
      parent_run_id, parent_call_id, formation_run_id";
+
+/// The predicate of a run list on a run's lineage (a parent's children, a
+/// formation run's nodes), with `parent` and `formation` the placeholders
+/// the two filters are bound to. A filter given is an equality, which the
+/// partial index on its column serves; as `? IS NULL OR col = ?` the
+/// planner could not use it, and a parent's children were looked for
+/// through every run.
+pub fn lineage(filter: &RunFilter, parent: &str, formation: &str) -> String {
+    match (&filter.parent_run_id, &filter.formation_run_id) {
+        (Some(_), Some(_)) => format!("parent_run_id = {parent} AND formation_run_id = {formation}"),
+        (Some(_), None) => format!("parent_run_id = {parent} AND {formation} IS NULL"),
+        (None, Some(_)) => format!("formation_run_id = {formation} AND {parent} IS NULL"),
+        (None, None) => format!("{parent} IS NULL AND {formation} IS NULL"),
+    }
+}
 
 /// Decodes a run row selected with [`RUN_COLUMNS`].
 pub fn run(row: &impl Columns) -> StoreResult<Run> {

@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
+const FORMATIONS_JS: &str = include_str!("assets/formations.js");
 
 /// A view of the dashboard: what its shell page is called and which part
 /// of the script draws it.
@@ -36,6 +37,8 @@ const SESSION: View = View { name: "session", title: "Session", section: "sessio
 const FLEETS: View = View { name: "fleets", title: "Fleets", section: "fleets" };
 const FLEET_RUN: View = View { name: "fleet-run", title: "Fleet run", section: "fleets" };
 const APPROVALS: View = View { name: "approvals", title: "Approvals", section: "approvals" };
+const FORMATIONS: View = View { name: "formations", title: "Formations", section: "formations" };
+const FORMATION_RUN: View = View { name: "formation-run", title: "Formation run", section: "formations" };
 
 /// The navigation bar's entries: (section, label, path).
 const NAV: &[(&str, &str, &str)] = &[
@@ -43,6 +46,7 @@ const NAV: &[(&str, &str, &str)] = &[
     ("runs", "Runs", "/ui/runs"),
     ("sessions", "Sessions", "/ui/sessions"),
     ("fleets", "Fleets", "/ui/fleets"),
+    ("formations", "Formations", "/ui/formations"),
     ("approvals", "Approvals", "/ui/approvals"),
 ];
 
@@ -59,8 +63,11 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/ui/fleets", page(FLEETS))
         .route("/ui/fleet-runs/{id}", page(FLEET_RUN))
         .route("/ui/approvals", page(APPROVALS))
+        .route("/ui/formations", page(FORMATIONS))
+        .route("/ui/formation-runs/{id}", page(FORMATION_RUN))
         .route("/ui/assets/app.js", get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }))
         .route("/ui/assets/app.css", get(|| async { asset("text/css; charset=utf-8", APP_CSS) }))
+        .route("/ui/assets/formations.js", get(|| async { asset("text/javascript; charset=utf-8", FORMATIONS_JS) }))
 }
 
 /// A short digest of the assets: their URLs carry it, so a browser caches
@@ -68,7 +75,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 fn version() -> &'static str {
     static VERSION: OnceLock<String> = OnceLock::new();
     VERSION.get_or_init(|| {
-        let digest = Sha256::new().chain_update(APP_JS).chain_update(APP_CSS).finalize();
+        let digest = Sha256::new().chain_update(APP_JS).chain_update(APP_CSS).chain_update(FORMATIONS_JS).finalize();
         digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
     })
 }
@@ -115,6 +122,7 @@ fn shell(view: View) -> Response {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/ui/assets/app.css?v={v}">
 <script src="/ui/assets/app.js?v={v}" defer></script>
+<script src="/ui/assets/formations.js?v={v}" defer></script>
 </head>
 <body data-view="{name}">
 <header><a class="brand" href="/ui">Wingman</a><nav>{nav}</nav><span id="auth"></span></header>

@@ -1,5 +1,5 @@
-//! Retention on PostgreSQL: pruning the logs of runs and fleet runs that
-//! ended long ago, and deleting a run that has ended.
+//! Retention on PostgreSQL: pruning the logs of runs, fleet runs and
+//! formation runs that ended long ago, and deleting a run that has ended.
 //!
 //! Each call is one short transaction that deletes a bounded number of rows
 //! by their physical address (`ctid = ANY(ARRAY(SELECT ctid … LIMIT n))`:
@@ -17,14 +17,14 @@ use sqlx::PgConnection;
 use crate::store::retention::check_ended;
 use crate::store::{Pruned, StoreError, StoreResult};
 
-/// Removes up to `limit` rows of the logs of runs, then fleet runs, that
+/// Removes up to `limit` rows of the logs of runs, then fleet runs and formation runs, that
 /// ended more than `older_than` ago, oldest first. A log whose last rows are
 /// gone is marked pruned, with its inbox removed.
 pub async fn prune(c: &mut PgConnection, older_than: Duration, limit: u32) -> StoreResult<Pruned> {
     let older_than = i64::try_from(older_than.as_millis()).unwrap_or(i64::MAX);
     let limit = u64::from(limit.max(1));
     let mut pruned = Pruned::default();
-    for owner in ["runs", "fleet_runs"] {
+    for owner in ["runs", "fleet_runs", "formation_runs"] {
         let budget = limit - pruned.rows;
         if budget == 0 {
             break;

@@ -165,11 +165,11 @@ impl Store for PgStore {
         let found = sqlx::query(&format!(
             "SELECT {} FROM runs
              WHERE ($1::text IS NULL OR session_id = $1) AND ($2::text IS NULL OR status = $2)
-               AND ($5::text IS NULL OR fleet_run_id = $5) AND ($6::text IS NULL OR parent_run_id = $6)
-               AND ($7::text IS NULL OR formation_run_id = $7)
+               AND ($5::text IS NULL OR fleet_run_id = $5) AND {}
                AND ($3::text IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = $3))
              ORDER BY queue_seq {} LIMIT $4",
             rows::RUN_COLUMNS,
+            rows::lineage(filter, "$6::text", "$7::text"),
             rows::past(filter.order),
             rows::order_by(filter.order)
         ))

@@ -76,11 +76,11 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
     let sql = format!(
         "SELECT {} FROM runs
          WHERE (?1 IS NULL OR session_id = ?1) AND (?2 IS NULL OR status = ?2)
-           AND (?5 IS NULL OR fleet_run_id = ?5) AND (?6 IS NULL OR parent_run_id = ?6)
-           AND (?7 IS NULL OR formation_run_id = ?7)
+           AND (?5 IS NULL OR fleet_run_id = ?5) AND {}
            AND (?3 IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = ?3))
          ORDER BY queue_seq {} LIMIT ?4",
         rows::RUN_COLUMNS,
+        rows::lineage(filter, "?6", "?7"),
         rows::past(filter.order),
         rows::order_by(filter.order)
     );

@@ -1,4 +1,4 @@
-//! Retention on SQLite: pruning the logs of runs and fleet runs that ended
+//! Retention on SQLite: pruning the logs of runs, fleet runs and formation runs that ended
 //! long ago, and deleting a run that has ended. Each call is one write of the
 //! writer's batch, kept to a bounded number of rows: SQLite has one writer,
 //! and every claim and commit of the queue waits behind it.
@@ -12,11 +12,13 @@ use super::rows::ms;
 use crate::store::retention::check_ended;
 use crate::store::{Pruned, StoreError, StoreResult};
 
-/// The tables whose rows have logs: runs, and fleet runs (events only).
+/// The tables whose rows have logs: runs, and fleet runs and formation
+/// runs (events only).
 #[derive(Debug, Clone, Copy)]
 enum Owner {
     Runs,
     FleetRuns,
+    FormationRuns,
 }
 
 impl Owner {
@@ -34,6 +36,11 @@ impl Owner {
                  WHERE finished_at IS NOT NULL AND pruned_at IS NULL AND finished_at < ?1
                  ORDER BY finished_at LIMIT ?2"
             }
+            Owner::FormationRuns => {
+                "SELECT id FROM formation_runs INDEXED BY formation_runs_unpruned
+                 WHERE finished_at IS NOT NULL AND pruned_at IS NULL AND finished_at < ?1
+                 ORDER BY finished_at LIMIT ?2"
+            }
         }
     }
 
@@ -41,17 +48,19 @@ impl Owner {
         match self {
             Owner::Runs => "UPDATE runs SET pruned_at = ?2 WHERE id = ?1",
             Owner::FleetRuns => "UPDATE fleet_runs SET pruned_at = ?2 WHERE id = ?1",
+            Owner::FormationRuns => "UPDATE formation_runs SET pruned_at = ?2 WHERE id = ?1",
         }
     }
 }
 
 /// [`crate::store::Store::prune_logs`], judged by `now`: runs' logs first,
-/// then fleet runs', each found through its owner's partial index.
+/// then fleet runs' and formation runs', each found through its owner's
+/// partial index.
 pub fn prune(conn: &Connection, older_than: Duration, limit: u32, now: DateTime<Utc>) -> StoreResult<Pruned> {
     let cutoff = ms(now) - i64::try_from(older_than.as_millis()).unwrap_or(i64::MAX);
     let limit = u64::from(limit.max(1));
     let mut pruned = Pruned::default();
-    for owner in [Owner::Runs, Owner::FleetRuns] {
+    for owner in [Owner::Runs, Owner::FleetRuns, Owner::FormationRuns] {
         let ids: Vec<String> = conn
             .prepare_cached(owner.ended_sql())?
             .query_map(params![cutoff, (limit - pruned.rows) as i64], |r| r.get(0))?

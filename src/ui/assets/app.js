@@ -653,4 +653,5 @@ async function start() {
   }
 }
 
-start();
+// After every script of the page has run (formations.js adds its views).
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,167 @@
+//! The storage contract for formation runs and sub-agents, on every backend:
+//! a formation run's entry node starts with it and the next one in the
+//! commit that ends the node before, each once; a cancel ends what runs and
+//! the run with it; a formation run's log is pruned like a fleet run's; a
+//! sub-agent's end is written into its waiting parent and queues it.
+
+mod store_support;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use serde_json::json;
+use store_support::*;
+use wingman::checkpoint::{Checkpoint, CheckpointBody};
+use wingman::formation::run::{NewFormationRun, NodeStatus, Snapshot};
+use wingman::formation::Formation;
+use wingman::model::{new_id, FleetRunStatus, RunInput, RunStatus, Session};
+use wingman::store::{Commit, Lease, NewChild, Store};
+use wingman::subagent::ParentCall;
+
+/// A formation `first` → `second`, both answered by `agent`.
+fn two_steps(agent: &wingman::model::Agent, dir: &std::path::Path) -> NewFormationRun {
+    let now = Utc::now();
+    let nodes =
+        serde_json::from_value(json!([{"id": "first", "agent_id": agent.id}, {"id": "second", "agent_id": agent.id}]));
+    let edges = serde_json::from_value(json!([{"from": "first", "to": "second"}]));
+    let formation = Formation {
+        id: new_id(),
+        name: "pair".into(),
+        nodes: nodes.unwrap(),
+        edges: edges.unwrap(),
+        created_at: now,
+        updated_at: now,
+    };
+    let snapshot = Snapshot {
+        formation,
+        agents: BTreeMap::from([(agent.id.clone(), agent.clone())]),
+        fleets: BTreeMap::new(),
+        work_dir: dir.to_string_lossy().into_owned(),
+        max_attempts: 2,
+    };
+    NewFormationRun { id: new_id(), snapshot, input: json!("start") }
+}
+
+/// Claims the one claimable run, which must be `run`.
+async fn claim(store: &Arc<dyn Store>, run: &str) -> Lease {
+    let w = worker(store).await;
+    let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
+    assert_eq!(claim.lease.run_id, run);
+    claim.lease
+}
+
+fn node_run(run: &wingman::formation::run::FormationRun, node: &str) -> Option<String> {
+    run.nodes.iter().find(|n| n.node == node).and_then(|n| n.run_id.clone())
+}
+
+store_tests! {
+    #[tokio::test]
+    async fn a_formation_runs_nodes_start_once_each_in_the_commit_that_ends_the_node_before(store, dir) {
+        let agent = agent(json!({}), 5);
+        let new = two_steps(&agent, dir.path());
+        let id = new.id.clone();
+        let run = store.enqueue_formation_run(new, None).await.unwrap().formation_run;
+        assert_eq!(run.status, FleetRunStatus::Running);
+        let first = node_run(&run, "first").expect("the entry node started with the run");
+        assert_eq!(run.nodes[1].status, NodeStatus::Pending);
+        let lease = claim(&store, &first).await;
+        store.commit(&lease, text_commit(1, "from the first", true)).await.unwrap();
+
+        let run = store.get_formation_run(&id).await.unwrap().unwrap();
+        let second = node_run(&run, "second").expect("the second node started when the first ended");
+        assert_eq!(store.get_run(&second).await.unwrap().unwrap().input.message, "from the first");
+        let lease = claim(&store, &second).await;
+        store.commit(&lease, text_commit(1, "from the second", true)).await.unwrap();
+
+        let run = store.get_formation_run(&id).await.unwrap().unwrap();
+        assert_eq!(run.status, FleetRunStatus::Succeeded);
+        assert_eq!(run.outputs, Some(json!({"second": "from the second"})));
+        let events = store.read_events(&id, 0, 100).await.unwrap();
+        assert_eq!(seqs(&events), (1..=events.len() as u64).collect::<Vec<_>>());
+        let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+        assert_eq!(kinds, ["formation_queued", "node_started", "node_finished", "node_started", "node_finished", "done"]);
+        let mut filter = wingman::store::RunFilter { formation_run_id: Some(id.clone()), limit: 10, ..Default::default() };
+        assert_eq!(store.list_runs(&filter).await.unwrap().len(), 2, "one run per agent node");
+        filter.formation_run_id = Some(new_id());
+        assert!(store.list_runs(&filter).await.unwrap().is_empty());
+
+        // Its log is pruned like a fleet run's, and the run stays.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let mut logs = 0;
+        loop {
+            let batch = store.prune_logs(Duration::ZERO, 1000).await.unwrap();
+            if batch.is_empty() {
+                break;
+            }
+            logs += batch.logs;
+        }
+        assert_eq!(logs, 3, "two node runs and the formation run");
+        assert!(store.read_events(&id, 0, 100).await.unwrap().is_empty());
+        assert_eq!(store.get_formation_run(&id).await.unwrap().unwrap().status, FleetRunStatus::Succeeded);
+    }
+
+    #[tokio::test]
+    async fn a_cancel_ends_what_runs_and_the_formation_run_and_only_once(store, dir) {
+        let agent = agent(json!({}), 5);
+        let new = two_steps(&agent, dir.path());
+        let id = new.id.clone();
+        let run = store.enqueue_formation_run(new, None).await.unwrap().formation_run;
+        let first = node_run(&run, "first").unwrap();
+        let cancelled = store.cancel_formation_run(&id).await.unwrap();
+        assert_eq!((cancelled.status, cancelled.cancel_requested), (FleetRunStatus::Cancelled, true));
+        assert_eq!(store.get_run(&first).await.unwrap().unwrap().status, RunStatus::Cancelled);
+        assert_eq!(cancelled.nodes[1].status, NodeStatus::Pending, "nothing new started");
+        assert!(store.cancel_formation_run(&id).await.is_err(), "an ended formation run is not cancelled again");
+        let events = store.read_events(&id, 0, 100).await.unwrap();
+        assert_eq!(events.last().unwrap().kind, "done");
+    }
+
+    #[tokio::test]
+    async fn a_childs_end_is_written_into_its_waiting_parent_which_it_queues_again(store, dir) {
+        let parent_agent = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let parent = enqueue(&store, &s, &parent_agent, "delegate").await;
+        let lease = claim(&store, &parent).await;
+        let now = Utc::now();
+        let child_session = Session {
+            id: new_id(),
+            agent_id: Some(parent_agent.id.clone()),
+            title: None,
+            work_dir: dir.path().to_string_lossy().into_owned(),
+            metadata: json!({}),
+            added_tools: Default::default(),
+            created_at: now,
+            updated_at: now,
+        };
+        let call = ParentCall { run_id: parent.clone(), call_id: "c1".into(), step: 1, tool: "agent__a".into(), depth: 1, max_depth: 3 };
+        let child = NewChild {
+            run_id: new_id(),
+            session: child_session,
+            agent: parent_agent.clone(),
+            input: RunInput { message: "the task".into(), parent: Some(call), ..Default::default() },
+        };
+        let child_id = child.run_id.clone();
+        let started = Checkpoint {
+            step: 1,
+            body: CheckpointBody::Child { call_id: "c1".into(), run_id: child_id.clone(), agent_id: parent_agent.id.clone() },
+        };
+        let park = Commit { checkpoints: vec![started], children: vec![child], wait: true, awaits_children: true, ..Default::default() };
+        store.commit(&lease, park).await.unwrap();
+        let waiting = store.get_run(&parent).await.unwrap().unwrap();
+        assert_eq!((waiting.status, waiting.children_open), (RunStatus::Waiting, 1));
+        let child_run = store.get_run(&child_id).await.unwrap().unwrap();
+        assert_eq!((child_run.parent_run_id.as_deref(), child_run.parent_call_id.as_deref()), (Some(parent.as_str()), Some("c1")));
+
+        let lease = claim(&store, &child_id).await;
+        store.commit(&lease, text_commit(1, "the child's answer", true)).await.unwrap();
+        let parent_run = store.get_run(&parent).await.unwrap().unwrap();
+        assert_eq!((parent_run.status, parent_run.children_open), (RunStatus::Queued, 0), "the last child queues its parent");
+        let events = store.read_events(&parent, 0, 100).await.unwrap();
+        let tail: Vec<&str> = events.iter().rev().take(2).map(|e| e.kind.as_str()).collect();
+        assert_eq!(tail, ["subagent_finished", "tool_result"]);
+        assert_eq!(events.iter().find(|e| e.kind == "tool_result").unwrap().data["output"], "the child's answer");
+        assert_eq!(seqs(&events), (1..=events.len() as u64).collect::<Vec<_>>());
+    }
+}
