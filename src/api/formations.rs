@@ -34,9 +34,10 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[serde(deny_unknown_fields)]
 struct NewFormation {
     /// Not blank.
-    #[schema(schema_with = schemas::name)]
+    #[schema(schema_with = schemas::formation::name)]
     name: String,
     /// 1 to 200 nodes: `{"id", "agent_id"}`, `{"id", "fleet_id"}` or `{"id", "function", "args"?}`.
+    #[schema(schema_with = schemas::formation::nodes)]
     nodes: Vec<Node>,
     /// `{"from", "to"}`: `from`'s output is an input of `to` (several inputs
     /// arrive as a list, in the order of these edges).
@@ -140,7 +141,7 @@ async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiRes
 /// The body of `POST /formations/{id}/run`.
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct RunBody {
+struct FormationRunBody {
     /// What its entry nodes take: text for an agent (any other JSON is
     /// sent as JSON text), a list for a fleet.
     #[schema(value_type = AnyJson)]
@@ -171,7 +172,7 @@ struct FormationRunResult {
         WaitQuery,
         ("Idempotency-Key" = Option<IdempotencyKey>, Header, description = "1 to 255 visible ASCII characters: the same key with the same body returns the first formation run"),
     ),
-    request_body = RunBody,
+    request_body = FormationRunBody,
     responses(
         (status = 200, description = "With `?wait=true`: how the formation run ended, with its outputs", body = FormationRunResult),
         (status = 202, description = "The formation run, its entry nodes started", body = FormationRunAccepted,
@@ -189,7 +190,7 @@ async fn submit(
     Path(id): Path<String>,
     QueryParams(query): QueryParams<WaitQuery>,
     headers: HeaderMap,
-    JsonBody(body): JsonBody<RunBody>,
+    JsonBody(body): JsonBody<FormationRunBody>,
 ) -> ApiResult<Response> {
     let formation = find(&state, &id).await?;
     formation::check_input(&formation.nodes, &formation.edges, &body.input).map_err(ApiError::BadRequest)?;
@@ -247,4 +248,59 @@ async fn snapshot(state: &AppState, formation: Formation, run_id: &str) -> ApiRe
         work_dir: work_dir.display().to_string(),
         max_attempts: state.config.max_attempts,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+    use utoipa::PartialSchema;
+
+    use super::*;
+
+    /// What the handler makes of a body, short of the store: whether its
+    /// shape and graph are accepted (it names no agent or fleet).
+    fn handler_accepts(body: &Value) -> bool {
+        let Ok(body) = serde_json::from_value::<NewFormation>(body.clone()) else { return false };
+        formation::check(&body.name, &body.nodes, &body.edges).is_ok()
+    }
+
+    fn schema_accepts(body: &Value) -> bool {
+        let mut schema = serde_json::to_value(NewFormation::schema()).unwrap();
+        let mut components = Vec::new();
+        NewFormation::schemas(&mut components);
+        let components: serde_json::Map<String, Value> =
+            components.into_iter().map(|(name, s)| (name, serde_json::to_value(s).unwrap())).collect();
+        schema["components"] = json!({ "schemas": components });
+        crate::api::schemas::validates(schema, body)
+    }
+
+    #[test]
+    fn the_schema_of_a_node_accepts_what_the_handler_accepts() {
+        let one = |node: Value| json!({"name": "f", "nodes": [node]});
+        let bodies = [
+            one(json!({"id": "a", "function": "split_lines"})),
+            one(json!({"id": "a", "function": "split_lines", "args": {}})),
+            one(json!({"id": "a", "function": "split_lines", "args": {"x": 1}})),
+            one(json!({"id": "a", "function": "split_lines", "args": null})),
+            one(json!({"id": "a", "function": "join", "args": {"separator": ", "}})),
+            one(json!({"id": "a", "function": "join", "args": {"separator": 1}})),
+            one(json!({"id": "a", "function": "template"})),
+            one(json!({"id": "a", "function": "template", "args": {"template": "<{{input}}>"}})),
+            one(json!({"id": "a", "function": "json_path", "args": {"path": "$.a[0][\"b c\"]"}})),
+            one(json!({"id": "a", "function": "json_path", "args": {"path": "$[\"a\"b\"]"}})),
+            one(json!({"id": "a", "function": "json_path", "args": {"path": "$..a"}})),
+            one(json!({"id": "a", "function": "json_path", "args": {"path": "$[ 1]"}})),
+            one(json!({"id": "a", "function": "eval"})),
+            one(json!({"id": "a", "function": "split_lines", "agent_id": null})),
+            one(json!({"id": "a b", "function": "split_lines"})),
+            one(json!({"id": "a"})),
+            one(json!({"id": "a", "function": "join", "extra": true})),
+            json!({"name": " ", "nodes": [{"id": "a", "function": "join"}]}),
+            json!({"name": "f", "nodes": []}),
+            json!({"name": "f", "nodes": [{"id": "a", "function": "join"}], "edges": null}),
+        ];
+        for body in bodies {
+            assert_eq!(schema_accepts(&body), handler_accepts(&body), "{body}");
+        }
+    }
 }

@@ -142,8 +142,10 @@ fn parse_path(path: &str) -> Result<Vec<Step>, String> {
             let end = after.find(']').ok_or_else(bad)?;
             let inside = &after[..end];
             let step = match inside.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
-                Some(key) => Step::Key(key.to_string()),
-                None => Step::Index(inside.parse().map_err(|_| bad())?),
+                Some(key) if !key.contains('"') => Step::Key(key.to_string()),
+                Some(_) => return Err(bad()),
+                None if inside.bytes().all(|b| b.is_ascii_digit()) => Step::Index(inside.parse().map_err(|_| bad())?),
+                None => return Err(bad()),
             };
             steps.push(step);
             rest = &after[end + 1..];

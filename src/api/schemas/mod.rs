@@ -12,6 +12,7 @@ use utoipa::{PartialSchema, ToSchema};
 use super::runs::MAX_MESSAGE_BYTES;
 use crate::{guard, provider, secret, tools};
 
+pub mod formation;
 mod json;
 mod nullable;
 
