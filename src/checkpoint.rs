@@ -577,14 +577,7 @@ mod tests {
     }
 
     fn input() -> RunInput {
-        RunInput {
-            message: "hi".into(),
-            instructions: None,
-            data: None,
-            reasoning: None,
-            max_cost_usd: None,
-            ..Default::default()
-        }
+        RunInput { message: "hi".into(), ..Default::default() }
     }
 
     fn inference(step: u32, text: &str, calls: &[&str]) -> Checkpoint {

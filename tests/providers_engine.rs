@@ -102,14 +102,7 @@ impl Harness {
             kind: RunKind::Message,
             session_id: Some(session.id),
             agent,
-            input: RunInput {
-                message: "What is the weather in SF?".into(),
-                instructions: None,
-                data: None,
-                reasoning: None,
-                max_cost_usd: None,
-                ..Default::default()
-            },
+            input: RunInput { message: "What is the weather in SF?".into(), ..Default::default() },
             work_dir,
             max_attempts: 3,
             strategy: Default::default(),

@@ -289,7 +289,7 @@ store_tests! {
             kind: RunKind::Message,
             session_id: Some(s.clone()),
             agent: a.clone(),
-            input: RunInput { message: "m".into(), instructions: None, data: None, reasoning: None, max_cost_usd: None, ..Default::default() },
+            input: RunInput { message: "m".into(), ..Default::default() },
             work_dir: "/tmp".into(),
             max_attempts: 3,
             strategy: Default::default(),

@@ -16,8 +16,8 @@ use store_support::*;
 use wingman::checkpoint::{Checkpoint, CheckpointBody};
 use wingman::formation::run::{NewFormationRun, NodeStatus, Snapshot};
 use wingman::formation::Formation;
-use wingman::model::{new_id, FleetRunStatus, RunInput, RunStatus, Session};
-use wingman::store::{Commit, Lease, NewChild, Store};
+use wingman::model::{new_id, FleetRunStatus, RunInput, RunStatus};
+use wingman::store::{Commit, FormationRunFilter, Lease, NewChild, Order, Store, StoreError};
 use wingman::subagent::ParentCall;
 
 /// A formation `first` → `second`, both answered by `agent`.
@@ -103,6 +103,44 @@ store_tests! {
     }
 
     #[tokio::test]
+    async fn formations_are_stored_listed_and_deleted_and_their_runs_paged(store, dir) {
+        let agent = agent(json!({}), 5);
+        let first = two_steps(&agent, dir.path());
+        // As stored: times to the millisecond.
+        let formation: Formation = serde_json::from_value(serde_json::to_value(&first.snapshot.formation).unwrap()).unwrap();
+        store.insert_formation(&formation).await.unwrap();
+        assert!(matches!(store.insert_formation(&formation).await, Err(StoreError::Conflict(_))), "an ID is used once");
+        assert_eq!(store.get_formation(&formation.id).await.unwrap(), Some(formation.clone()));
+        assert_eq!(store.list_formations().await.unwrap(), vec![formation.clone()]);
+        let mut ids = Vec::new();
+        for new in [first, two_steps(&agent, dir.path()), two_steps(&agent, dir.path())] {
+            let mut new = new;
+            new.snapshot.formation.id = formation.id.clone();
+            ids.push(store.enqueue_formation_run(new, None).await.unwrap().formation_run.id);
+        }
+        let page = |after: Option<String>, order| FormationRunFilter {
+            formation_id: Some(formation.id.clone()),
+            after,
+            limit: 2,
+            order,
+        };
+        let first_page = store.list_formation_runs(&page(None, Order::OldestFirst)).await.unwrap();
+        assert_eq!(first_page.iter().map(|r| r.id.clone()).collect::<Vec<_>>(), ids[..2]);
+        assert!(first_page.iter().all(|r| r.nodes.len() == 2 && r.nodes[0].run_id.is_some()), "each with its nodes");
+        let rest = store.list_formation_runs(&page(Some(ids[1].clone()), Order::OldestFirst)).await.unwrap();
+        assert_eq!(rest.iter().map(|r| r.id.clone()).collect::<Vec<_>>(), ids[2..]);
+        let newest = store.list_formation_runs(&page(None, Order::NewestFirst)).await.unwrap();
+        assert_eq!(newest[0].id, ids[2]);
+        let other = FormationRunFilter { formation_id: Some(new_id()), limit: 10, ..Default::default() };
+        assert!(store.list_formation_runs(&other).await.unwrap().is_empty());
+
+        store.delete_formation(&formation.id).await.unwrap();
+        assert_eq!(store.get_formation(&formation.id).await.unwrap(), None);
+        assert!(matches!(store.delete_formation(&formation.id).await, Err(StoreError::NotFound(_))));
+        assert!(store.get_formation_run(&ids[0]).await.unwrap().is_some(), "its runs stay");
+    }
+
+    #[tokio::test]
     async fn a_cancel_ends_what_runs_and_the_formation_run_and_only_once(store, dir) {
         let agent = agent(json!({}), 5);
         let new = two_steps(&agent, dir.path());
@@ -124,17 +162,7 @@ store_tests! {
         let s = session(&store, dir.path()).await;
         let parent = enqueue(&store, &s, &parent_agent, "delegate").await;
         let lease = claim(&store, &parent).await;
-        let now = Utc::now();
-        let child_session = Session {
-            id: new_id(),
-            agent_id: Some(parent_agent.id.clone()),
-            title: None,
-            work_dir: dir.path().to_string_lossy().into_owned(),
-            metadata: json!({}),
-            added_tools: Default::default(),
-            created_at: now,
-            updated_at: now,
-        };
+        let child_session = new_session(dir.path(), Some(&parent_agent.id));
         let call = ParentCall { run_id: parent.clone(), call_id: "c1".into(), step: 1, tool: "agent__a".into(), depth: 1, max_depth: 3 };
         let child = NewChild {
             run_id: new_id(),

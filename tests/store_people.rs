@@ -29,14 +29,7 @@ async fn submit(store: &Arc<dyn Store>, session: &str, strategy: MultitaskStrate
         kind: RunKind::Message,
         session_id: Some(session.into()),
         agent: agent(json!({}), 5),
-        input: RunInput {
-            message: "next".into(),
-            instructions: None,
-            data: None,
-            reasoning: None,
-            max_cost_usd: None,
-            ..Default::default()
-        },
+        input: RunInput { message: "next".into(), ..Default::default() },
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy,

@@ -97,8 +97,6 @@ async fn fleet_run(store: &Arc<dyn Store>, n: usize, cap: u32, key: Option<Idemp
                 message: format!("task {i}"),
                 instructions: None,
                 data: Some(json!(i)),
-                reasoning: None,
-                max_cost_usd: None,
                 ..Default::default()
             },
         })

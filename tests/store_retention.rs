@@ -12,7 +12,7 @@ use chrono::Utc;
 use serde_json::json;
 use store_support::*;
 use wingman::event::RunEvent;
-use wingman::model::{new_id, Fleet, FleetStatus, RunInput, RunKind, RunStatus, Session};
+use wingman::model::{new_id, Fleet, FleetStatus, RunInput, RunKind, RunStatus};
 use wingman::store::{Commit, IdempotencyKey, NewFleetRun, NewRun, NewTask, Pruned, Store, StoreError};
 
 /// Everything that ended before now.
@@ -129,17 +129,8 @@ store_tests! {
         store.insert_fleet(&fleet).await.unwrap();
         let task = |i: u32| NewTask {
             run_id: new_id(),
-            session: Session {
-                id: new_id(),
-                agent_id: Some(a.id.clone()),
-                title: None,
-                work_dir: dir.path().to_string_lossy().into_owned(),
-                metadata: json!({}),
-                added_tools: Default::default(),
-                created_at: now,
-                updated_at: now,
-            },
-            input: RunInput { message: format!("task {i}"), instructions: None, data: None, reasoning: None, max_cost_usd: None, ..Default::default() },
+            session: new_session(dir.path(), Some(&a.id)),
+            input: RunInput { message: format!("task {i}"), ..Default::default() },
         };
         let tasks = vec![task(0), task(1)];
         let task_ids: Vec<String> = tasks.iter().map(|t| t.run_id.clone()).collect();
@@ -177,7 +168,7 @@ store_tests! {
             kind: RunKind::Message,
             session_id: Some(s.clone()),
             agent: agent(json!({}), 5),
-            input: RunInput { message: "question".into(), instructions: None, data: None, reasoning: None, max_cost_usd: None, ..Default::default() },
+            input: RunInput { message: "question".into(), ..Default::default() },
             work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
             max_attempts: 2,
             strategy: Default::default(),

@@ -104,7 +104,7 @@ store_tests! {
             kind: RunKind::Message,
             session_id,
             agent: agent(json!({}), 5),
-            input: RunInput { message: "m".into(), instructions: None, data: None, reasoning: None, max_cost_usd: None, ..Default::default() },
+            input: RunInput { message: "m".into(), ..Default::default() },
             work_dir: dir.path().to_string_lossy().into_owned(),
             max_attempts: 2,
             strategy: Default::default(),

@@ -94,8 +94,6 @@ async fn enqueue(state: &AppState, fleet_id: &str, headers: &HeaderMap, body: Ru
                 message: task.message,
                 instructions: task.instructions,
                 data: task.data,
-                reasoning: None,
-                max_cost_usd: None,
                 ..Default::default()
             },
         })

@@ -156,14 +156,7 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
         kind: RunKind::Message,
         session_id: Some(session_id.to_string()),
         agent,
-        input: RunInput {
-            message: body.message,
-            instructions: None,
-            data: None,
-            reasoning,
-            max_cost_usd: body.max_cost_usd,
-            ..Default::default()
-        },
+        input: RunInput { message: body.message, reasoning, max_cost_usd: body.max_cost_usd, ..Default::default() },
         work_dir: session.work_dir,
         max_attempts: state.config.max_attempts,
         strategy: body.multitask_strategy,

@@ -172,13 +172,7 @@ async fn measure(
                 kind: RunKind::Message,
                 session_id: Some(session.clone()),
                 agent: agent.clone(),
-                input: RunInput {
-                    message: format!("go {i}"),
-                    instructions: None,
-                    data: None,
-                    reasoning: None,
-                    ..Default::default()
-                },
+                input: RunInput { message: format!("go {i}"), ..Default::default() },
                 work_dir: work.to_string(),
                 max_attempts: 3,
                 strategy: Default::default(),

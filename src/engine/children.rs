@@ -9,7 +9,7 @@ use std::path::Path;
 use chrono::Utc;
 use serde_json::json;
 
-use super::{commit_retrying, Execution, RunExit};
+use super::{Execution, RunExit};
 use crate::checkpoint::{Checkpoint, CheckpointBody};
 use crate::event::RunEvent;
 use crate::guard::Spent;
@@ -71,6 +71,7 @@ impl Execution {
             return Ok(None);
         }
         tracing::info!(step, children = commit.children.len(), "the run starts sub-agents and waits for them");
+        commit.awaits_children = true;
         self.park(commit).await
     }
 
@@ -78,34 +79,7 @@ impl Execution {
     /// ended (an attempt that finds them open); if they all ended meanwhile
     /// the store queues it again at once.
     pub(super) async fn await_children(&mut self) -> Result<Option<RunExit>, StoreError> {
-        self.park(Commit::default()).await
-    }
-
-    /// Writes a commit that parks the run for its children, with the
-    /// pending events. If the run's inbox holds something new, nothing is
-    /// written (no child starts) and the loop takes it in first.
-    async fn park(&mut self, mut commit: Commit) -> Result<Option<RunExit>, StoreError> {
-        let mut events = std::mem::take(&mut self.pending);
-        let announced = events.len();
-        events.append(&mut commit.events);
-        commit.events = events;
-        commit.wait = true;
-        commit.awaits_children = true;
-        match commit_retrying(self.store.as_ref(), &self.lease, &commit).await {
-            Ok(_) => {
-                self.ctx.checkpoints.extend(commit.checkpoints);
-                Ok(Some(RunExit::Waiting))
-            }
-            Err(StoreError::InboxWaiting) => {
-                // Only what was announced before stays pending: the start did not happen.
-                let mut events = commit.events;
-                events.truncate(announced);
-                self.pending = events;
-                self.inbox_unread = true;
-                Ok(None)
-            }
-            Err(e) => Err(e),
-        }
+        self.park(Commit { awaits_children: true, ..Default::default() }).await
     }
 
     /// The agents the calls' sub-agents name that still exist, by ID.

@@ -48,21 +48,35 @@ impl Execution {
 
     /// Parks the run until someone answers what `request` asks for (a
     /// person's decision, or a client's tool results): the event is written
-    /// and the run leaves this worker. If something reached the inbox first,
-    /// nothing is written and the loop takes it in.
+    /// and the run leaves this worker.
     pub(super) async fn wait_for(&mut self, request: RunEvent) -> Result<Option<RunExit>, StoreError> {
         let kind = request.kind();
+        let parked = self.park(Commit { events: vec![request], ..Default::default() }).await?;
+        if parked.is_some() {
+            tracing::info!(event = kind, "the run waits for an answer");
+        }
+        Ok(parked)
+    }
+
+    /// Writes `commit` with the pending events as a wait: the run leaves
+    /// this worker, `waiting` (for a person, its client or its sub-agents).
+    /// If something reached the inbox first, nothing is written, not even
+    /// what `commit` would have started, and the loop takes the inbox in.
+    pub(super) async fn park(&mut self, mut commit: Commit) -> Result<Option<RunExit>, StoreError> {
         let mut events = std::mem::take(&mut self.pending);
-        events.push(request);
-        let commit = Commit { events, wait: true, ..Default::default() };
+        let announced = events.len();
+        events.append(&mut commit.events);
+        commit.events = events;
+        commit.wait = true;
         match commit_retrying(self.store.as_ref(), &self.lease, &commit).await {
             Ok(_) => {
-                tracing::info!(event = kind, "the run waits for an answer");
+                self.ctx.checkpoints.extend(commit.checkpoints);
                 Ok(Some(RunExit::Waiting))
             }
             Err(StoreError::InboxWaiting) => {
+                // Only what was announced before stays pending: the wait did not happen.
                 let mut events = commit.events;
-                events.pop();
+                events.truncate(announced);
                 self.pending = events;
                 self.inbox_unread = true;
                 Ok(None)

@@ -118,18 +118,23 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
     }
 }
 
-pub async fn session(store: &Arc<dyn Store>, dir: &std::path::Path) -> String {
+/// A new session working in `dir`, not yet stored, answered by `agent_id`.
+pub fn new_session(dir: &std::path::Path, agent_id: Option<&str>) -> Session {
     let now = Utc::now();
-    let s = Session {
+    Session {
         id: new_id(),
-        agent_id: None,
+        agent_id: agent_id.map(str::to_string),
         title: None,
         work_dir: dir.to_string_lossy().into_owned(),
         metadata: json!({}),
         added_tools: Default::default(),
         created_at: now,
         updated_at: now,
-    };
+    }
+}
+
+pub async fn session(store: &Arc<dyn Store>, dir: &std::path::Path) -> String {
+    let s = new_session(dir, None);
     store.insert_session(&s).await.unwrap();
     s.id
 }
@@ -140,14 +145,7 @@ pub async fn enqueue(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, me
         kind: RunKind::Message,
         session_id: Some(session_id.into()),
         agent: agent.clone(),
-        input: RunInput {
-            message: message.into(),
-            instructions: None,
-            data: None,
-            reasoning: None,
-            max_cost_usd: None,
-            ..Default::default()
-        },
+        input: RunInput { message: message.into(), ..Default::default() },
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy: Default::default(),

@@ -8,8 +8,10 @@
 //! locks them after the formation run's row, against it, and a deadlock
 //! there is retried like any transient failure.
 
+use std::collections::HashMap;
+
 use futures_util::future::BoxFuture;
-use sqlx::PgConnection;
+use sqlx::{PgConnection, Row};
 
 use super::fleet;
 use super::progress::finish;
@@ -260,11 +262,22 @@ pub async fn list(c: &mut PgConnection, filter: &FormationRunFilter) -> StoreRes
         .bind(filter.limit as i64)
         .fetch_all(&mut *c)
         .await?;
-    let mut runs = Vec::with_capacity(found.len());
-    for row in &found {
-        let stored = stored_rows::stored(row)?;
-        let nodes = node_rows(&mut *c, &stored.id).await?;
-        runs.push(stored.view(&nodes));
+    let stored = found.iter().map(stored_rows::stored).collect::<StoreResult<Vec<_>>>()?;
+    // Every node of the page in one round trip, not one per run.
+    let ids: Vec<&str> = stored.iter().map(|s| s.id.as_str()).collect();
+    let rows = sqlx::query("SELECT formation_run_id, body FROM formation_nodes WHERE formation_run_id = ANY($1)")
+        .bind(&ids)
+        .fetch_all(&mut *c)
+        .await?;
+    let mut nodes: HashMap<String, Vec<NodeRow>> = HashMap::new();
+    for row in &rows {
+        nodes.entry(row.try_get("formation_run_id")?).or_default().push(stored_rows::node(row)?);
     }
-    Ok(runs)
+    Ok(stored
+        .into_iter()
+        .map(|s| {
+            let mine = nodes.remove(&s.id).unwrap_or_default();
+            s.view(&mine)
+        })
+        .collect())
 }
