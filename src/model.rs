@@ -75,8 +75,15 @@ pub fn storable_text(text: String) -> String {
 }
 
 /// Returns a fresh ULID as a string; every Wingman ID is one.
+///
+/// IDs made by one process increase strictly, even within a millisecond:
+/// lists are paged by ID, and rows made one after another must page in the
+/// order they were made.
 pub fn new_id() -> String {
-    ulid::Ulid::new().to_string()
+    static IDS: std::sync::Mutex<ulid::Generator> = std::sync::Mutex::new(ulid::Generator::new());
+    let mut ids = IDS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    // The random part overflows only after 2^80 IDs in one millisecond.
+    ids.generate().unwrap_or_else(|_| ulid::Ulid::new()).to_string()
 }
 
 /// An agent: a provider, a model, instructions and tools.
