@@ -1,5 +1,5 @@
-//! The server application: the API, its event hub, embedded workers and the
-//! pruner.
+//! The server application: the API, its event hub, embedded workers, the
+//! pruner and the webhook deliverer.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::api::guard::HostPolicy;
 use crate::api::{self, ApiConfig, AppState};
+use crate::delivery::{self, DeliveryConfig};
 use crate::hub::Hub;
 use crate::retention::{self, RetentionConfig};
 use crate::store::Store;
@@ -29,6 +30,8 @@ pub struct ServerConfig {
     pub event_poll: Duration,
     /// How long logs are kept; `None` keeps everything.
     pub retention: Option<RetentionConfig>,
+    /// How webhooks are delivered.
+    pub delivery: DeliveryConfig,
 }
 
 /// A bound, ready-to-run server.
@@ -64,6 +67,7 @@ impl Application {
         if let Some(config) = self.config.retention.clone() {
             tokio::spawn(retention::run(self.store.clone(), config, shutdown.clone()));
         }
+        tokio::spawn(delivery::run(self.store.clone(), self.config.delivery.clone(), shutdown.clone()));
         let hosts = HostPolicy::new(self.listener.local_addr()?, &self.config.api.allowed_hosts)
             .with_cors(self.config.api.cors.clone());
         let hosts = Arc::new(hosts);

@@ -563,6 +563,7 @@ mod tests {
             compaction: Default::default(),
             subagents: Vec::new(),
             max_depth: 3,
+            webhook: None,
             created_at: chrono::Utc::now(),
             updated_at: chrono::Utc::now(),
         }

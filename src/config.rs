@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::delivery::DeliveryConfig;
 use crate::engine::LoopConfig;
 use crate::retention::RetentionConfig;
 use crate::store::StoreOptions;
@@ -191,6 +192,35 @@ impl WorkerArgs {
                 })),
                 ..LoopConfig::default()
             },
+        }
+    }
+}
+
+/// Where and how the server announces ends (webhooks).
+#[derive(Debug, Clone, Args)]
+pub struct WebhookArgs {
+    /// A host that webhook URLs may reach even though it is not public
+    /// (`hooks.internal`, `10.0.0.7`), as a URL writes it. Repeatable; the
+    /// variable takes a comma-separated list.
+    #[arg(long = "allow-webhook-host", env = "WINGMAN_ALLOW_WEBHOOK_HOSTS", value_delimiter = ',')]
+    pub allow_webhook_hosts: Vec<String>,
+    /// The key webhook requests are signed with (the `Wingman-Signature`
+    /// header); they go unsigned without one. Never logged or shown.
+    #[arg(long, env = "WINGMAN_WEBHOOK_SECRET", hide_env_values = true)]
+    pub webhook_secret: Option<SigningSecret>,
+    /// How long a webhook attempt may take before it counts as failed, in
+    /// milliseconds.
+    #[arg(long, env = "WINGMAN_WEBHOOK_TIMEOUT_MS", default_value_t = 10_000)]
+    pub webhook_timeout_ms: u64,
+}
+
+impl WebhookArgs {
+    /// The deliverer's settings these flags describe.
+    pub fn config(&self) -> DeliveryConfig {
+        DeliveryConfig {
+            reach: std::sync::Arc::new(OutsideConfig::webhooks(&self.allow_webhook_hosts, self.webhook_secret.clone())),
+            timeout: Duration::from_millis(self.webhook_timeout_ms.max(1)),
+            ..DeliveryConfig::default()
         }
     }
 }

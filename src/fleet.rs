@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::event::RunEvent;
 use crate::model::{FleetProgress, FleetRunStatus, Run, RunStatus, Usage};
+use crate::webhook::{self, NewDelivery};
 
 /// The most tasks one fleet run may have.
 pub const MAX_TASKS: usize = 10_000;
@@ -156,21 +157,36 @@ pub struct TaskEnded {
     pub passes_slot: bool,
     /// The fleet run's end, when this was its last task.
     pub ends: Option<FleetRunStatus>,
+    /// The announcement of that end, for a fleet run with a webhook.
+    pub delivery: Option<NewDelivery>,
 }
 
-/// The end of `task`, which `held_slot` or not, for a fleet run whose
-/// counts were `before` and whose cancel was requested or not. A task holds
-/// a slot from the moment it may be claimed until it ends; the slot passes
-/// to the next waiting task in submission order.
-pub fn task_ended(task: &TaskEnd, held_slot: bool, before: FleetProgress, cancel_requested: bool) -> TaskEnded {
-    let mut progress = before;
+/// The fleet run a task's end goes to, as the transaction that ends the
+/// task reads (and locks) its row.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FleetRunRow {
+    pub id: String,
+    pub progress: FleetProgress,
+    pub cancel_requested: bool,
+    pub webhook: Option<String>,
+}
+
+/// The end of `task`, which `held_slot` or not, for the fleet run whose row
+/// is `fleet_run` (its counts before this end). A task holds a slot from
+/// the moment it may be claimed until it ends; the slot passes to the next
+/// waiting task in submission order.
+pub fn task_ended(task: &TaskEnd, held_slot: bool, fleet_run: &FleetRunRow) -> TaskEnded {
+    let mut progress = fleet_run.progress;
     add_to(&mut progress, task.status);
     let mut events = vec![result_event(task)];
-    let ends = (progress.finished() >= progress.total).then(|| final_status(&progress, cancel_requested));
+    let ends = (progress.finished() >= progress.total).then(|| final_status(&progress, fleet_run.cancel_requested));
     if let Some(status) = ends {
         events.push(RunEvent::fleet_done(status, &progress));
     }
-    TaskEnded { progress, events, passes_slot: held_slot, ends }
+    let delivery = ends
+        .zip(fleet_run.webhook.as_deref())
+        .map(|(status, url)| webhook::fleet_run_finished(&fleet_run.id, url, status, &progress));
+    TaskEnded { progress, events, passes_slot: held_slot, ends, delivery }
 }
 
 #[cfg(test)]
@@ -212,11 +228,26 @@ mod tests {
             usage: Usage::default(),
             data: None,
         };
+        let row = |progress| FleetRunRow { id: "f".into(), progress, ..Default::default() };
         let before = FleetProgress { total: 2, succeeded: 1, ..Default::default() };
-        let ended = task_ended(&failed, true, before, false);
+        let ended = task_ended(&failed, true, &row(before));
         assert_eq!((ended.progress.failed, ended.ends, ended.passes_slot), (1, Some(FleetRunStatus::Failed), true));
         assert_eq!(ended.events.iter().map(RunEvent::kind).collect::<Vec<_>>(), ["result", "done"]);
-        let first = task_ended(&failed, false, FleetProgress { total: 2, ..Default::default() }, false);
+        let first = task_ended(&failed, false, &row(FleetProgress { total: 2, ..Default::default() }));
         assert_eq!((first.ends, first.events.len(), first.passes_slot), (None, 1, false));
+        assert!(ended.delivery.is_none(), "no webhook, no delivery");
+        let announced = FleetRunRow { webhook: Some("https://h/x".into()), ..row(before) };
+        let delivery = task_ended(&failed, true, &announced).delivery.expect("its end is announced");
+        assert_eq!((delivery.subject_id.as_str(), delivery.url.as_str()), ("f", "https://h/x"));
+        assert!(
+            task_ended(
+                &failed,
+                false,
+                &FleetRunRow { progress: FleetProgress { total: 2, ..Default::default() }, ..announced }
+            )
+            .delivery
+            .is_none(),
+            "only its end is"
+        );
     }
 }

@@ -140,6 +140,10 @@ pub struct Agent {
     /// a call that would start a child deeper is refused.
     #[serde(default = "default_max_depth")]
     pub max_depth: u32,
+    /// Where the ends of its messages' runs are announced, unless a message
+    /// names its own ([`crate::webhook`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<crate::webhook::Webhook>,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
@@ -603,6 +607,9 @@ pub struct RunInput {
     /// For an agent node's run: the formation run and node it belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node: Option<NodeRef>,
+    /// The URL the run's end is announced to ([`crate::webhook`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<String>,
 }
 
 /// A run as stored: the job row.

@@ -24,6 +24,7 @@ const DOMAIN: &[&str] = &[
     "lifecycle",
     "shell",
     "subagent",
+    "webhook",
 ];
 
 /// What each module may use besides itself. Modules not listed here are the
@@ -35,7 +36,9 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         // The domain uses only the domain (and not all of it: see below).
         "attempt" => Some(vec![]),
         // An agent's declared tools are part of the model, and name the agent.
-        "model" => Some(vec!["toolset", "guard", "compaction", "subagent", "formation"]),
+        "model" => Some(vec!["toolset", "guard", "compaction", "subagent", "formation", "webhook"]),
+        // An end's announcement is built from the model's values alone.
+        "webhook" => Some(vec!["model"]),
         // What to prune and summarize is decided on messages alone.
         "compaction" => Some(vec!["model"]),
         // A sub-agent is one more source of tools, named `agent__<name>`.
@@ -67,6 +70,9 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         "engine" => with(&["store", "provider", "tools", "metrics"]),
         "hub" => with(&["store", "metrics"]),
         "worker" => with(&["store", "engine", "tools", "metrics"]),
+        // The deliverer reads the outbox through the store and reaches
+        // receivers under the tools' network policy and signature.
+        "delivery" => with(&["store", "tools", "metrics"]),
         // The pruner deletes through the store and nothing else.
         "retention" => with(&["store"]),
         // The API enqueues and tails: it never executes a run.

@@ -37,6 +37,7 @@ async fn start() -> Server {
         worker: WorkerConfig::default(),
         event_poll: Duration::from_millis(5),
         retention: None,
+        delivery: Default::default(),
     };
     let app = Application::build(store.clone(), "127.0.0.1:0".parse().unwrap(), config).await.unwrap();
     let url = format!("http://127.0.0.1:{}", app.port());

@@ -80,6 +80,7 @@ impl Harness {
             compaction: Default::default(),
             subagents: Vec::new(),
             max_depth: wingman::subagent::DEFAULT_MAX_DEPTH,
+            webhook: None,
             created_at: now,
             updated_at: now,
         };

@@ -101,7 +101,15 @@ async fn fleet_run(store: &Arc<dyn Store>, n: usize, cap: u32, key: Option<Idemp
             },
         })
         .collect();
-    let new = NewFleetRun { id: new_id(), fleet_id: f.id, agent: a, worker_count: cap, tasks, max_attempts: 2 };
+    let new = NewFleetRun {
+        id: new_id(),
+        fleet_id: f.id,
+        agent: a,
+        worker_count: cap,
+        tasks,
+        max_attempts: 2,
+        webhook: None,
+    };
     let enqueued = store.enqueue_fleet_run(new, key).await.unwrap();
     (enqueued.fleet_run.id, enqueued.created)
 }

@@ -141,6 +141,7 @@ store_tests! {
             worker_count: 1,
             tasks,
             max_attempts: 2,
+            webhook: None,
         };
         let id = store.enqueue_fleet_run(new, None).await.unwrap().fleet_run.id;
         assert!(store.prune_logs(ENDED, 100).await.unwrap().is_empty(), "nothing has ended yet");

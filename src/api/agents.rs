@@ -23,6 +23,7 @@ use crate::model::{
 };
 use crate::subagent::{self, Subagent};
 use crate::toolset::{ClientTool, HttpTool, McpServer};
+use crate::webhook::Webhook;
 use crate::{provider, tools, toolset};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
@@ -104,6 +105,11 @@ struct AgentFields {
     /// How deep sub-agents may nest below a run of this agent (default 3).
     #[schema(minimum = 1, maximum = 10)]
     max_depth: Option<u32>,
+    /// Where the ends of its messages' runs are announced unless a message
+    /// names its own; `null` for none, the default, or to remove it.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<Webhook>)]
+    webhook: Option<Option<Webhook>>,
 }
 
 /// The body of `POST /agents`, in the document: [`AgentFields`] with `name`
@@ -226,6 +232,9 @@ impl AgentFields {
         if let Some(v) = self.max_depth {
             agent.max_depth = v;
         }
+        if let Some(v) = self.webhook {
+            agent.webhook = v;
+        }
     }
 }
 
@@ -324,6 +333,7 @@ async fn create(
     let mut agent = blank_agent();
     fields.apply(&mut agent)?;
     validate(&mut agent)?;
+    super::webhooks::url_of(&state.config.webhooks, agent.webhook.as_ref(), None)?;
     resolve_subagents(&state, &mut agent).await?;
     state.store.insert_agent(&agent).await?;
     Ok((StatusCode::CREATED, Json(agent)))
@@ -352,6 +362,7 @@ pub fn blank_agent() -> Agent {
         compaction: Default::default(),
         subagents: Vec::new(),
         max_depth: crate::subagent::DEFAULT_MAX_DEPTH,
+        webhook: None,
         created_at: now,
         updated_at: now,
     }
@@ -408,6 +419,7 @@ async fn update(
     let mut agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
     fields.apply(&mut agent)?;
     validate(&mut agent)?;
+    super::webhooks::url_of(&state.config.webhooks, agent.webhook.as_ref(), None)?;
     resolve_subagents(&state, &mut agent).await?;
     agent.updated_at = Utc::now();
     state.store.update_agent(&agent).await?;

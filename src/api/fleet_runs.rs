@@ -74,6 +74,7 @@ async fn enqueue(state: &AppState, fleet_id: &str, headers: &HeaderMap, body: Ru
     let fleet =
         state.store.get_fleet(fleet_id).await?.ok_or_else(|| ApiError::NotFound(format!("fleet {fleet_id}")))?;
     check_tasks(state, &body.tasks)?;
+    let webhook = super::webhooks::url_of(&state.config.webhooks, body.webhook.as_ref(), None)?;
     let agent = state.store.get_agent(&fleet.agent_id).await?.ok_or_else(|| {
         ApiError::Unprocessable(format!(
             "the fleet's agent {} no longer exists: PUT the fleet a new agent_id",
@@ -105,6 +106,7 @@ async fn enqueue(state: &AppState, fleet_id: &str, headers: &HeaderMap, body: Ru
         worker_count: fleet.worker_count,
         tasks,
         max_attempts: state.config.max_attempts,
+        webhook,
     };
     let enqueued =
         state.store.enqueue_fleet_run(new, key).await.map_err(naming_submission(format!("fleet {fleet_id}")))?;

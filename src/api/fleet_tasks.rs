@@ -21,6 +21,9 @@ pub struct RunBody {
     /// 1 to 10,000 tasks.
     #[schema(min_items = 1, max_items = 10000)]
     pub tasks: Vec<TaskBody>,
+    /// Where the fleet run's end is announced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<crate::webhook::Webhook>,
 }
 
 /// One task: a message for the fleet's agent.

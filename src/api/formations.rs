@@ -146,6 +146,9 @@ struct FormationRunBody {
     /// sent as JSON text), a list for a fleet.
     #[schema(value_type = AnyJson)]
     input: Value,
+    /// Where the formation run's end is announced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    webhook: Option<crate::webhook::Webhook>,
 }
 
 /// The answer of `?wait=true`: how the formation run ended.
@@ -196,8 +199,10 @@ async fn submit(
     formation::check_input(&formation.nodes, &formation.edges, &body.input).map_err(ApiError::BadRequest)?;
     let canonical = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
     let key = idempotency_key(&headers, &format!("formation:{id}"), &[&canonical])?;
+    let webhook = super::webhooks::url_of(&state.config.webhooks, body.webhook.as_ref(), None)?;
     let run_id = new_id();
-    let snapshot = snapshot(&state, formation, &run_id).await?;
+    let mut snapshot = snapshot(&state, formation, &run_id).await?;
+    snapshot.webhook = webhook;
     let new = NewFormationRun { id: run_id, snapshot, input: body.input };
     let enqueued =
         state.store.enqueue_formation_run(new, key).await.map_err(naming_submission(format!("formation {id}")))?;
@@ -247,6 +252,7 @@ async fn snapshot(state: &AppState, formation: Formation, run_id: &str) -> ApiRe
         fleets,
         work_dir: work_dir.display().to_string(),
         max_attempts: state.config.max_attempts,
+        webhook: None,
     })
 }
 

@@ -26,6 +26,7 @@ use crate::model::{
     Usage,
 };
 use crate::store::{Enqueued, NewRun};
+use crate::webhook::Webhook;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -53,6 +54,8 @@ pub struct MessageBody {
     /// A budget in US dollars for this run, at most the agent's `max_cost_usd`.
     #[schema(schema_with = max_cost_usd)]
     max_cost_usd: Option<f64>,
+    /// Where the run's end is announced; the agent's `webhook` by default.
+    webhook: Option<Webhook>,
 }
 
 fn max_cost_usd() -> utoipa::openapi::schema::Schema {
@@ -141,6 +144,7 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
     let reasoning = reasoning.transpose().map_err(ApiError::BadRequest)?;
     let (session, agent_id, agent) = session_agent(state, session_id, body.agent_id.as_deref()).await?;
     check_budget(body.max_cost_usd, &agent)?;
+    let webhook = super::webhooks::url_of(&state.config.webhooks, body.webhook.as_ref(), agent.webhook.as_ref())?;
     let strategy = serde_json::to_string(&body.multitask_strategy).unwrap_or_default();
     // What a key stands for. A reasoning level and a budget join it only
     // when given, named so neither reads as the other, so that keys stored
@@ -150,13 +154,21 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
     let mut parts = vec![agent_id.as_str(), body.message.as_str(), strategy.as_str()];
     parts.extend(reasoning_part.as_deref());
     parts.extend(budget_part.as_deref());
+    let webhook_part = body.webhook.as_ref().map(|hook| format!("webhook={}", hook.url));
+    parts.extend(webhook_part.as_deref());
     let key = idempotency_key(headers, &format!("message:{session_id}"), &parts)?;
     let run = NewRun {
         id: new_id(),
         kind: RunKind::Message,
         session_id: Some(session_id.to_string()),
         agent,
-        input: RunInput { message: body.message, reasoning, max_cost_usd: body.max_cost_usd, ..Default::default() },
+        input: RunInput {
+            message: body.message,
+            reasoning,
+            max_cost_usd: body.max_cost_usd,
+            webhook,
+            ..Default::default()
+        },
         work_dir: session.work_dir,
         max_attempts: state.config.max_attempts,
         strategy: body.multitask_strategy,

@@ -20,6 +20,7 @@ use utoipa_axum::routes;
 use crate::hub::Hub;
 use crate::provider::models::ModelCatalog;
 use crate::store::Store;
+use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::SandboxMode;
 pub use bearer::AuthToken;
 pub use cors::CorsPolicy;
@@ -52,6 +53,7 @@ mod secrets;
 mod sessions;
 mod sse;
 mod tool_results;
+mod webhooks;
 mod work_dir;
 mod workers;
 
@@ -81,6 +83,8 @@ pub struct ApiConfig {
     pub work_root: Option<PathBuf>,
     /// Origins of pages served elsewhere that may call the API (`--cors-origin`).
     pub cors: CorsPolicy,
+    /// The hosts webhook URLs may name besides public ones (`--allow-webhook-host`).
+    pub webhooks: Arc<OutsideConfig>,
 }
 
 impl Default for ApiConfig {
@@ -97,6 +101,7 @@ impl Default for ApiConfig {
             auth_token: None,
             work_root: None,
             cors: CorsPolicy::default(),
+            webhooks: Arc::new(OutsideConfig::webhooks(&[], None)),
         }
     }
 }
@@ -182,6 +187,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(providers::routes())
         .merge(metrics::routes())
         .merge(workers::routes())
+        .merge(webhooks::routes())
 }
 
 /// The OpenAPI document of every route, as `GET /openapi.json` serves it.

@@ -56,6 +56,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         compaction: Default::default(),
         subagents: Vec::new(),
         max_depth: crate::subagent::DEFAULT_MAX_DEPTH,
+        webhook: None,
         created_at: now,
         updated_at: now,
     };

@@ -98,6 +98,7 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         compaction: Default::default(),
         subagents: Vec::new(),
         max_depth: crate::subagent::DEFAULT_MAX_DEPTH,
+        webhook: None,
         created_at: now,
         updated_at: now,
     };

@@ -10,7 +10,7 @@ use anyhow::Context;
 
 use crate::api::{ApiConfig, AuthToken, CorsPolicy};
 use crate::app::{Application, ServerConfig};
-use crate::config::{DatabaseArgs, RetentionArgs, WorkerArgs};
+use crate::config::{DatabaseArgs, RetentionArgs, WebhookArgs, WorkerArgs};
 use crate::provider::models::ModelCatalog;
 use crate::store;
 use crate::telemetry::{LogArgs, LogFormat};
@@ -96,6 +96,8 @@ struct ServeArgs {
     worker: WorkerArgs,
     #[command(flatten)]
     retention: RetentionArgs,
+    #[command(flatten)]
+    webhooks: WebhookArgs,
     #[command(flatten)]
     log: LogArgs,
 }
@@ -210,6 +212,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let worker = worker_config(&args.worker, &args.db, format!("serve-{}", std::process::id()))?;
     let models = ModelCatalog::load(args.models_file.as_deref(), &worker.engine.pricing)?;
     let access = args.access.check(args.addr)?;
+    let delivery = args.webhooks.config();
     let config = ServerConfig {
         api: ApiConfig {
             data_dir: args.db.data_dir(),
@@ -223,11 +226,13 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             auth_token: access.auth_token,
             work_root: access.work_root,
             cors: access.cors,
+            webhooks: delivery.reach.clone(),
         },
         workers: args.workers,
         worker,
         event_poll: Duration::from_millis(args.event_poll_ms.max(1)),
         retention: args.retention.config(),
+        delivery,
     };
     let app = Application::build(store, args.addr, config).await?;
     println!("wingman listening on http://{}:{}", args.addr.ip(), app.port());

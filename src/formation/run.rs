@@ -21,6 +21,7 @@ use crate::event::RunEvent;
 use crate::fleet::MAX_TASKS;
 use crate::lifecycle::{NewFleetRun, NewRun, NewTask, Refusal};
 use crate::model::{Agent, Fleet, FleetProgress, FleetRunStatus, RunInput, RunKind, RunStatus, Session};
+use crate::webhook::NewDelivery;
 
 /// A formation run's status: `running` from its submission (its entry
 /// nodes start with it), then `succeeded`, `failed` or `cancelled`.
@@ -36,6 +37,9 @@ pub struct Snapshot {
     /// The directory under which its nodes' sessions work.
     pub work_dir: String,
     pub max_attempts: u32,
+    /// Where its end is announced ([`crate::webhook`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<String>,
 }
 
 /// A fleet as a formation run holds it, with its agent.
@@ -203,6 +207,8 @@ pub struct FormationEnd {
     /// The outputs of its exit nodes, by node (an object).
     pub outputs: Value,
     pub error: Option<String>,
+    /// Its announcement, for a run with a webhook, written with it.
+    pub delivery: Option<NewDelivery>,
 }
 
 /// What a rule decided: node rows to write (new or changed), work to
@@ -294,7 +300,13 @@ fn end(state: &State, status: FormationRunStatus, error: Option<String>) -> Form
             outputs.insert(exit, output);
         }
     }
-    FormationEnd { status, outputs: Value::Object(outputs), error }
+    let outputs = Value::Object(outputs);
+    let delivery = state
+        .snapshot
+        .webhook
+        .as_deref()
+        .map(|url| crate::webhook::formation_run_finished(state.id, url, status, &outputs, error.as_deref()));
+    FormationEnd { status, outputs, error, delivery }
 }
 
 fn done(end: &FormationEnd) -> RunEvent {
@@ -501,6 +513,7 @@ impl Machine<'_> {
             worker_count: fleet.fleet.worker_count,
             tasks,
             max_attempts: snapshot.max_attempts,
+            webhook: None,
         });
         row.fleet_run_id = Some(id);
         Ok(())

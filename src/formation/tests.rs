@@ -116,6 +116,7 @@ fn outline_fleet_assembly() -> Snapshot {
         fleets: BTreeMap::from([("F".to_string(), run::FleetSnapshot { fleet, agent: agent("A") })]),
         work_dir: "/tmp/fr".into(),
         max_attempts: 3,
+        webhook: None,
     }
 }
 

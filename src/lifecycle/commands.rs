@@ -62,6 +62,8 @@ pub struct NewFleetRun {
     pub worker_count: u32,
     pub tasks: Vec<NewTask>,
     pub max_attempts: u32,
+    /// Where its end is announced ([`crate::webhook`]).
+    pub webhook: Option<String>,
 }
 
 /// Something a person sent a run, kept until the run reaches a step

@@ -12,6 +12,7 @@ use crate::model::{storable_text, Message, RunInput, RunStatus};
 use super::{turn, ChildEnd};
 use crate::formation::run::{self, NodeRef, Outcome};
 use crate::subagent::ParentCall;
+use crate::webhook::{self, NewDelivery};
 
 /// The end of a run: what its row records and its `done` event.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,6 +122,8 @@ pub struct EndedRow {
     pub node: Option<NodeRef>,
     /// Its own sub-agents' runs that have not ended.
     pub children_open: u32,
+    /// Where its end is announced (from its input).
+    pub webhook: Option<String>,
 }
 
 /// Where a run's end goes besides its own row.
@@ -141,6 +144,8 @@ pub struct AfterEnd<'a> {
     pub cancels_children: Option<&'a str>,
     /// An agent node's run: how its node ended ([`crate::formation::run::node_ended`]).
     pub node: Option<(&'a NodeRef, Outcome)>,
+    /// The announcement of its end, written with it ([`crate::webhook`]).
+    pub delivery: Option<NewDelivery>,
 }
 
 /// A fleet task that ended, as its fleet run takes it in ([`crate::fleet::task_ended`]).
@@ -189,6 +194,16 @@ pub fn after_end<'a>(row: &'a EndedRow, ending: &'a Ending) -> AfterEnd<'a> {
         cancels_children: (row.children_open > 0).then_some(row.run_id.as_str()),
         node: row.node.as_ref().map(|node| {
             (node, run::run_outcome(ending.status, ending.summary.response.as_deref(), ending.error.as_deref()))
+        }),
+        delivery: row.webhook.as_deref().map(|url| {
+            webhook::run_finished(
+                &row.run_id,
+                url,
+                ending.status,
+                ending.summary.response.as_deref(),
+                ending.summary.usage,
+                ending.error.as_deref(),
+            )
         }),
     }
 }

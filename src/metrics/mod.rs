@@ -107,6 +107,13 @@ static HTTP_REQUESTS: Family = Family {
     labels: &["method", "route", "status"],
 };
 
+static WEBHOOK_ATTEMPTS: Family = Family {
+    name: "wingman_webhook_deliveries_total",
+    help: "Webhook delivery attempts this server made, by outcome: delivered (a 2xx answer), retried (an error, a timeout or another status; tried again later), failed (the last attempt of 24 hours failed), refused (the network policy refused the address).",
+    kind: Kind::Counter,
+    labels: &["outcome"],
+};
+
 static QUEUE_DEPTH: Family = Family {
     name: "wingman_queue_depth",
     help: "Runs not yet ended, by status (queued includes runs waiting for their session's turn or a fleet slot), in the whole database, read at scrape time.",
@@ -126,7 +133,7 @@ const WORKER_FAMILIES: &[&Family] =
     &[&RUNS_FINISHED, &STEP_DURATION, &PROVIDER_DURATION, &TOKENS, &COST, &LEASE_RESCUES, &FENCED_WRITES, &COMPACTIONS];
 
 /// What a server records besides.
-const SERVER_FAMILIES: &[&Family] = &[&PUMP_LAG, &HTTP_REQUESTS];
+const SERVER_FAMILIES: &[&Family] = &[&PUMP_LAG, &HTTP_REQUESTS, &WEBHOOK_ATTEMPTS];
 
 /// A kind of step, for [`step_finished`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,6 +222,12 @@ pub fn event_delivered(lag: Duration) {
 /// The API answered a request; `route` is the matched route's template.
 pub fn http_request(method: &str, route: &str, status: u16) {
     REGISTRY.add(&HTTP_REQUESTS, &[method, route, &status.to_string()], 1.0);
+}
+
+/// A webhook delivery attempt ended; `outcome` is `delivered`, `retried`,
+/// `failed` or `refused`.
+pub fn webhook_attempt(outcome: &'static str) {
+    REGISTRY.add(&WEBHOOK_ATTEMPTS, &[outcome], 1.0);
 }
 
 /// The queue as the database holds it, for a server's scrape.

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 
 use super::{
     Claim, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor, FleetRunFilter,
@@ -20,6 +21,7 @@ use crate::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFl
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::secret::{Secret, SecretInfo, Secrets};
 use crate::toolset::{self, McpServer};
+use crate::webhook::{Attempt, Delivery, Next};
 
 /// The storage of everything Wingman knows.
 #[async_trait]
@@ -124,6 +126,22 @@ pub trait Store: Send + Sync + 'static {
     /// ends (each node `cancelled`), nothing new starts, and it ends
     /// `cancelled`, in one transaction. An ended one is a [`StoreError::Conflict`].
     async fn cancel_formation_run(&self, id: &str) -> StoreResult<FormationRun>;
+
+    // Webhook deliveries ([`crate::webhook`]), written by the transactions
+    // that end their subjects.
+    /// Claims up to `limit` pending deliveries that are due, for one attempt
+    /// each: the attempt is counted and the next one put off by `lease`, so
+    /// that no other server attempts it meanwhile, and another does once
+    /// `lease` has passed if this one never says how the attempt ended.
+    async fn claim_deliveries(&self, lease: Duration, limit: u32) -> StoreResult<Vec<Delivery>>;
+    /// Records how attempt `attempt.attempt` ended and what follows it;
+    /// `false`, writing nothing, when a later claim took the delivery over.
+    async fn record_delivery_attempt(&self, id: &str, attempt: &Attempt, next: &Next) -> StoreResult<bool>;
+    /// When the soonest pending delivery is due (`None`: none is pending).
+    async fn next_delivery_due(&self) -> StoreResult<Option<DateTime<Utc>>>;
+    /// The deliveries of a run, fleet run or formation run, oldest first,
+    /// each with its finished attempts.
+    async fn list_deliveries(&self, subject_id: &str) -> StoreResult<Vec<Delivery>>;
 
     // Events.
     /// The run's events with `seq > after`, in order, at most `limit`. Any

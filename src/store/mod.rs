@@ -40,6 +40,7 @@
 pub mod answers;
 pub mod body;
 pub mod contract;
+pub mod delivery_rows;
 pub mod error;
 pub mod filters;
 pub mod formation_rows;

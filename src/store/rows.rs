@@ -135,6 +135,29 @@ pub fn ended_input(input: Option<&str>) -> StoreResult<crate::model::RunInput> {
     Ok(serde_json::from_str::<crate::model::RunInput>(input)?)
 }
 
+/// The columns [`fleet_run_row`] reads.
+pub const FLEET_RUN_ROW: &str = "id, tasks, succeeded, failed, cancelled, cancel_requested, webhook_url, event_seq";
+
+/// A fleet run's row as a task's end reads it ([`crate::fleet::task_ended`]),
+/// and the number of its last event.
+pub fn fleet_run_row(row: &impl Columns) -> StoreResult<(crate::fleet::FleetRunRow, u64)> {
+    let count = |column| row.int(column).map(|n| n as u64);
+    let progress = FleetProgress {
+        total: count("tasks")?,
+        succeeded: count("succeeded")?,
+        failed: count("failed")?,
+        cancelled: count("cancelled")?,
+        ..Default::default()
+    };
+    let fleet_run = crate::fleet::FleetRunRow {
+        id: row.text("id")?,
+        progress,
+        cancel_requested: row.int("cancel_requested")? != 0,
+        webhook: row.opt_text("webhook_url")?,
+    };
+    Ok((fleet_run, count("event_seq")?))
+}
+
 /// A session's stored shell state (`sessions.shell`). One that does not
 /// decode (written by a later version, say) is read as none: the next bash
 /// call starts afresh in the work_dir, which is better than a run that

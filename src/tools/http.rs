@@ -138,7 +138,7 @@ fn headers(tool: &HttpTool, body: &[u8], key: &str, ctx: &ToolContext) -> Result
 /// A client that connects to `addr` for this URL's host and nowhere else,
 /// follows no redirect and uses no proxy (a proxy would connect on the
 /// worker's behalf to an address never checked).
-pub(super) fn pinned_client(url: &Url, addr: SocketAddr, user_agent: &str) -> Result<Client, String> {
+pub fn pinned_client(url: &Url, addr: SocketAddr, user_agent: &str) -> Result<Client, String> {
     let mut builder = Client::builder().redirect(Policy::none()).no_proxy().user_agent(user_agent);
     if let Some(url::Host::Domain(name)) = url.host() {
         builder = builder.resolve(name, addr);

@@ -13,8 +13,26 @@ use super::signature::SigningSecret;
 /// doubles it.
 pub const DEFAULT_RETRY_BASE: Duration = Duration::from_millis(500);
 
-/// The operator's settings for tools outside the worker (`--allow-tool-host`,
-/// `--tool-signing-secret`).
+/// The setting that allows a host, as a refusal names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AllowSetting {
+    pub flag: &'static str,
+    pub env: &'static str,
+    /// Whether `--allow-private-network` applies too.
+    pub private_network: bool,
+}
+
+/// `--allow-tool-host`, for HTTP tools and MCP servers.
+pub const TOOL_HOSTS: AllowSetting =
+    AllowSetting { flag: "--allow-tool-host", env: "WINGMAN_ALLOW_TOOL_HOSTS", private_network: true };
+
+/// `--allow-webhook-host`, for webhooks.
+pub const WEBHOOK_HOSTS: AllowSetting =
+    AllowSetting { flag: "--allow-webhook-host", env: "WINGMAN_ALLOW_WEBHOOK_HOSTS", private_network: false };
+
+/// The operator's settings for services outside the process: tools
+/// (`--allow-tool-host`, `--tool-signing-secret`) or webhooks
+/// (`--allow-webhook-host`, `--webhook-secret`).
 #[derive(Debug, Clone)]
 pub struct OutsideConfig {
     /// Hosts (names or addresses, as URLs write them) that tool URLs may
@@ -24,11 +42,18 @@ pub struct OutsideConfig {
     pub signing_secret: Option<SigningSecret>,
     /// The first wait between tries of a call; it doubles, with jitter.
     pub retry_base: Duration,
+    /// The setting a refusal names.
+    pub setting: AllowSetting,
 }
 
 impl Default for OutsideConfig {
     fn default() -> Self {
-        OutsideConfig { allow_hosts: Vec::new(), signing_secret: None, retry_base: DEFAULT_RETRY_BASE }
+        OutsideConfig {
+            allow_hosts: Vec::new(),
+            signing_secret: None,
+            retry_base: DEFAULT_RETRY_BASE,
+            setting: TOOL_HOSTS,
+        }
     }
 }
 
@@ -37,6 +62,11 @@ impl OutsideConfig {
     pub fn new(allow_hosts: &[String], signing_secret: Option<SigningSecret>) -> Self {
         let allow_hosts = allow_hosts.iter().map(|h| normal_host(h)).filter(|h| !h.is_empty()).collect();
         OutsideConfig { allow_hosts, signing_secret: signing_secret.filter(|s| !s.is_empty()), ..Default::default() }
+    }
+
+    /// Webhooks' settings: these hosts allowed, requests signed with this secret.
+    pub fn webhooks(allow_hosts: &[String], signing_secret: Option<SigningSecret>) -> Self {
+        OutsideConfig { setting: WEBHOOK_HOSTS, ..OutsideConfig::new(allow_hosts, signing_secret) }
     }
 
     /// True if the operator allowed the host of `url`.
@@ -63,10 +93,10 @@ impl OutsideConfig {
         match netpolicy::classify(ip) {
             AddrKind::NonPublic(_) => {
                 let host = url.host_str().unwrap_or_default().trim_start_matches('[').trim_end_matches(']');
-                format!(
-                    "{message}. The operator can allow this host with --allow-tool-host {host} \
-                     (WINGMAN_ALLOW_TOOL_HOSTS), or every non-public address with --allow-private-network"
-                )
+                let AllowSetting { flag, env, private_network } = self.setting;
+                let or_every =
+                    if private_network { ", or every non-public address with --allow-private-network" } else { "" };
+                format!("{message}. The operator can allow this host with {flag} {host} ({env}){or_every}")
             }
             _ => message.to_string(),
         }
@@ -120,6 +150,13 @@ mod tests {
         assert!(text.contains("--allow-tool-host ::1 (WINGMAN_ALLOW_TOOL_HOSTS)"), "{text}");
         let forbidden = config.refusal(&url("http://169.254.169.254/"), "169.254.169.254".parse().unwrap(), "no");
         assert_eq!(forbidden, "no");
+        let webhooks = OutsideConfig::webhooks(&[], None);
+        let text = webhooks.refusal(&url("http://10.1.2.3/"), "10.1.2.3".parse().unwrap(), "10.1.2.3: refused");
+        assert_eq!(
+            text,
+            "10.1.2.3: refused. The operator can allow this host with --allow-webhook-host 10.1.2.3 \
+             (WINGMAN_ALLOW_WEBHOOK_HOSTS)"
+        );
     }
 
     #[test]

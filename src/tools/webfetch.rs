@@ -205,7 +205,7 @@ fn looks_like_html(body: &[u8]) -> bool {
 }
 
 /// An error with its causes, which reqwest keeps in its source chain.
-pub(super) fn error_chain(err: &dyn std::error::Error) -> String {
+pub fn error_chain(err: &dyn std::error::Error) -> String {
     let mut text = err.to_string();
     let mut source = err.source();
     while let Some(cause) = source {

@@ -113,6 +113,7 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         compaction: Default::default(),
         subagents: Vec::new(),
         max_depth: wingman::subagent::DEFAULT_MAX_DEPTH,
+        webhook: None,
         created_at: now,
         updated_at: now,
     }

@@ -7,8 +7,8 @@ use super::queue::{insert_runs, remember_key, remembered};
 use super::{progress, Pending};
 use crate::fleet;
 use crate::lifecycle::{self, EndReason, EndedTask, IdempotencyKey, NewFleetRun};
-use crate::model::{FleetProgress, FleetRun};
-use crate::store::rows::{self, ms, Columns};
+use crate::model::FleetRun;
+use crate::store::rows::{self, ms};
 use crate::store::{EnqueuedFleetRun, StoreError, StoreResult};
 
 /// A fleet run with its running tasks counted.
@@ -47,14 +47,16 @@ pub async fn enqueue(
 /// and runs a statement each for all of them ([`lifecycle::fleet_run`]).
 pub async fn insert(c: &mut PgConnection, p: &mut Pending, new: &NewFleetRun) -> StoreResult<()> {
     sqlx::query(
-        "INSERT INTO fleet_runs (id, fleet_id, agent_id, status, worker_count, tasks, event_seq, created_at, updated_at)
-         VALUES ($1, $2, $3, 'queued', $4, $5, 1, wingman_ms(), wingman_ms())",
+        "INSERT INTO fleet_runs (id, fleet_id, agent_id, status, worker_count, tasks, webhook_url, event_seq,
+                                 created_at, updated_at)
+         VALUES ($1, $2, $3, 'queued', $4, $5, $6, 1, wingman_ms(), wingman_ms())",
     )
     .bind(&new.id)
     .bind(&new.fleet_id)
     .bind(&new.agent.id)
     .bind(new.worker_count as i64)
     .bind(new.tasks.len() as i64)
+    .bind(&new.webhook)
     .execute(&mut *c)
     .await?;
     let plan = lifecycle::fleet_run(new);
@@ -111,22 +113,12 @@ pub async fn tasks_started(c: &mut PgConnection, fleet_run_ids: &[String]) -> St
 /// row lock (so task ends of one fleet run take turns), written: the counts,
 /// the `result` and perhaps `done`, the slot handed on.
 pub async fn task_ended(c: &mut PgConnection, p: &mut Pending, task: EndedTask<'_>) -> StoreResult<()> {
-    let row = sqlx::query(
-        "SELECT tasks, succeeded, failed, cancelled, cancel_requested, event_seq FROM fleet_runs
-         WHERE id = $1 FOR UPDATE",
-    )
-    .bind(task.fleet_run_id)
-    .fetch_one(&mut *c)
-    .await?;
-    let count = |column| row.int(column).map(|n| n as u64);
-    let before = FleetProgress {
-        total: count("tasks")?,
-        succeeded: count("succeeded")?,
-        failed: count("failed")?,
-        cancelled: count("cancelled")?,
-        ..Default::default()
-    };
-    let ended = fleet::task_ended(&task.end, task.held_slot, before, row.int("cancel_requested")? != 0);
+    let row = sqlx::query(&format!("SELECT {} FROM fleet_runs WHERE id = $1 FOR UPDATE", rows::FLEET_RUN_ROW))
+        .bind(task.fleet_run_id)
+        .fetch_one(&mut *c)
+        .await?;
+    let (fleet_run, seq) = rows::fleet_run_row(&row)?;
+    let ended = fleet::task_ended(&task.end, task.held_slot, &fleet_run);
     sqlx::query(
         "UPDATE fleet_runs SET succeeded = $2, failed = $3, cancelled = $4, event_seq = event_seq + $5,
                 status = COALESCE($6, status),
@@ -142,7 +134,10 @@ pub async fn task_ended(c: &mut PgConnection, p: &mut Pending, task: EndedTask<'
     .bind(ended.ends.map(|status| status.as_str()))
     .execute(&mut *c)
     .await?;
-    p.push(task.fleet_run_id, count("event_seq")? + 1, &ended.events);
+    p.push(task.fleet_run_id, seq + 1, &ended.events);
+    if let Some(delivery) = &ended.delivery {
+        super::deliveries::insert(c, delivery).await?;
+    }
     if let Some(status) = ended.ends {
         super::formations::fleet_run_ended(c, p, task.fleet_run_id, status, &ended.progress).await?;
     }

@@ -207,6 +207,9 @@ async fn write_events_and_end(
     .bind(end.and_then(|e| e.error.as_deref()))
     .fetch_one(&mut *c)
     .await?;
+    if let Some(delivery) = end.and_then(|e| e.delivery.as_ref()) {
+        super::deliveries::insert(c, delivery).await?;
+    }
     p.push(&stored.id, last as u64 + 1 - advance.events.len() as u64, &advance.events);
     Ok(())
 }

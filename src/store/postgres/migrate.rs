@@ -20,6 +20,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (11, "secrets", include_str!("../../../migrations/postgres/0011_secrets.sql")),
     (12, "subagents", include_str!("../../../migrations/postgres/0012_subagents.sql")),
     (13, "formations", include_str!("../../../migrations/postgres/0013_formations.sql")),
+    (14, "webhooks", include_str!("../../../migrations/postgres/0014_webhooks.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

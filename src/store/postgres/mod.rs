@@ -35,6 +35,7 @@ pub use migrate::up_to as migrate_up_to;
 mod children;
 mod commit;
 mod committer;
+mod deliveries;
 mod events;
 mod fleet;
 mod formations;

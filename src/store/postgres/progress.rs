@@ -8,7 +8,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, Row};
 
 use super::queue::{get_run, get_run_locked};
-use super::{children, fleet, formations, load, Pending};
+use super::{children, deliveries, fleet, formations, load, Pending};
 use crate::lifecycle::{self, EndReason, EndedRow, Ending, Stored};
 use crate::model::{Message, Run};
 use crate::store::{rows, StoreError, StoreResult};
@@ -84,6 +84,9 @@ pub async fn pass_on(
         if let Some((node, outcome)) = after.node {
             formations::node_ended(c, p, node, outcome).await?;
         }
+        if let Some(delivery) = &after.delivery {
+            deliveries::insert(c, delivery).await?;
+        }
         sessions.extend(ended.row.session_id.as_deref());
         if let Some((session_id, messages)) = after.history {
             histories.push((session_id, &ended.row.run_id, messages));
@@ -117,7 +120,8 @@ impl EndedRowAt {
     pub const RETURNING: &'static str = "runs.id, runs.queue_seq, runs.session_id, runs.blocked, runs.fleet_run_id,
          runs.task_index, runs.children_open,
          CASE WHEN runs.fleet_run_id IS NOT NULL OR runs.parent_run_id IS NOT NULL OR runs.formation_run_id IS NOT NULL
-              THEN runs.input END AS input";
+              THEN runs.input END AS input,
+         runs.input::json ->> 'webhook' AS webhook";
 
     /// Reads the columns of [`EndedRowAt::RETURNING`].
     pub fn read(row: &PgRow) -> StoreResult<EndedRowAt> {
@@ -135,6 +139,7 @@ impl EndedRowAt {
                 parent: input.parent,
                 node: input.node,
                 children_open: row.try_get::<i64, _>("children_open")? as u32,
+                webhook: row.try_get("webhook")?,
             },
             queue_seq: row.try_get("queue_seq")?,
         })

@@ -5,10 +5,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
-use super::{events, fleet, formations, load, people, progress, queue, retention, sealed, workers, PgStore};
+use super::{
+    deliveries, events, fleet, formations, load, people, progress, queue, retention, sealed, workers, PgStore,
+};
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
 use crate::event::RunEvent;
@@ -24,6 +27,7 @@ use crate::store::{
     FormationRunFilter, HandBack, Heartbeat, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats,
     RunContext, RunFilter, SessionFilter, Store, StoreError, StoreResult, WorkerInfo,
 };
+use crate::webhook::{Attempt, Delivery, Next};
 
 /// A fleet's definition and whether one of its fleet runs is unfinished.
 const FLEET_SELECT: &str = "SELECT body, EXISTS(SELECT 1 FROM fleet_runs
@@ -297,6 +301,22 @@ impl Store for PgStore {
     async fn cancel_formation_run(&self, id: &str) -> StoreResult<FormationRun> {
         let id = id.to_string();
         self.write(move |c, p| Box::pin(async move { formations::cancel(c, p, &id).await })).await
+    }
+
+    async fn claim_deliveries(&self, lease: Duration, limit: u32) -> StoreResult<Vec<Delivery>> {
+        deliveries::claim(&self.pool, lease, limit).await
+    }
+
+    async fn record_delivery_attempt(&self, id: &str, attempt: &Attempt, next: &Next) -> StoreResult<bool> {
+        deliveries::record(&self.pool, id, attempt, next).await
+    }
+
+    async fn next_delivery_due(&self) -> StoreResult<Option<DateTime<Utc>>> {
+        deliveries::next_due(&self.pool).await
+    }
+
+    async fn list_deliveries(&self, subject_id: &str) -> StoreResult<Vec<Delivery>> {
+        deliveries::list(&self.pool, subject_id).await
     }
 
     async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {

@@ -12,7 +12,7 @@ use super::resources::insert_session;
 use super::rows::{self, ms};
 use crate::fleet;
 use crate::lifecycle::{self, EndReason, EndedTask, IdempotencyKey, NewFleetRun};
-use crate::model::{FleetProgress, FleetRun};
+use crate::model::FleetRun;
 use crate::store::{EnqueuedFleetRun, StoreError, StoreResult};
 
 /// The columns of a fleet run with its running tasks counted: those hold a
@@ -48,10 +48,19 @@ pub fn enqueue(conn: &Connection, new: NewFleetRun, key: Option<IdempotencyKey>)
 pub fn insert(conn: &Connection, new: &NewFleetRun, at: DateTime<Utc>) -> StoreResult<()> {
     let plan = lifecycle::fleet_run(new);
     conn.prepare_cached(
-        "INSERT INTO fleet_runs (id, fleet_id, agent_id, status, worker_count, tasks, event_seq, created_at, updated_at)
-         VALUES (?1, ?2, ?3, 'queued', ?4, ?5, 1, ?6, ?6)",
+        "INSERT INTO fleet_runs (id, fleet_id, agent_id, status, worker_count, tasks, webhook_url, event_seq,
+                                 created_at, updated_at)
+         VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, 1, ?7, ?7)",
     )?
-    .execute(params![new.id, new.fleet_id, new.agent.id, new.worker_count as i64, new.tasks.len() as i64, ms(at)])?;
+    .execute(params![
+        new.id,
+        new.fleet_id,
+        new.agent.id,
+        new.worker_count as i64,
+        new.tasks.len() as i64,
+        new.webhook,
+        ms(at)
+    ])?;
     insert_events(conn, &new.id, 1, &[plan.queued], at)?;
     for ((index, task), run) in new.tasks.iter().enumerate().zip(&plan.tasks) {
         insert_session(conn, &task.session)?;
@@ -83,22 +92,10 @@ pub fn task_started(conn: &Connection, run_id: &str, now: DateTime<Utc>) -> Stor
 /// Writes what [`fleet::task_ended`] makes of a task's end, given the fleet
 /// run's row as the writer's transaction reads it.
 pub fn task_ended(conn: &Connection, task: EndedTask, now: DateTime<Utc>) -> StoreResult<()> {
-    let (before, cancel_requested, seq) = conn
-        .prepare_cached(
-            "SELECT tasks, succeeded, failed, cancelled, cancel_requested, event_seq FROM fleet_runs WHERE id = ?1",
-        )?
-        .query_row([task.fleet_run_id], |r| {
-            let count = |i| r.get::<_, i64>(i).map(|n| n as u64);
-            let progress = FleetProgress {
-                total: count(0)?,
-                succeeded: count(1)?,
-                failed: count(2)?,
-                cancelled: count(3)?,
-                ..Default::default()
-            };
-            Ok((progress, r.get::<_, i64>(4)? != 0, r.get::<_, i64>(5)? as u64))
-        })?;
-    let ended = fleet::task_ended(&task.end, task.held_slot, before, cancel_requested);
+    let (fleet_run, seq) = conn
+        .prepare_cached(&format!("SELECT {} FROM fleet_runs WHERE id = ?1", rows::FLEET_RUN_ROW))?
+        .query_row([task.fleet_run_id], |r| Ok(rows::fleet_run_row(r)))??;
+    let ended = fleet::task_ended(&task.end, task.held_slot, &fleet_run);
     conn.prepare_cached(
         "UPDATE fleet_runs SET succeeded = ?2, failed = ?3, cancelled = ?4, event_seq = event_seq + ?5,
                 status = COALESCE(?6, status), finished_at = CASE WHEN ?6 IS NULL THEN finished_at ELSE ?7 END,
@@ -115,6 +112,9 @@ pub fn task_ended(conn: &Connection, task: EndedTask, now: DateTime<Utc>) -> Sto
         ms(now)
     ])?;
     insert_events(conn, task.fleet_run_id, seq + 1, &ended.events, now)?;
+    if let Some(delivery) = &ended.delivery {
+        super::deliveries::insert(conn, delivery, now)?;
+    }
     if let Some(status) = ended.ends {
         super::formations::fleet_run_ended(conn, task.fleet_run_id, status, &ended.progress, now)?;
     }

@@ -153,6 +153,9 @@ fn write_events_and_end(conn: &Connection, stored: &Stored, advance: &Advance, n
             ],
             |r| r.get(0),
         )?;
+    if let Some(delivery) = end.and_then(|e| e.delivery.as_ref()) {
+        super::deliveries::insert(conn, delivery, now)?;
+    }
     insert_events(conn, &stored.id, before as u64 + 1, &advance.events, now)
 }
 

@@ -17,6 +17,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (10, "secrets", include_str!("../../../migrations/sqlite/0010_secrets.sql")),
     (11, "subagents", include_str!("../../../migrations/sqlite/0011_subagents.sql")),
     (12, "formations", include_str!("../../../migrations/sqlite/0012_formations.sql")),
+    (13, "webhooks", include_str!("../../../migrations/sqlite/0013_webhooks.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

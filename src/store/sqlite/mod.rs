@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
@@ -23,8 +23,10 @@ use crate::store::{
     FormationRunFilter, HandBack, Heartbeat, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats,
     RunContext, RunFilter, SessionFilter, Store, StoreOptions, StoreResult, WorkerInfo,
 };
+use crate::webhook::{Attempt, Delivery, Next};
 
 mod children;
+mod deliveries;
 mod fleet;
 mod formations;
 mod load;
@@ -257,6 +259,24 @@ impl Store for SqliteStore {
     async fn cancel_formation_run(&self, id: &str) -> StoreResult<FormationRun> {
         let id = id.to_string();
         self.writer.write(move |c| formations::cancel(c, &id, Utc::now())).await
+    }
+
+    async fn claim_deliveries(&self, lease: Duration, limit: u32) -> StoreResult<Vec<Delivery>> {
+        self.writer.write(move |c| deliveries::claim(c, lease, limit, Utc::now())).await
+    }
+
+    async fn record_delivery_attempt(&self, id: &str, attempt: &Attempt, next: &Next) -> StoreResult<bool> {
+        let (id, attempt, next) = (id.to_string(), attempt.clone(), next.clone());
+        self.writer.write(move |c| deliveries::record(c, &id, &attempt, &next)).await
+    }
+
+    async fn next_delivery_due(&self) -> StoreResult<Option<DateTime<Utc>>> {
+        self.readers.read(deliveries::next_due).await
+    }
+
+    async fn list_deliveries(&self, subject_id: &str) -> StoreResult<Vec<Delivery>> {
+        let subject_id = subject_id.to_string();
+        self.readers.read(move |c| deliveries::list(c, &subject_id)).await
     }
 
     async fn read_events(&self, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {

@@ -7,7 +7,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::queue::get_run;
 use super::rows::{self, ms};
-use super::{children, fleet, formations, load, people};
+use super::{children, deliveries, fleet, formations, load, people};
 use crate::checkpoint::Checkpoint;
 use crate::event::RunEvent;
 use crate::lifecycle::{self, Commit, Effect, EndReason, EndedRow, Ending, Lease, Stored};
@@ -139,7 +139,7 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
              RETURNING id, session_id, blocked, fleet_run_id, task_index,
                        CASE WHEN fleet_run_id IS NOT NULL OR parent_run_id IS NOT NULL OR formation_run_id IS NOT NULL
                             THEN input END,
-                       children_open",
+                       children_open, json_extract(input, '$.webhook')",
         )?
         .query_row(
             params![
@@ -152,7 +152,7 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
                 ending.error,
                 ms(now)
             ],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)),
         )?;
     let row = ended_row(row)?;
     let after = lifecycle::after_end(&row, ending);
@@ -167,6 +167,9 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
     }
     if let Some((node, outcome)) = after.node {
         formations::node_ended(conn, node, outcome, now)?;
+    }
+    if let Some(delivery) = &after.delivery {
+        deliveries::insert(conn, delivery, now)?;
     }
     if let Some((session_id, messages)) = after.history {
         append_history(conn, session_id, run_id, messages, now)?;
@@ -184,12 +187,12 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
 }
 
 /// What an ended run's row says (`RETURNING id, session_id, blocked,
-/// fleet_run_id, task_index`, a fleet task's or sub-agent's input, and its
-/// children still open).
-type EndedColumns = (String, Option<String>, bool, Option<String>, Option<i64>, Option<String>, i64);
+/// fleet_run_id, task_index`, a fleet task's or sub-agent's input, its
+/// children still open, and its webhook).
+type EndedColumns = (String, Option<String>, bool, Option<String>, Option<i64>, Option<String>, i64, Option<String>);
 
 fn ended_row(columns: EndedColumns) -> StoreResult<EndedRow> {
-    let (run_id, session_id, blocked, fleet_run_id, task_index, input, children_open) = columns;
+    let (run_id, session_id, blocked, fleet_run_id, task_index, input, children_open, webhook) = columns;
     let input = rows::ended_input(input.as_deref())?;
     Ok(EndedRow {
         run_id,
@@ -201,6 +204,7 @@ fn ended_row(columns: EndedColumns) -> StoreResult<EndedRow> {
         parent: input.parent,
         node: input.node,
         children_open: children_open as u32,
+        webhook,
     })
 }
 
