@@ -1,5 +1,5 @@
 //! The server application: the API, its event hub, embedded workers, the
-//! pruner and the webhook deliverer.
+//! pruner, the webhook deliverer and the scheduler.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -74,6 +74,7 @@ impl Application {
         let mcp = (self.config.workers > 0).then(|| self.config.worker.engine.mcp.clone());
         let config = Arc::new(self.config.api.clone());
         let state = AppState { store: self.store.clone(), hub, config, wake, hosts, mcp };
+        tokio::spawn(api::scheduler::run(state.clone(), shutdown.clone()));
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
         // Open SSE tails end when their client goes; they do not hold shutdown up.
         // Small SSE frames must leave at once: without TCP_NODELAY, Nagle's

@@ -28,6 +28,7 @@ pub mod metrics;
 pub mod model;
 pub mod provider;
 pub mod retention;
+pub mod schedule;
 pub mod secret;
 pub mod shell;
 pub mod sse;

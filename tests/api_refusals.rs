@@ -157,6 +157,12 @@ async fn the_frameworks_own_refusals_are_json_too(backend: Backend) {
     let (status, body) =
         raw(&api, Method::POST, "/agents", &[("content-type", "application/json")], b"{".to_vec()).await;
     assert!(status == 400 && is_json_error(&body), "{status} {body}");
+    // A struct's fields in an array are not an object: serde would read them, the document does not allow them.
+    let json = [("content-type", "application/json")];
+    let (status, body) = raw(&api, Method::POST, "/agents", &json, br#" ["an array", null]"#.to_vec()).await;
+    assert!(status == 422 && body.contains("not an array"), "{status} {body}");
+    let (_, agents) = api.get("/agents").await;
+    assert_eq!(agents, serde_json::json!([]), "nothing written");
 }
 }
 

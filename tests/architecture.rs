@@ -25,6 +25,7 @@ const DOMAIN: &[&str] = &[
     "shell",
     "subagent",
     "webhook",
+    "schedule",
 ];
 
 /// What each module may use besides itself. Modules not listed here are the
@@ -39,6 +40,8 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         "model" => Some(vec!["toolset", "guard", "compaction", "subagent", "formation", "webhook"]),
         // An end's announcement is built from the model's values alone.
         "webhook" => Some(vec!["model"]),
+        // When ticks fall is computed from a schedule alone.
+        "schedule" => Some(vec!["model"]),
         // What to prune and summarize is decided on messages alone.
         "compaction" => Some(vec!["model"]),
         // A sub-agent is one more source of tools, named `agent__<name>`.

@@ -52,6 +52,7 @@ struct Ids {
     fleet_run: String,
     formation: String,
     formation_run: String,
+    schedule: String,
 }
 
 /// A template with its parameters filled in: with `ids`, or with IDs of
@@ -66,6 +67,7 @@ fn fill(template: &str, ids: Option<&Ids>) -> String {
         (Some("fleet-runs"), Some(ids)) => &ids.fleet_run,
         (Some("formations"), Some(ids)) => &ids.formation,
         (Some("formation-runs"), Some(ids)) => &ids.formation_run,
+        (Some("schedules"), Some(ids)) => &ids.schedule,
         _ => "scripted",
     };
     template
@@ -289,7 +291,24 @@ on_both_backends! {
         let (status, _) =
             checked(&api, &doc, Method::PUT, "/secrets/A_SECRET", Some(json!({"value": "s3cret value"}))).await;
         assert_eq!(status, 200);
-        let ids = Ids { agent, session, run, fleet, fleet_run, formation, formation_run };
+        let (_, ticking) = checked(&api, &doc, Method::POST, "/sessions", Some(json!({"agent_id": agent}))).await;
+        let every = json!({"name": "each second", "every": "1s", "overlap": "enqueue",
+            "target": {"session_id": ticking["id"], "message": "tick"}});
+        let (status, schedule) = checked(&api, &doc, Method::POST, "/schedules", Some(every)).await;
+        assert_eq!(status, 201, "{schedule}");
+        let schedule = schedule["id"].as_str().unwrap().to_string();
+        let cron = json!({"name": "weekdays", "cron": "0 30 9 * * MON-FRI", "timezone": "Europe/Paris",
+            "target": {"fleet_id": fleet, "tasks": [{"message": "report"}]}});
+        let (status, _) = checked(&api, &doc, Method::POST, "/schedules", Some(cron)).await;
+        assert_eq!(status, 201);
+        let formation_target = json!({"name": "hourly", "every": "1h",
+            "target": {"formation_id": formation, "input": ["a", "b"]}});
+        let (status, _) = checked(&api, &doc, Method::POST, "/schedules", Some(formation_target)).await;
+        assert_eq!(status, 201);
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let (status, _) = checked(&api, &doc, Method::POST, &format!("/schedules/{schedule}/pause"), None).await;
+        assert_eq!(status, 200);
+        let ids = Ids { agent, session, run, fleet, fleet_run, formation, formation_run, schedule };
         let fleet_run_path = format!("/fleet-runs/{}", ids.fleet_run);
         for _ in 0..200 {
             if api.get(&fleet_run_path).await.1["finished_at"].is_string() {

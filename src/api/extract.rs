@@ -25,6 +25,11 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             .map_err(|e| ApiError::Rejected { status: e.status(), message: e.body_text() })?;
         let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
         refuse_nul_in_body(text)?;
+        // Every body is an object: serde would also read a struct from an
+        // array of its fields in order, which no route's document allows.
+        if text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+            return Err(ApiError::Unprocessable("the body must be a JSON object, not an array".into()));
+        }
         serde_json::from_slice(text).map(JsonBody).map_err(|e| match e.classify() {
             // Missing fields and wrong types are the client's data, not its syntax.
             serde_json::error::Category::Data => {

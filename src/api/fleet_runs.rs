@@ -14,7 +14,7 @@ use super::error::{naming, naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::fleet_tasks::{check_tasks, task_session, RunBody};
 use super::order::ListOrder;
-use super::runs::{accepted, check_limit, idempotency_key, EventsQuery, WaitQuery};
+use super::runs::{accepted, check_limit, EventsQuery, KeyFrom, WaitQuery};
 use super::schemas::{Id, IdempotencyKey, Seq};
 use super::sse::{self, EventFrame, LoggedEvent};
 use super::AppState;
@@ -70,7 +70,12 @@ struct FleetRunView {
 }
 
 /// Writes the fleet run and all its tasks in one transaction.
-async fn enqueue(state: &AppState, fleet_id: &str, headers: &HeaderMap, body: RunBody) -> ApiResult<EnqueuedFleetRun> {
+pub(super) async fn enqueue(
+    state: &AppState,
+    fleet_id: &str,
+    keyed: KeyFrom<'_>,
+    body: RunBody,
+) -> ApiResult<EnqueuedFleetRun> {
     let fleet =
         state.store.get_fleet(fleet_id).await?.ok_or_else(|| ApiError::NotFound(format!("fleet {fleet_id}")))?;
     check_tasks(state, &body.tasks)?;
@@ -82,7 +87,7 @@ async fn enqueue(state: &AppState, fleet_id: &str, headers: &HeaderMap, body: Ru
         ))
     })?;
     let canonical = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let key = idempotency_key(headers, &format!("fleet:{fleet_id}"), &[&canonical])?;
+    let key = keyed.key(&format!("fleet:{fleet_id}"), &[&canonical])?;
     let id = new_id();
     let tasks = body
         .tasks
@@ -147,7 +152,7 @@ async fn submit(
     headers: HeaderMap,
     JsonBody(body): JsonBody<RunBody>,
 ) -> ApiResult<Response> {
-    let enqueued = enqueue(&state, &fleet_id, &headers, body).await?;
+    let enqueued = enqueue(&state, &fleet_id, KeyFrom::Header(&headers), body).await?;
     let run = enqueued.fleet_run;
     if query.wait {
         sse::wait_done(&state, &run.id).await?;
@@ -183,7 +188,7 @@ async fn submit_stream(
     headers: HeaderMap,
     JsonBody(body): JsonBody<RunBody>,
 ) -> ApiResult<Response> {
-    let enqueued = enqueue(&state, &fleet_id, &headers, body).await?;
+    let enqueued = enqueue(&state, &fleet_id, KeyFrom::Header(&headers), body).await?;
     Ok(sse::stream(&state, &enqueued.fleet_run.id, 0, sse::Dialect::Fleet))
 }
 

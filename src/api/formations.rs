@@ -17,12 +17,13 @@ use utoipa_axum::routes;
 use super::error::{naming, naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::formation_runs::FormationRunAccepted;
-use super::runs::{accepted, idempotency_key, WaitQuery};
+use super::runs::{accepted, KeyFrom, WaitQuery};
 use super::schemas::{self, AnyJson, Id, IdempotencyKey};
 use super::{deleted, sse, AppState, Deleted};
 use crate::formation::run::{FleetSnapshot, FormationRun, NewFormationRun, Snapshot};
 use crate::formation::{self, Edge, Formation, Node};
 use crate::model::new_id;
+use crate::store::EnqueuedFormationRun;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -141,7 +142,7 @@ async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiRes
 /// The body of `POST /formations/{id}/run`.
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct FormationRunBody {
+pub(super) struct FormationRunBody {
     /// What its entry nodes take: text for an agent (any other JSON is
     /// sent as JSON text), a list for a fleet.
     #[schema(value_type = AnyJson)]
@@ -195,18 +196,7 @@ async fn submit(
     headers: HeaderMap,
     JsonBody(body): JsonBody<FormationRunBody>,
 ) -> ApiResult<Response> {
-    let formation = find(&state, &id).await?;
-    formation::check_input(&formation.nodes, &formation.edges, &body.input).map_err(ApiError::BadRequest)?;
-    let canonical = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let key = idempotency_key(&headers, &format!("formation:{id}"), &[&canonical])?;
-    let webhook = super::webhooks::url_of(&state.config.webhooks, body.webhook.as_ref(), None)?;
-    let run_id = new_id();
-    let mut snapshot = snapshot(&state, formation, &run_id).await?;
-    snapshot.webhook = webhook;
-    let new = NewFormationRun { id: run_id, snapshot, input: body.input };
-    let enqueued =
-        state.store.enqueue_formation_run(new, key).await.map_err(naming_submission(format!("formation {id}")))?;
-    state.changed();
+    let enqueued = enqueue(&state, &id, KeyFrom::Header(&headers), body).await?;
     let run = enqueued.formation_run;
     if query.wait {
         sse::wait_done(&state, &run.id).await?;
@@ -229,6 +219,28 @@ fn result(run: FormationRun) -> FormationRunResult {
 /// What the run `run_id` of `formation` holds: the graph, its agents and
 /// fleets (with theirs) as they are now, and where its nodes work
 /// (`<data dir>/formation-runs/<run id>/<node>`).
+/// Writes a formation run of `body` and what its start makes ready.
+pub(super) async fn enqueue(
+    state: &AppState,
+    id: &str,
+    keyed: KeyFrom<'_>,
+    body: FormationRunBody,
+) -> ApiResult<EnqueuedFormationRun> {
+    let formation = find(state, id).await?;
+    formation::check_input(&formation.nodes, &formation.edges, &body.input).map_err(ApiError::BadRequest)?;
+    let canonical = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let key = keyed.key(&format!("formation:{id}"), &[&canonical])?;
+    let webhook = super::webhooks::url_of(&state.config.webhooks, body.webhook.as_ref(), None)?;
+    let run_id = new_id();
+    let mut snapshot = snapshot(state, formation, &run_id).await?;
+    snapshot.webhook = webhook;
+    let new = NewFormationRun { id: run_id, snapshot, input: body.input };
+    let enqueued =
+        state.store.enqueue_formation_run(new, key).await.map_err(naming_submission(format!("formation {id}")))?;
+    state.changed();
+    Ok(enqueued)
+}
+
 async fn snapshot(state: &AppState, formation: Formation, run_id: &str) -> ApiResult<Snapshot> {
     let gone = |what: &str, id: &str| {
         ApiError::Unprocessable(format!("the formation's {what} {id} no longer exists: create the formation anew"))

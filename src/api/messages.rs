@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 
 use super::error::{naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
-use super::runs::{accepted, check_message, idempotency_key, read_run, WaitQuery};
+use super::runs::{accepted, check_message, read_run, KeyFrom, WaitQuery};
 use super::schemas::{self, Id, IdempotencyKey};
 use super::sse::{self, MessageStreamFrame};
 use super::AppState;
@@ -37,7 +37,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 /// an early version of the original API named it.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct MessageBody {
+pub(super) struct MessageBody {
     /// The agent to run; the session's by default.
     #[schema(value_type = Option<Id>)]
     agent_id: Option<String>,
@@ -138,7 +138,12 @@ struct Approval {
 }
 
 /// Writes the run (and nothing else happens here: a worker picks it up).
-async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: MessageBody) -> ApiResult<Enqueued> {
+pub(super) async fn enqueue(
+    state: &AppState,
+    session_id: &str,
+    keyed: KeyFrom<'_>,
+    body: MessageBody,
+) -> ApiResult<Enqueued> {
     check_message(&body.message).map_err(ApiError::BadRequest)?;
     let reasoning = body.reasoning.as_deref().map(|r| Reasoning::parse_field("reasoning", r));
     let reasoning = reasoning.transpose().map_err(ApiError::BadRequest)?;
@@ -156,7 +161,7 @@ async fn enqueue(state: &AppState, session_id: &str, headers: &HeaderMap, body: 
     parts.extend(budget_part.as_deref());
     let webhook_part = body.webhook.as_ref().map(|hook| format!("webhook={}", hook.url));
     parts.extend(webhook_part.as_deref());
-    let key = idempotency_key(headers, &format!("message:{session_id}"), &parts)?;
+    let key = keyed.key(&format!("message:{session_id}"), &parts)?;
     let run = NewRun {
         id: new_id(),
         kind: RunKind::Message,
@@ -233,7 +238,7 @@ async fn submit_message(
     headers: HeaderMap,
     JsonBody(body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
-    let enqueued = enqueue(&state, &session_id, &headers, body).await?;
+    let enqueued = enqueue(&state, &session_id, KeyFrom::Header(&headers), body).await?;
     let run = enqueued.run;
     if query.wait {
         let (settled, approval) = wait_for(&state, &run.id).await?;
@@ -270,7 +275,7 @@ async fn submit_message_stream(
     headers: HeaderMap,
     JsonBody(body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
-    let enqueued = enqueue(&state, &session_id, &headers, body).await?;
+    let enqueued = enqueue(&state, &session_id, KeyFrom::Header(&headers), body).await?;
     Ok(sse::stream(&state, &enqueued.run.id, 0, sse::Dialect::Seed))
 }
 

@@ -48,6 +48,8 @@ mod order;
 mod people;
 mod providers;
 mod runs;
+pub mod scheduler;
+mod schedules;
 mod schemas;
 mod secrets;
 mod sessions;
@@ -188,6 +190,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(metrics::routes())
         .merge(workers::routes())
         .merge(webhooks::routes())
+        .merge(schedules::routes())
 }
 
 /// The OpenAPI document of every route, as `GET /openapi.json` serves it.

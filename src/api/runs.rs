@@ -70,13 +70,41 @@ pub fn idempotency_key(headers: &HeaderMap, scope: &str, parts: &[&str]) -> ApiR
     if key.is_empty() || key.len() > 255 {
         return Err(ApiError::BadRequest("Idempotency-Key must be 1 to 255 characters".into()));
     }
+    Ok(Some(IdempotencyKey { scope: scope.to_string(), key: key.to_string(), request_hash: request_hash(parts) }))
+}
+
+/// A hash of what a key stands for: the parts, each with its length.
+fn request_hash(parts: &[&str]) -> String {
     let mut hash = Sha256::new();
     for part in parts {
         hash.update((part.len() as u64).to_le_bytes());
         hash.update(part.as_bytes());
     }
-    let request_hash = format!("{:x}", hash.finalize());
-    Ok(Some(IdempotencyKey { scope: scope.to_string(), key: key.to_string(), request_hash }))
+    format!("{:x}", hash.finalize())
+}
+
+/// Where a submission's idempotency key comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum KeyFrom<'a> {
+    /// The client's `Idempotency-Key` header, if it sent one.
+    Header(&'a HeaderMap),
+    /// A schedule's tick: the schedule and the tick's time make the key, so
+    /// however many servers fire the tick, one submission comes of it.
+    Tick { schedule_id: &'a str, tick: &'a str },
+}
+
+impl KeyFrom<'_> {
+    /// The key of a submission within `scope` that stands for `parts`.
+    pub fn key(self, scope: &str, parts: &[&str]) -> ApiResult<Option<IdempotencyKey>> {
+        match self {
+            KeyFrom::Header(headers) => idempotency_key(headers, scope, parts),
+            KeyFrom::Tick { schedule_id, tick } => Ok(Some(IdempotencyKey {
+                scope: format!("schedule:{schedule_id}"),
+                key: tick.to_string(),
+                request_hash: request_hash(parts),
+            })),
+        }
+    }
 }
 
 /// The answer of an accepted submission: `202`, where to find what it made,

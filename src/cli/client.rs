@@ -10,6 +10,7 @@ use super::fleet::FleetArgs;
 use super::formation::FormationArgs;
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::runs::RunsArgs;
+use super::schedule::ScheduleArgs;
 use super::secrets::SecretArgs;
 use super::sessions::SessionsArgs;
 use super::tail::{tail, tail_answering};
@@ -30,6 +31,9 @@ pub enum ClientCommand {
     /// Manage formations (graphs of agents, fleets and functions) and follow their runs.
     #[command(visible_alias = "formations")]
     Formation(FormationArgs),
+    /// Manage schedules: agents, fleets or formations run on a cron pattern or every so often.
+    #[command(visible_alias = "schedules")]
+    Schedule(ScheduleArgs),
     /// Manage provider API keys (stored in the database; never shown again).
     Auth(AuthArgs),
     /// Manage secrets for MCP servers (write-only: a value is never shown again).
@@ -127,6 +131,7 @@ impl ClientCommand {
             ClientCommand::Runs(args) => &args.server,
             ClientCommand::Fleet(args) => &args.server,
             ClientCommand::Formation(args) => &args.server,
+            ClientCommand::Schedule(args) => &args.server,
             ClientCommand::Auth(args) => &args.server,
             ClientCommand::Secret(args) => &args.server,
             ClientCommand::People(command) => command.server(),
@@ -156,6 +161,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
         ClientCommand::Runs(args) => super::runs::run(&remote, args).await?,
         ClientCommand::Fleet(args) => super::fleet::run(&remote, args.command).await?,
         ClientCommand::Formation(args) => super::formation::run(&remote, args.command).await?,
+        ClientCommand::Schedule(args) => super::schedule::run(&remote, args.command).await?,
         ClientCommand::Auth(args) => auth(&remote, args.command).await?,
         ClientCommand::Secret(args) => super::secrets::run(&remote, args).await?,
         ClientCommand::People(command) => super::approvals::run(&remote, command).await?,

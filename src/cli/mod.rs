@@ -25,6 +25,7 @@ mod formation;
 pub mod outcome;
 mod remote;
 mod runs;
+mod schedule;
 mod secrets;
 mod sessions;
 mod style;

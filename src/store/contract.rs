@@ -19,6 +19,7 @@ use crate::formation::Formation;
 use crate::history::HistoryCache;
 use crate::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun};
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::schedule::{Schedule, Tick};
 use crate::secret::{Secret, SecretInfo, Secrets};
 use crate::toolset::{self, McpServer};
 use crate::webhook::{Attempt, Delivery, Next};
@@ -126,6 +127,34 @@ pub trait Store: Send + Sync + 'static {
     /// ends (each node `cancelled`), nothing new starts, and it ends
     /// `cancelled`, in one transaction. An ended one is a [`StoreError::Conflict`].
     async fn cancel_formation_run(&self, id: &str) -> StoreResult<FormationRun>;
+
+    // Schedules ([`crate::schedule`]).
+    async fn insert_schedule(&self, schedule: &Schedule) -> StoreResult<()>;
+    async fn get_schedule(&self, id: &str) -> StoreResult<Option<Schedule>>;
+    async fn list_schedules(&self) -> StoreResult<Vec<Schedule>>;
+    /// Replaces a schedule's definition, `paused` and `next_tick_at`.
+    async fn update_schedule(&self, schedule: &Schedule) -> StoreResult<()>;
+    /// Deletes a schedule and its ticks' records; what they submitted stays.
+    async fn delete_schedule(&self, id: &str) -> StoreResult<()>;
+    /// Schedules not paused whose next tick is at or before `now`, soonest first.
+    async fn due_schedules(&self, now: DateTime<Utc>, limit: u32) -> StoreResult<Vec<Schedule>>;
+    /// When the soonest tick of a schedule not paused falls.
+    async fn next_schedule_due(&self) -> StoreResult<Option<DateTime<Utc>>>;
+    /// Records a tick (one that submitted replaces a record of it as
+    /// skipped) and, in the same transaction, moves the schedule on to
+    /// `following` if its next tick is still `expected` and it is not
+    /// paused; `true` when this call moved it.
+    async fn record_tick(
+        &self,
+        id: &str,
+        expected: DateTime<Utc>,
+        tick: &Tick,
+        following: Option<DateTime<Utc>>,
+    ) -> StoreResult<bool>;
+    /// A schedule's newest `limit` ticks, newest first.
+    async fn schedule_ticks(&self, id: &str, limit: u32) -> StoreResult<Vec<Tick>>;
+    /// A schedule's newest tick that submitted something.
+    async fn last_submission(&self, id: &str) -> StoreResult<Option<Tick>>;
 
     // Webhook deliveries ([`crate::webhook`]), written by the transactions
     // that end their subjects.

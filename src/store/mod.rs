@@ -47,6 +47,7 @@ pub mod formation_rows;
 pub mod postgres;
 pub mod retention;
 pub mod rows;
+pub mod schedule_rows;
 pub mod sealed;
 pub mod sqlite;
 

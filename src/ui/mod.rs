@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 const FORMATIONS_JS: &str = include_str!("assets/formations.js");
+const SCHEDULES_JS: &str = include_str!("assets/schedules.js");
 
 /// A view of the dashboard: what its shell page is called and which part
 /// of the script draws it.
@@ -39,6 +40,7 @@ const FLEET_RUN: View = View { name: "fleet-run", title: "Fleet run", section: "
 const APPROVALS: View = View { name: "approvals", title: "Approvals", section: "approvals" };
 const FORMATIONS: View = View { name: "formations", title: "Formations", section: "formations" };
 const FORMATION_RUN: View = View { name: "formation-run", title: "Formation run", section: "formations" };
+const SCHEDULES: View = View { name: "schedules", title: "Schedules", section: "schedules" };
 
 /// The navigation bar's entries: (section, label, path).
 const NAV: &[(&str, &str, &str)] = &[
@@ -47,6 +49,7 @@ const NAV: &[(&str, &str, &str)] = &[
     ("sessions", "Sessions", "/ui/sessions"),
     ("fleets", "Fleets", "/ui/fleets"),
     ("formations", "Formations", "/ui/formations"),
+    ("schedules", "Schedules", "/ui/schedules"),
     ("approvals", "Approvals", "/ui/approvals"),
 ];
 
@@ -65,9 +68,11 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/ui/approvals", page(APPROVALS))
         .route("/ui/formations", page(FORMATIONS))
         .route("/ui/formation-runs/{id}", page(FORMATION_RUN))
+        .route("/ui/schedules", page(SCHEDULES))
         .route("/ui/assets/app.js", get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }))
         .route("/ui/assets/app.css", get(|| async { asset("text/css; charset=utf-8", APP_CSS) }))
         .route("/ui/assets/formations.js", get(|| async { asset("text/javascript; charset=utf-8", FORMATIONS_JS) }))
+        .route("/ui/assets/schedules.js", get(|| async { asset("text/javascript; charset=utf-8", SCHEDULES_JS) }))
 }
 
 /// A short digest of the assets: their URLs carry it, so a browser caches
@@ -75,7 +80,12 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
 fn version() -> &'static str {
     static VERSION: OnceLock<String> = OnceLock::new();
     VERSION.get_or_init(|| {
-        let digest = Sha256::new().chain_update(APP_JS).chain_update(APP_CSS).chain_update(FORMATIONS_JS).finalize();
+        let digest = Sha256::new()
+            .chain_update(APP_JS)
+            .chain_update(APP_CSS)
+            .chain_update(FORMATIONS_JS)
+            .chain_update(SCHEDULES_JS)
+            .finalize();
         digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
     })
 }
@@ -123,6 +133,7 @@ fn shell(view: View) -> Response {
 <link rel="stylesheet" href="/ui/assets/app.css?v={v}">
 <script src="/ui/assets/app.js?v={v}" defer></script>
 <script src="/ui/assets/formations.js?v={v}" defer></script>
+<script src="/ui/assets/schedules.js?v={v}" defer></script>
 </head>
 <body data-view="{name}">
 <header><a class="brand" href="/ui">Wingman</a><nav>{nav}</nav><span id="auth"></span></header>

@@ -73,6 +73,22 @@ pub fn every_route(agent: &str, session: &str, run: &str) -> Vec<(Method, String
         (Method::POST, format!("/runs/{run}/approve"), Some(json!({"decisions": []}))),
         (Method::POST, format!("/runs/{run}/tool-results"), Some(json!({"results": []}))),
         (Method::POST, format!("/runs/{run}/steer"), Some(json!({"message": "stop"}))),
+        (Method::GET, "/schedules".into(), None),
+        (
+            Method::POST,
+            "/schedules".into(),
+            Some(json!({"name": "evil", "every": "1s", "target": {"session_id": session, "message": "rm -rf"}})),
+        ),
+        (Method::GET, "/schedules/01JNOSCHEDULE0000000000000".into(), None),
+        (
+            Method::PUT,
+            "/schedules/01JNOSCHEDULE0000000000000".into(),
+            Some(json!({"name": "evil", "every": "1s", "target": {"session_id": session, "message": "rm -rf"}})),
+        ),
+        (Method::DELETE, "/schedules/01JNOSCHEDULE0000000000000".into(), None),
+        (Method::POST, "/schedules/01JNOSCHEDULE0000000000000/pause".into(), None),
+        (Method::POST, "/schedules/01JNOSCHEDULE0000000000000/resume".into(), None),
+        (Method::GET, "/schedules/01JNOSCHEDULE0000000000000/runs".into(), None),
         (Method::GET, "/workers".into(), None),
         (Method::GET, "/no/such/route".into(), None),
     ]

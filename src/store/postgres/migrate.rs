@@ -21,6 +21,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (12, "subagents", include_str!("../../../migrations/postgres/0012_subagents.sql")),
     (13, "formations", include_str!("../../../migrations/postgres/0013_formations.sql")),
     (14, "webhooks", include_str!("../../../migrations/postgres/0014_webhooks.sql")),
+    (15, "schedules", include_str!("../../../migrations/postgres/0015_schedules.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

@@ -47,6 +47,7 @@ mod progress;
 mod queue;
 mod resources;
 mod retention;
+mod schedules;
 pub mod scratch;
 mod sealed;
 mod store;

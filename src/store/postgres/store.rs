@@ -10,7 +10,8 @@ use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
 use super::{
-    deliveries, events, fleet, formations, load, people, progress, queue, retention, sealed, workers, PgStore,
+    deliveries, events, fleet, formations, load, people, progress, queue, retention, schedules, sealed, workers,
+    PgStore,
 };
 use crate::checkpoint::Checkpoint;
 use crate::credential::{ApiKey, CredentialInfo};
@@ -19,6 +20,7 @@ use crate::formation::run::{FormationRun, NewFormationRun};
 use crate::formation::Formation;
 use crate::history::HistoryCache;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::schedule::{Schedule, Tick};
 use crate::secret::{Secret, SecretInfo};
 use crate::store::rows;
 use crate::store::sealed::SealedTable;
@@ -301,6 +303,52 @@ impl Store for PgStore {
     async fn cancel_formation_run(&self, id: &str) -> StoreResult<FormationRun> {
         let id = id.to_string();
         self.write(move |c, p| Box::pin(async move { formations::cancel(c, p, &id).await })).await
+    }
+
+    async fn insert_schedule(&self, schedule: &Schedule) -> StoreResult<()> {
+        schedules::insert(&self.pool, schedule).await
+    }
+
+    async fn get_schedule(&self, id: &str) -> StoreResult<Option<Schedule>> {
+        schedules::get(&self.pool, id).await
+    }
+
+    async fn list_schedules(&self) -> StoreResult<Vec<Schedule>> {
+        schedules::list(&self.pool).await
+    }
+
+    async fn update_schedule(&self, schedule: &Schedule) -> StoreResult<()> {
+        schedules::update(&self.pool, schedule).await
+    }
+
+    async fn delete_schedule(&self, id: &str) -> StoreResult<()> {
+        schedules::delete(&self.pool, id).await
+    }
+
+    async fn due_schedules(&self, now: DateTime<Utc>, limit: u32) -> StoreResult<Vec<Schedule>> {
+        schedules::due(&self.pool, now, limit).await
+    }
+
+    async fn next_schedule_due(&self) -> StoreResult<Option<DateTime<Utc>>> {
+        schedules::next_due(&self.pool).await
+    }
+
+    async fn record_tick(
+        &self,
+        id: &str,
+        expected: DateTime<Utc>,
+        tick: &Tick,
+        following: Option<DateTime<Utc>>,
+    ) -> StoreResult<bool> {
+        schedules::record_tick(&self.pool, id, expected, tick, following).await
+    }
+
+    async fn schedule_ticks(&self, id: &str, limit: u32) -> StoreResult<Vec<Tick>> {
+        schedules::ticks(&self.pool, id, limit).await
+    }
+
+    async fn last_submission(&self, id: &str) -> StoreResult<Option<Tick>> {
+        schedules::last_submission(&self.pool, id).await
     }
 
     async fn claim_deliveries(&self, lease: Duration, limit: u32) -> StoreResult<Vec<Delivery>> {

@@ -18,6 +18,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (11, "subagents", include_str!("../../../migrations/sqlite/0011_subagents.sql")),
     (12, "formations", include_str!("../../../migrations/sqlite/0012_formations.sql")),
     (13, "webhooks", include_str!("../../../migrations/sqlite/0013_webhooks.sql")),
+    (14, "schedules", include_str!("../../../migrations/sqlite/0014_schedules.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

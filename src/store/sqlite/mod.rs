@@ -16,6 +16,7 @@ use crate::formation::run::{FormationRun, NewFormationRun};
 use crate::formation::Formation;
 use crate::history::HistoryCache;
 use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::schedule::{Schedule, Tick};
 use crate::secret::{Secret, SecretInfo};
 use crate::store::sealed::SealedTable;
 use crate::store::{
@@ -40,6 +41,7 @@ mod reads;
 mod resources;
 mod retention;
 mod rows;
+mod schedules;
 mod sealed;
 mod watch;
 mod workers;
@@ -259,6 +261,59 @@ impl Store for SqliteStore {
     async fn cancel_formation_run(&self, id: &str) -> StoreResult<FormationRun> {
         let id = id.to_string();
         self.writer.write(move |c| formations::cancel(c, &id, Utc::now())).await
+    }
+
+    async fn insert_schedule(&self, schedule: &Schedule) -> StoreResult<()> {
+        let schedule = schedule.clone();
+        self.writer.write(move |c| schedules::insert(c, &schedule)).await
+    }
+
+    async fn get_schedule(&self, id: &str) -> StoreResult<Option<Schedule>> {
+        let id = id.to_string();
+        self.readers.read(move |c| schedules::get(c, &id)).await
+    }
+
+    async fn list_schedules(&self) -> StoreResult<Vec<Schedule>> {
+        self.readers.read(schedules::list).await
+    }
+
+    async fn update_schedule(&self, schedule: &Schedule) -> StoreResult<()> {
+        let schedule = schedule.clone();
+        self.writer.write(move |c| schedules::update(c, &schedule)).await
+    }
+
+    async fn delete_schedule(&self, id: &str) -> StoreResult<()> {
+        let id = id.to_string();
+        self.writer.write(move |c| schedules::delete(c, &id)).await
+    }
+
+    async fn due_schedules(&self, now: DateTime<Utc>, limit: u32) -> StoreResult<Vec<Schedule>> {
+        self.readers.read(move |c| schedules::due(c, now, limit)).await
+    }
+
+    async fn next_schedule_due(&self) -> StoreResult<Option<DateTime<Utc>>> {
+        self.readers.read(schedules::next_due).await
+    }
+
+    async fn record_tick(
+        &self,
+        id: &str,
+        expected: DateTime<Utc>,
+        tick: &Tick,
+        following: Option<DateTime<Utc>>,
+    ) -> StoreResult<bool> {
+        let (id, tick) = (id.to_string(), tick.clone());
+        self.writer.write(move |c| schedules::record_tick(c, &id, expected, &tick, following)).await
+    }
+
+    async fn schedule_ticks(&self, id: &str, limit: u32) -> StoreResult<Vec<Tick>> {
+        let id = id.to_string();
+        self.readers.read(move |c| schedules::ticks(c, &id, limit)).await
+    }
+
+    async fn last_submission(&self, id: &str) -> StoreResult<Option<Tick>> {
+        let id = id.to_string();
+        self.readers.read(move |c| schedules::last_submission(c, &id)).await
     }
 
     async fn claim_deliveries(&self, lease: Duration, limit: u32) -> StoreResult<Vec<Delivery>> {

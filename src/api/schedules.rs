@@ -1,0 +1,295 @@
+//! Schedules: `POST|GET /schedules`, `GET|PUT|DELETE /schedules/{id}`, its
+//! pause and resume, and `GET /schedules/{id}/runs` (its ticks). The
+//! ticks themselves are fired by [`super::scheduler`].
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use chrono::Utc;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::{naming, ApiError, ApiResult, ErrorBody};
+use super::extract::{JsonBody, QueryParams};
+use super::fleet_tasks::{check_tasks, TaskBody};
+use super::runs::{check_limit, check_message};
+use super::schemas::Id;
+use super::{deleted, AppState, Deleted};
+use crate::formation;
+use crate::model::new_id;
+use crate::schedule::{Overlap, Schedule, Target, Tick, When};
+
+/// Each handler is registered with its `#[utoipa::path]` description.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::default()
+        .routes(routes!(create, list))
+        .routes(routes!(show, replace, remove))
+        .routes(routes!(pause))
+        .routes(routes!(resume))
+        .routes(routes!(ticks))
+}
+
+/// A schedule's definition: `POST /schedules` and `PUT /schedules/{id}`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct ScheduleBody {
+    /// 1 to 200 characters.
+    #[schema(min_length = 1, max_length = 200)]
+    name: String,
+    /// 5 fields (minute hour day-of-month month day-of-week), or 6 with
+    /// seconds first; give this or `every`.
+    cron: Option<String>,
+    /// A period from `1s` to `366d` (`30s`, `5m`, `1h`, `1d`), counted from
+    /// the Unix epoch; give this or `cron`.
+    #[schema(pattern = "^[1-9][0-9]{0,7}[smhd]$")]
+    every: Option<String>,
+    /// An IANA time zone the cron pattern is read in (default `UTC`).
+    timezone: Option<String>,
+    /// What each tick submits.
+    target: Target,
+    /// What a tick does while its previous tick's work runs (default `skip`).
+    #[serde(default)]
+    overlap: Overlap,
+}
+
+/// Checks a definition and what its target names; answers its ticks' rule.
+/// What the target names is looked up first: one that does not exist is a
+/// 404 whatever else is wrong.
+async fn check(state: &AppState, body: &ScheduleBody) -> ApiResult<When> {
+    check_target(state, &body.target).await?;
+    let name = body.name.trim();
+    if name.is_empty() || name.chars().count() > 200 {
+        return Err(ApiError::BadRequest("name must be 1 to 200 characters".into()));
+    }
+    When::parse(body.cron.as_deref(), body.every.as_deref(), body.timezone.as_deref()).map_err(ApiError::BadRequest)
+}
+
+async fn check_target(state: &AppState, target: &Target) -> ApiResult<()> {
+    match target {
+        Target::Message { session_id, agent_id, message } => {
+            super::messages::session_agent(state, session_id, agent_id.as_deref()).await?;
+            check_message(message).map_err(ApiError::BadRequest)
+        }
+        Target::Fleet { fleet_id, tasks } => {
+            state.store.get_fleet(fleet_id).await?.ok_or_else(|| ApiError::NotFound(format!("fleet {fleet_id}")))?;
+            let tasks: Vec<TaskBody> = serde_json::from_value(serde_json::Value::from(tasks.clone()))
+                .map_err(|e| ApiError::BadRequest(format!("target.tasks: {e}")))?;
+            check_tasks(state, &tasks)
+        }
+        Target::Formation { formation_id, input } => {
+            let formation = state.store.get_formation(formation_id).await?;
+            let formation = formation.ok_or_else(|| ApiError::NotFound(format!("formation {formation_id}")))?;
+            formation::check_input(&formation.nodes, &formation.edges, input).map_err(ApiError::BadRequest)
+        }
+    }
+}
+
+/// The schedule `body` defines, its next tick counted from now.
+fn schedule_of(id: String, body: ScheduleBody, when: &When, paused: bool) -> ApiResult<Schedule> {
+    let now = Utc::now();
+    let next_tick_at = when.next_after(now);
+    if next_tick_at.is_none() {
+        return Err(ApiError::BadRequest("the cron pattern never matches again".into()));
+    }
+    Ok(Schedule {
+        id,
+        name: body.name.trim().to_string(),
+        cron: body.cron,
+        every: body.every,
+        timezone: body.timezone,
+        target: body.target,
+        overlap: body.overlap,
+        paused,
+        next_tick_at: if paused { None } else { next_tick_at },
+        last_tick_at: None,
+        created_at: now,
+        updated_at: now,
+    })
+}
+
+/// Creates a schedule; its first tick is the first after now.
+#[utoipa::path(
+    post,
+    path = "/schedules",
+    tag = "schedules",
+    operation_id = "create_schedule",
+    request_body = ScheduleBody,
+    responses(
+        (status = 201, description = "The schedule", body = Schedule),
+        (status = 400, description = "A bad name, pattern, period, time zone, message or task", body = ErrorBody),
+        (status = 404, description = "The target's session, agent, fleet or formation does not exist", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field", body = ErrorBody),
+    )
+)]
+async fn create(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody<ScheduleBody>,
+) -> ApiResult<(StatusCode, Json<Schedule>)> {
+    let when = check(&state, &body).await?;
+    let schedule = schedule_of(new_id(), body, &when, false)?;
+    state.store.insert_schedule(&schedule).await?;
+    Ok((StatusCode::CREATED, Json(schedule)))
+}
+
+/// Every schedule: a plain array.
+#[utoipa::path(
+    get,
+    path = "/schedules",
+    tag = "schedules",
+    operation_id = "list_schedules",
+    responses((status = 200, description = "Every schedule, by ID", body = Vec<Schedule>))
+)]
+async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Schedule>>> {
+    Ok(Json(state.store.list_schedules().await?))
+}
+
+async fn find(state: &AppState, id: &str) -> ApiResult<Schedule> {
+    state.store.get_schedule(id).await?.ok_or_else(|| ApiError::NotFound(format!("schedule {id}")))
+}
+
+/// One schedule.
+#[utoipa::path(
+    get,
+    path = "/schedules/{id}",
+    tag = "schedules",
+    operation_id = "get_schedule",
+    params(("id" = Id, Path, description = "The schedule's ID")),
+    responses(
+        (status = 200, description = "The schedule", body = Schedule),
+        (status = 404, description = "No such schedule", body = ErrorBody),
+    )
+)]
+async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Schedule>> {
+    Ok(Json(find(&state, &id).await?))
+}
+
+/// Replaces a schedule's definition; it stays paused or not, and its next
+/// tick is counted anew from now.
+#[utoipa::path(
+    put,
+    path = "/schedules/{id}",
+    tag = "schedules",
+    operation_id = "replace_schedule",
+    params(("id" = Id, Path, description = "The schedule's ID")),
+    request_body = ScheduleBody,
+    responses(
+        (status = 200, description = "The schedule", body = Schedule),
+        (status = 400, description = "A bad name, pattern, period, time zone, message or task", body = ErrorBody),
+        (status = 404, description = "No such schedule, or the target's session, agent, fleet or formation", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field", body = ErrorBody),
+    )
+)]
+async fn replace(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(body): JsonBody<ScheduleBody>,
+) -> ApiResult<Json<Schedule>> {
+    let old = find(&state, &id).await?;
+    let when = check(&state, &body).await?;
+    let mut schedule = schedule_of(id.clone(), body, &when, old.paused)?;
+    (schedule.created_at, schedule.last_tick_at) = (old.created_at, old.last_tick_at);
+    state.store.update_schedule(&schedule).await.map_err(naming(format!("schedule {id}")))?;
+    Ok(Json(schedule))
+}
+
+/// Deletes a schedule and the record of its ticks; what they submitted stays.
+#[utoipa::path(
+    delete,
+    path = "/schedules/{id}",
+    tag = "schedules",
+    operation_id = "delete_schedule",
+    params(("id" = Id, Path, description = "The schedule's ID")),
+    responses(
+        (status = 200, description = "Deleted", body = Deleted),
+        (status = 404, description = "No such schedule", body = ErrorBody),
+    )
+)]
+async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+    state.store.delete_schedule(&id).await.map_err(naming(format!("schedule {id}")))?;
+    Ok(deleted())
+}
+
+/// Pauses a schedule: no tick falls until it is resumed.
+#[utoipa::path(
+    post,
+    path = "/schedules/{id}/pause",
+    tag = "schedules",
+    operation_id = "pause_schedule",
+    params(("id" = Id, Path, description = "The schedule's ID")),
+    responses(
+        (status = 200, description = "The schedule, paused", body = Schedule),
+        (status = 404, description = "No such schedule", body = ErrorBody),
+    )
+)]
+async fn pause(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Schedule>> {
+    set_paused(&state, &id, true).await
+}
+
+/// Resumes a schedule: its next tick is the first after now (the ticks
+/// that fell while it was paused are not made up for).
+#[utoipa::path(
+    post,
+    path = "/schedules/{id}/resume",
+    tag = "schedules",
+    operation_id = "resume_schedule",
+    params(("id" = Id, Path, description = "The schedule's ID")),
+    responses(
+        (status = 200, description = "The schedule, running", body = Schedule),
+        (status = 404, description = "No such schedule", body = ErrorBody),
+    )
+)]
+async fn resume(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Schedule>> {
+    set_paused(&state, &id, false).await
+}
+
+async fn set_paused(state: &AppState, id: &str, paused: bool) -> ApiResult<Json<Schedule>> {
+    let mut schedule = find(state, id).await?;
+    let when = schedule.when().map_err(ApiError::Internal)?;
+    schedule.paused = paused;
+    schedule.next_tick_at = if paused { None } else { when.next_after(Utc::now()) };
+    schedule.updated_at = Utc::now();
+    state.store.update_schedule(&schedule).await.map_err(naming(format!("schedule {id}")))?;
+    Ok(Json(schedule))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+struct TicksQuery {
+    /// Ticks to answer, newest first (default 50).
+    #[param(minimum = 1, maximum = 500)]
+    limit: Option<u32>,
+}
+
+/// A schedule's ticks.
+#[derive(Debug, Serialize, ToSchema)]
+struct Ticks {
+    /// Newest first: each with the run (`kind: "run"`), fleet run or
+    /// formation run it submitted, or why it was skipped.
+    ticks: Vec<Tick>,
+}
+
+/// What a schedule's ticks submitted, newest first.
+#[utoipa::path(
+    get,
+    path = "/schedules/{id}/runs",
+    tag = "schedules",
+    operation_id = "list_schedule_runs",
+    params(("id" = Id, Path, description = "The schedule's ID"), TicksQuery),
+    responses(
+        (status = 200, description = "Its ticks", body = Ticks),
+        (status = 400, description = "A limit out of range, an unknown parameter", body = ErrorBody),
+        (status = 404, description = "No such schedule", body = ErrorBody),
+    )
+)]
+async fn ticks(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    QueryParams(q): QueryParams<TicksQuery>,
+) -> ApiResult<Json<Ticks>> {
+    let limit = check_limit(q.limit, 50, 500)?;
+    find(&state, &id).await?;
+    Ok(Json(Ticks { ticks: state.store.schedule_ticks(&id, limit).await? }))
+}

@@ -1,0 +1,89 @@
+//! The storage contract for schedules, on every backend: a due schedule is
+//! found by its next tick; a tick moves the schedule on only from the tick
+//! it read, so two servers firing one tick move it once; a tick that
+//! submitted replaces a record of it as skipped, never the other way; a
+//! paused schedule is never due.
+
+mod store_support;
+
+use chrono::{Duration, DurationRound, Utc};
+use wingman::model::new_id;
+use wingman::schedule::{Overlap, Schedule, Target, Tick};
+use wingman::store::StoreError;
+
+fn schedule(next_in: Duration) -> Schedule {
+    let now = Utc::now().duration_trunc(Duration::milliseconds(1)).unwrap();
+    Schedule {
+        id: new_id(),
+        name: "every second".into(),
+        cron: None,
+        every: Some("1s".into()),
+        timezone: None,
+        target: Target::Message { session_id: "s".into(), agent_id: None, message: "tick".into() },
+        overlap: Overlap::Skip,
+        paused: false,
+        next_tick_at: Some(now + next_in),
+        last_tick_at: None,
+        created_at: now,
+        updated_at: now,
+    }
+}
+
+fn tick(at: chrono::DateTime<Utc>, run: Option<&str>) -> Tick {
+    Tick {
+        tick_at: at,
+        kind: run.map(|_| "run".into()),
+        id: run.map(String::from),
+        skipped: run.is_none().then(|| "overlap".into()),
+    }
+}
+
+store_tests! {
+    #[tokio::test]
+    async fn a_tick_moves_its_schedule_on_once_and_submissions_win_over_skips(store, _dir) {
+        let due = schedule(Duration::seconds(-1));
+        let later = schedule(Duration::hours(1));
+        store.insert_schedule(&due).await.unwrap();
+        store.insert_schedule(&later).await.unwrap();
+        assert_eq!(store.get_schedule(&due.id).await.unwrap().as_ref(), Some(&due));
+        assert_eq!(store.list_schedules().await.unwrap().len(), 2);
+        let found = store.due_schedules(Utc::now(), 10).await.unwrap();
+        assert_eq!(found.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(), [due.id.as_str()]);
+        assert_eq!(store.next_schedule_due().await.unwrap(), due.next_tick_at);
+
+        let at = due.next_tick_at.unwrap();
+        let next = at + Duration::seconds(1);
+        let following = Some(next);
+        assert!(store.record_tick(&due.id, at, &tick(at, None), following).await.unwrap(), "the first moves it");
+        // A second server fired the same tick and submitted: its record wins, the schedule moves no further.
+        assert!(!store.record_tick(&due.id, at, &tick(at, Some("r1")), following).await.unwrap());
+        assert!(!store.record_tick(&due.id, at, &tick(at, None), following).await.unwrap());
+        let ticks = store.schedule_ticks(&due.id, 10).await.unwrap();
+        assert_eq!(ticks, [tick(at, Some("r1"))], "one record per tick, the submission's");
+        assert_eq!(store.last_submission(&due.id).await.unwrap(), Some(tick(at, Some("r1"))));
+        let moved = store.get_schedule(&due.id).await.unwrap().unwrap();
+        assert_eq!((moved.next_tick_at, moved.last_tick_at), (following, Some(at)));
+        assert!(store.record_tick(&due.id, next, &tick(next, None), Some(next + Duration::seconds(1))).await.unwrap());
+        assert_eq!(store.last_submission(&due.id).await.unwrap(), Some(tick(at, Some("r1"))), "a skip submits nothing");
+        assert_eq!(store.schedule_ticks(&due.id, 1).await.unwrap(), [tick(next, None)], "newest first");
+    }
+
+    #[tokio::test]
+    async fn a_paused_schedule_is_never_due_and_a_deleted_one_leaves_nothing(store, _dir) {
+        let mut paused = schedule(Duration::seconds(-5));
+        store.insert_schedule(&paused).await.unwrap();
+        let at = paused.next_tick_at.unwrap();
+        (paused.paused, paused.next_tick_at) = (true, None);
+        store.update_schedule(&paused).await.unwrap();
+        assert!(store.due_schedules(Utc::now(), 10).await.unwrap().is_empty());
+        assert_eq!(store.next_schedule_due().await.unwrap(), None);
+        assert!(!store.record_tick(&paused.id, at, &tick(at, Some("r")), None).await.unwrap(), "paused: not moved");
+        store.delete_schedule(&paused.id).await.unwrap();
+        assert_eq!(store.get_schedule(&paused.id).await.unwrap(), None);
+        assert!(store.schedule_ticks(&paused.id, 10).await.unwrap().is_empty());
+        assert!(matches!(store.delete_schedule(&paused.id).await, Err(StoreError::NotFound(_))));
+        assert!(matches!(store.update_schedule(&paused).await, Err(StoreError::NotFound(_))));
+        store.record_tick(&paused.id, at, &tick(at, Some("r")), None).await.unwrap();
+        assert!(store.schedule_ticks(&paused.id, 10).await.unwrap().is_empty(), "no record of a deleted schedule");
+    }
+}
