@@ -87,6 +87,10 @@ impl DatabaseArgs {
 /// How workers claim and hold runs.
 #[derive(Debug, Clone, Args)]
 pub struct WorkerArgs {
+    /// Export traces of runs (spans `invoke_agent`, `chat`, `execute_tool`)
+    /// to this OTLP/HTTP endpoint (`/v1/traces` is added); none are made without one.
+    #[arg(long, env = "OTEL_EXPORTER_OTLP_ENDPOINT")]
+    pub otlp_endpoint: Option<String>,
     /// Runs executed at once by each worker.
     #[arg(long, env = "WINGMAN_CONCURRENCY", default_value_t = 16)]
     pub concurrency: u32,

@@ -26,6 +26,7 @@ pub mod hub;
 pub mod lifecycle;
 pub mod metrics;
 pub mod model;
+pub mod otel;
 pub mod provider;
 pub mod retention;
 pub mod schedule;

@@ -610,6 +610,18 @@ pub struct RunInput {
     /// The URL the run's end is announced to ([`crate::webhook`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook: Option<String>,
+    /// The W3C `traceparent` its spans are made under, the same for every
+    /// attempt ([`crate::otel`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traceparent: Option<String>,
+}
+
+impl RunInput {
+    /// The trace ID of its `traceparent` (`00-<trace id>-<parent id>-<flags>`).
+    pub fn trace_id(&self) -> Option<String> {
+        let id = self.traceparent.as_deref()?.split('-').nth(1)?;
+        (id.len() == 32).then(|| id.to_string())
+    }
 }
 
 /// A run as stored: the job row.
@@ -630,6 +642,8 @@ pub struct Run {
     /// An agent node's run: its formation run (`input.node` names the node).
     pub formation_run_id: Option<String>,
     pub input: RunInput,
+    /// The trace its spans are in (`input.traceparent`'s trace ID).
+    pub trace_id: Option<String>,
     pub response: Option<String>,
     pub usage: Usage,
     pub steps: u32,

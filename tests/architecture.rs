@@ -70,7 +70,9 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         "tools" => with(&[]),
         // Metrics count what the layers above report: they know only the domain.
         "metrics" => with(&[]),
-        "engine" => with(&["store", "provider", "tools", "metrics"]),
+        "engine" => with(&["store", "provider", "tools", "metrics", "otel"]),
+        // Spans are made from the domain's values alone.
+        "otel" => with(&[]),
         "hub" => with(&["store", "metrics"]),
         "worker" => with(&["store", "engine", "tools", "metrics"]),
         // The deliverer reads the outbox through the store and reaches
@@ -79,7 +81,8 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         // The pruner deletes through the store and nothing else.
         "retention" => with(&["store"]),
         // The API enqueues and tails: it never executes a run.
-        "api" => with(&["store", "provider", "tools", "hub", "metrics", "ui"]),
+        // A submission's `traceparent` is read, or made up, where it comes in.
+        "api" => with(&["store", "provider", "tools", "hub", "metrics", "ui", "otel"]),
         // The SSE decoder reads bytes into events: it knows nothing of the
         // crate, so every layer may use it.
         "sse" => Some(vec![]),

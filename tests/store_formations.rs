@@ -41,6 +41,7 @@ fn two_steps(agent: &wingman::model::Agent, dir: &std::path::Path) -> NewFormati
         work_dir: dir.to_string_lossy().into_owned(),
         max_attempts: 2,
         webhook: None,
+        traceparent: None,
     };
     NewFormationRun { id: new_id(), snapshot, input: json!("start") }
 }

@@ -89,6 +89,7 @@ pub(super) async fn enqueue(
     let canonical = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
     let key = keyed.key(&format!("fleet:{fleet_id}"), &[&canonical])?;
     let id = new_id();
+    let traceparent = keyed.traceparent();
     let tasks = body
         .tasks
         .into_iter()
@@ -100,6 +101,7 @@ pub(super) async fn enqueue(
                 message: task.message,
                 instructions: task.instructions,
                 data: task.data,
+                traceparent: Some(traceparent.clone()),
                 ..Default::default()
             },
         })

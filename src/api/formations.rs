@@ -234,6 +234,7 @@ pub(super) async fn enqueue(
     let run_id = new_id();
     let mut snapshot = snapshot(state, formation, &run_id).await?;
     snapshot.webhook = webhook;
+    snapshot.traceparent = Some(keyed.traceparent());
     let new = NewFormationRun { id: run_id, snapshot, input: body.input };
     let enqueued =
         state.store.enqueue_formation_run(new, key).await.map_err(naming_submission(format!("formation {id}")))?;
@@ -265,6 +266,7 @@ async fn snapshot(state: &AppState, formation: Formation, run_id: &str) -> ApiRe
         work_dir: work_dir.display().to_string(),
         max_attempts: state.config.max_attempts,
         webhook: None,
+        traceparent: None,
     })
 }
 

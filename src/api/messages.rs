@@ -172,6 +172,7 @@ pub(super) async fn enqueue(
             reasoning,
             max_cost_usd: body.max_cost_usd,
             webhook,
+            traceparent: Some(keyed.traceparent()),
             ..Default::default()
         },
         work_dir: session.work_dir,

@@ -94,6 +94,16 @@ pub enum KeyFrom<'a> {
 }
 
 impl KeyFrom<'_> {
+    /// The `traceparent` the submission's runs carry: the client's header,
+    /// if valid, else a new trace's ([`crate::otel::traceparent_or_new`]).
+    pub fn traceparent(self) -> String {
+        let given = match self {
+            KeyFrom::Header(headers) => headers.get("traceparent").and_then(|v| v.to_str().ok()),
+            KeyFrom::Tick { .. } => None,
+        };
+        crate::otel::traceparent_or_new(given)
+    }
+
     /// The key of a submission within `scope` that stands for `parts`.
     pub fn key(self, scope: &str, parts: &[&str]) -> ApiResult<Option<IdempotencyKey>> {
         match self {

@@ -15,7 +15,7 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::fleet_tasks::{check_tasks, TaskBody};
 use super::runs::{check_limit, check_message};
-use super::schemas::Id;
+use super::schemas::{self, Id};
 use super::{deleted, AppState, Deleted};
 use crate::formation;
 use crate::model::new_id;
@@ -36,18 +36,21 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[serde(deny_unknown_fields)]
 struct ScheduleBody {
     /// 1 to 200 characters.
-    #[schema(min_length = 1, max_length = 200)]
+    #[schema(min_length = 1, max_length = 200, pattern = r"^[^\u0000]*[^\u0000\s][^\u0000]*$")]
     name: String,
     /// 5 fields (minute hour day-of-month month day-of-week), or 6 with
     /// seconds first; give this or `every`.
+    #[schema(pattern = r"^[^\u0000]*$")]
     cron: Option<String>,
     /// A period from `1s` to `366d` (`30s`, `5m`, `1h`, `1d`), counted from
     /// the Unix epoch; give this or `cron`.
     #[schema(pattern = "^[1-9][0-9]{0,7}[smhd]$")]
     every: Option<String>,
     /// An IANA time zone the cron pattern is read in (default `UTC`).
+    #[schema(pattern = r"^[^\u0000]*$")]
     timezone: Option<String>,
     /// What each tick submits.
+    #[schema(schema_with = schemas::schedule::target)]
     target: Target,
     /// What a tick does while its previous tick's work runs (default `skip`).
     #[serde(default)]

@@ -35,6 +35,11 @@ pub struct BenchArgs {
     /// a database of its own (dropped when it ends) instead of a SQLite file.
     #[arg(long, global = true, env = "WINGMAN_BENCH_POSTGRES_URL")]
     postgres: Option<String>,
+    /// Export the runs' traces to this OTLP/HTTP endpoint, to measure what
+    /// they cost (worker processes a benchmark starts take it from the
+    /// environment).
+    #[arg(long, global = true, env = "OTEL_EXPORTER_OTLP_ENDPOINT")]
+    otlp_endpoint: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -83,6 +88,9 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         Some(database) => println!("database: PostgreSQL, a fresh database {}", database.name),
         None => println!("database: {} (synchronous={})", setup.db, setup.synchronous),
     }
+    let endpoint = args.otlp_endpoint.clone();
+    let exporter =
+        tokio::task::spawn_blocking(move || crate::otel::init(endpoint.as_deref(), "wingman-bench")).await??;
     let outcome = match args.which {
         Which::Burndown(a) => burn::run(&setup, a).await,
         Which::Enqueue(a) => http::enqueue(&setup, a).await,
@@ -93,6 +101,9 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         Which::History(a) => history::run(&setup, a).await,
         Which::Formation(a) => formation::run(&setup, a).await,
     };
+    if let Some(exporter) = exporter {
+        tokio::task::spawn_blocking(move || exporter.shutdown()).await?;
+    }
     if let Some(database) = database {
         database.drop_it().await?;
     }

@@ -235,9 +235,27 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         retention: args.retention.config(),
         delivery,
     };
+    let exporter = start_traces(&args.worker).await?;
     let app = Application::build(store, args.addr, config).await?;
     println!("wingman listening on http://{}:{}", args.addr.ip(), app.port());
-    app.run_until_stopped(shutdown_signal()).await
+    let served = app.run_until_stopped(shutdown_signal()).await;
+    stop_traces(exporter).await;
+    served
+}
+
+/// Sets up the export of traces when the flags name an endpoint. The
+/// exporter's HTTP client blocks, so it is made (and later shut down) on a
+/// blocking thread.
+async fn start_traces(args: &WorkerArgs) -> anyhow::Result<Option<crate::otel::Exporter>> {
+    let endpoint = args.otlp_endpoint.clone();
+    tokio::task::spawn_blocking(move || crate::otel::init(endpoint.as_deref(), "wingman")).await?
+}
+
+/// Exports the spans still buffered.
+async fn stop_traces(exporter: Option<crate::otel::Exporter>) {
+    if let Some(exporter) = exporter {
+        let _ = tokio::task::spawn_blocking(move || exporter.shutdown()).await;
+    }
 }
 
 /// Runs a standalone worker process until SIGTERM or SIGINT.
@@ -255,7 +273,10 @@ pub async fn run_worker(args: WorkerProcessArgs) -> anyhow::Result<()> {
         };
         crate::metrics::serve(addr, routes, shutdown.clone()).await?;
     }
-    crate::worker::run(store, config, wake, shutdown).await
+    let exporter = start_traces(&args.worker).await?;
+    let ran = crate::worker::run(store, config, wake, shutdown).await;
+    stop_traces(exporter).await;
+    ran
 }
 
 /// The settings of this process's workers: the flags, the price table the

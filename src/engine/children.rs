@@ -113,6 +113,8 @@ impl Execution {
             created_at: now,
             updated_at: now,
         };
+        // The child's spans join its parent's trace.
+        let input = RunInput { traceparent: self.ctx.run.input.traceparent.clone(), ..input };
         NewChild { run_id, session, agent: agent.clone(), input }
     }
 }

@@ -89,9 +89,15 @@ impl Execution {
         let request = self.request(offered);
         let asked = Instant::now();
         let (tx, rx) = mpsc::unbounded_channel();
+        let chat = crate::otel::chat(&self.trace, &self.ctx.agent, step);
         let Some(streamed) = self.stream_answer(step, provider.infer(&request, &tx), rx).await? else {
+            crate::otel::chat_ended(&chat, Err("stopped"));
             return Ok(Some(RunExit::Abandoned));
         };
+        match &streamed.result {
+            Ok(response) => crate::otel::chat_ended(&chat, Ok((&response.usage, &response.stop_reason))),
+            Err(error) => crate::otel::chat_ended(&chat, Err(&error.to_string())),
+        }
         let Streamed { result, unflushed, exceeded } = streamed;
         if let Some((bytes, limit)) = exceeded {
             return self.cut_output(step, unflushed, bytes, limit).await;

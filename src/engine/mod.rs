@@ -110,7 +110,15 @@ pub enum RunExit {
 pub async fn execute(store: Arc<dyn Store>, config: LoopConfig, claim: Claim, signals: RunSignals) -> RunExit {
     let lease = claim.lease.clone();
     let outcome = match Execution::start(store.clone(), config, claim, signals).await {
-        Ok(Some(mut execution)) => execution.drive().await.map_err(|e| (e, "could not go on")),
+        Ok(Some(mut execution)) => {
+            let driven = execution.drive().await;
+            let failed = match &driven {
+                Ok(_) => None,
+                Err(e) => Some(e.to_string()),
+            };
+            crate::otel::end(&execution.trace, failed.as_deref());
+            driven.map_err(|e| (e, "could not go on"))
+        }
         Ok(None) => Ok(RunExit::Abandoned),
         Err(e) => Err((e, "could not be loaded")),
     };
@@ -226,6 +234,8 @@ struct Execution {
     inbox_unread: bool,
     /// The secrets of the current step's MCP servers, once read.
     secrets: Option<Arc<Secrets>>,
+    /// This attempt's `invoke_agent` span, the parent of its other spans.
+    trace: opentelemetry::Context,
 }
 
 impl Execution {
@@ -268,6 +278,8 @@ impl Execution {
         }
         let inbox = ctx.inbox.clone();
         let inbox_seen = inbox.iter().map(|i| i.seq).max().unwrap_or(0);
+        let traceparent = ctx.run.input.traceparent.as_deref();
+        let trace = crate::otel::invoke_agent(traceparent, &ctx.agent, &claim.lease.run_id, claim.attempt);
         Ok(Some(Execution {
             store,
             config,
@@ -280,6 +292,7 @@ impl Execution {
             inbox_seen,
             inbox_unread: false,
             secrets: None,
+            trace,
         }))
     }
 

@@ -46,7 +46,13 @@ impl Execution {
             let started = tokio::time::Instant::now();
             // Calls that change the shell run alone, so each starts from the last one's state.
             ctx.shell = Some(self.shell_state());
-            let outputs = futures_util::future::join_all(batch.iter().map(|c| carry_out(c, &agent, &ctx))).await;
+            let traced = batch.iter().map(|c| async {
+                let span = crate::otel::execute_tool(&self.trace, c.call());
+                let output = carry_out(c, &agent, &ctx).await;
+                crate::otel::tool_ended(&span, output.is_error);
+                output
+            });
+            let outputs = futures_util::future::join_all(traced).await;
             if self.signals.abort.is_cancelled() {
                 return Ok(Some(RunExit::Abandoned));
             }

@@ -40,6 +40,9 @@ pub struct Snapshot {
     /// Where its end is announced ([`crate::webhook`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook: Option<String>,
+    /// The trace its nodes' runs join ([`crate::otel`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traceparent: Option<String>,
 }
 
 /// A fleet as a formation run holds it, with its agent.
@@ -466,7 +469,12 @@ impl Machine<'_> {
             kind: RunKind::FormationNode,
             session_id: Some(session.id.clone()),
             agent: agent.clone(),
-            input: RunInput { message, node: Some(node), ..Default::default() },
+            input: RunInput {
+                message,
+                node: Some(node),
+                traceparent: snapshot.traceparent.clone(),
+                ..Default::default()
+            },
             work_dir: session.work_dir.clone(),
             max_attempts: snapshot.max_attempts,
             strategy: Default::default(),
@@ -502,6 +510,7 @@ impl Machine<'_> {
                 input: RunInput {
                     message: as_text(item),
                     data: (!item.is_string()).then(|| item.clone()),
+                    traceparent: snapshot.traceparent.clone(),
                     ..Default::default()
                 },
             })

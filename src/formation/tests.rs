@@ -117,6 +117,7 @@ fn outline_fleet_assembly() -> Snapshot {
         work_dir: "/tmp/fr".into(),
         max_attempts: 3,
         webhook: None,
+        traceparent: None,
     }
 }
 

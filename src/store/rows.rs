@@ -101,6 +101,7 @@ pub fn lineage(filter: &RunFilter, parent: &str, formation: &str) -> String {
 /// Decodes a run row selected with [`RUN_COLUMNS`].
 pub fn run(row: &impl Columns) -> StoreResult<Run> {
     let kind = row.text("kind")?;
+    let input: crate::model::RunInput = json(row, "input")?;
     Ok(Run {
         id: row.text("id")?,
         kind: RunKind::parse(&kind).ok_or_else(|| StoreError::internal(format!("unknown run kind {kind:?}")))?,
@@ -110,7 +111,8 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
         agent_id: row.text("agent_id")?,
         fleet_run_id: row.opt_text("fleet_run_id")?,
         task_index: row.opt_int("task_index")?.map(|i| i as u32),
-        input: json(row, "input")?,
+        trace_id: input.trace_id(),
+        input,
         response: row.opt_text("response")?,
         usage: opt_json(row, "usage")?.unwrap_or_default(),
         steps: row.int("steps")? as u32,

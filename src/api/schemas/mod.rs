@@ -15,6 +15,7 @@ use crate::{guard, provider, secret, tools};
 pub mod formation;
 mod json;
 mod nullable;
+pub mod schedule;
 
 pub use json::{AnyJson, JsonObject};
 use nullable::or_null;
