@@ -7,7 +7,9 @@ use axum::http::StatusCode;
 use axum::Json;
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::openapi::schema::{AllOfBuilder, Schema};
+use utoipa::openapi::RefOr;
+use utoipa::{IntoParams, PartialSchema, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -38,16 +40,14 @@ struct ScheduleBody {
     /// 1 to 200 characters.
     #[schema(min_length = 1, max_length = 200, pattern = r"^[^\u0000]*[^\u0000\s][^\u0000]*$")]
     name: String,
-    /// 5 fields (minute hour day-of-month month day-of-week), or 6 with
-    /// seconds first; give this or `every`.
-    #[schema(pattern = r"^[^\u0000]*$")]
+    /// 5 fields, or 6 with seconds first; give this or `every`.
+    #[schema(schema_with = schemas::schedule::cron)]
     cron: Option<String>,
-    /// A period from `1s` to `366d` (`30s`, `5m`, `1h`, `1d`), counted from
-    /// the Unix epoch; give this or `cron`.
-    #[schema(pattern = "^[1-9][0-9]{0,7}[smhd]$")]
+    /// A period from `1s` to `366d`; give this or `cron`.
+    #[schema(schema_with = schemas::schedule::every)]
     every: Option<String>,
     /// An IANA time zone the cron pattern is read in (default `UTC`).
-    #[schema(pattern = r"^[^\u0000]*$")]
+    #[schema(schema_with = schemas::schedule::timezone)]
     timezone: Option<String>,
     /// What each tick submits.
     #[schema(schema_with = schemas::schedule::target)]
@@ -55,6 +55,24 @@ struct ScheduleBody {
     /// What a tick does while its previous tick's work runs (default `skip`).
     #[serde(default)]
     overlap: Overlap,
+}
+
+/// [`ScheduleBody`] in the document, with what its fields cannot say alone:
+/// `every`, or `cron` (and a `timezone`), not both.
+struct ScheduleRequest;
+
+impl PartialSchema for ScheduleRequest {
+    fn schema() -> RefOr<Schema> {
+        let body = RefOr::Ref(utoipa::openapi::Ref::from_schema_name("ScheduleBody"));
+        AllOfBuilder::new().item(body).item(schemas::schedule::one_of_cron_or_every()).into()
+    }
+}
+
+impl ToSchema for ScheduleRequest {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push(("ScheduleBody".to_string(), ScheduleBody::schema()));
+        ScheduleBody::schemas(schemas);
+    }
 }
 
 /// Checks a definition and what its target names; answers its ticks' rule.
@@ -118,7 +136,7 @@ fn schedule_of(id: String, body: ScheduleBody, when: &When, paused: bool) -> Api
     path = "/schedules",
     tag = "schedules",
     operation_id = "create_schedule",
-    request_body = ScheduleBody,
+    request_body = ScheduleRequest,
     responses(
         (status = 201, description = "The schedule", body = Schedule),
         (status = 400, description = "A bad name, pattern, period, time zone, message or task", body = ErrorBody),
@@ -176,7 +194,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     tag = "schedules",
     operation_id = "replace_schedule",
     params(("id" = Id, Path, description = "The schedule's ID")),
-    request_body = ScheduleBody,
+    request_body = ScheduleRequest,
     responses(
         (status = 200, description = "The schedule", body = Schedule),
         (status = 400, description = "A bad name, pattern, period, time zone, message or task", body = ErrorBody),
