@@ -229,7 +229,10 @@ fn marking_researcher() -> Value {
 on_both_backends! {
 async fn a_kill_storm_mid_formation_starts_each_node_once_and_the_output_is_exact(backend: Backend) {
     let mut env = TestEnv::on(backend);
-    env.set("WINGMAN_CONCURRENCY", "4");
+    // One run per worker: the fleet node's three slots keep all three
+    // workers busy, so a kill during it always hits a run (with four runs a
+    // worker, one worker could hold every slot and the kills miss it).
+    env.set("WINGMAN_CONCURRENCY", "1");
     env.set("WINGMAN_MAX_ATTEMPTS", "20");
     let mut server = env.server(0);
     let api = server.api();
