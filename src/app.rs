@@ -5,7 +5,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
@@ -28,6 +27,9 @@ pub struct ServerConfig {
     pub worker: WorkerConfig,
     /// How often the event hub looks for events written by other processes.
     pub event_poll: Duration,
+    /// How long a connection may take none of the bytes waiting for it
+    /// before it is closed ([`api::send_timeout`]).
+    pub send_timeout: Duration,
     /// How long logs are kept; `None` keeps everything.
     pub retention: Option<RetentionConfig>,
     /// How webhooks are delivered.
@@ -77,16 +79,8 @@ impl Application {
         tokio::spawn(api::scheduler::run(state.clone(), shutdown.clone()));
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
         // Open SSE tails end when their client goes; they do not hold shutdown up.
-        // Small SSE frames must leave at once: without TCP_NODELAY, Nagle's
-        // algorithm and the client's delayed ACK hold each one back ~40 ms.
-        let listener = self.listener.tap_io(|tcp| {
-            if let Err(e) = tcp.set_nodelay(true) {
-                tracing::warn!(error = %e, "could not set TCP_NODELAY");
-            }
-        });
-        let serve =
-            axum::serve(listener, api::router(state)).with_graceful_shutdown(shutdown.clone().cancelled_owned());
-        let server = tokio::spawn(async move { serve.await });
+        let routes = api::router(state);
+        let server = tokio::spawn(api::serve::serve(self.listener, routes, self.config.send_timeout, shutdown.clone()));
         shutdown.cancelled().await;
         while let Some(done) = workers.join_next().await {
             if let Ok(Err(e)) = done {

@@ -18,6 +18,7 @@ pub mod credential;
 pub mod delivery;
 pub mod engine;
 pub mod event;
+pub mod fdlimit;
 pub mod fleet;
 pub mod formation;
 pub mod guard;

@@ -692,9 +692,75 @@ impl Event {
         Value::Object(obj)
     }
 
+    /// The same JSON as [`Event::to_json_as`], written without copying the
+    /// event's data first (an answer of megabytes is copied once less).
+    pub fn json_as<'a>(&'a self, id_key: &'a str) -> EventJson<'a> {
+        EventJson { event: self, id_key }
+    }
+
     /// True for the run's single terminal event.
     pub fn is_terminal(&self) -> bool {
         self.kind == "done"
+    }
+}
+
+/// An event's JSON as clients see it ([`Event::json_as`]): its data's
+/// fields and the log's ID, `seq`, `type` and `at`, in key order as
+/// [`Event::to_json_as`] writes them (the four win over data fields of the
+/// same name).
+pub struct EventJson<'a> {
+    event: &'a Event,
+    id_key: &'a str,
+}
+
+impl Serialize for EventJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let event = self.event;
+        let at = timestamp::format(&event.at);
+        let seq = Value::from(event.seq);
+        let mut own: [(&str, EventField); 4] = [
+            (self.id_key, EventField::Text(&event.run_id)),
+            ("seq", EventField::Value(&seq)),
+            ("type", EventField::Text(&event.kind)),
+            ("at", EventField::Text(&at)),
+        ];
+        own.sort_by(|a, b| a.0.cmp(b.0));
+        let mut map = serializer.serialize_map(Some(event.data.len() + own.len()))?;
+        let mut own = own.iter().peekable();
+        for (key, value) in &event.data {
+            while let Some((name, field)) = own.next_if(|(name, _)| *name <= key.as_str()) {
+                map.serialize_entry(name, field)?;
+            }
+            if !self.is_own(key) {
+                map.serialize_entry(key, value)?;
+            }
+        }
+        for (name, field) in own {
+            map.serialize_entry(name, field)?;
+        }
+        map.end()
+    }
+}
+
+impl EventJson<'_> {
+    fn is_own(&self, key: &str) -> bool {
+        key == self.id_key || key == "seq" || key == "type" || key == "at"
+    }
+}
+
+/// One of the fields [`EventJson`] adds to an event's data.
+enum EventField<'a> {
+    Text(&'a str),
+    Value(&'a Value),
+}
+
+impl Serialize for EventField<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            EventField::Text(text) => serializer.serialize_str(text),
+            EventField::Value(value) => value.serialize(serializer),
+        }
     }
 }
 
@@ -712,6 +778,25 @@ pub struct ToolSpec {
 mod tests {
     use super::*;
     use chrono::TimeZone;
+
+    #[test]
+    fn an_events_json_view_writes_what_its_value_does() {
+        let data =
+            serde_json::json!({"text": "hi", "step": 2, "zeta": [1], "type": "shadowed", "aa": null, "run_id": "x"});
+        let event = Event {
+            run_id: "01RUN".into(),
+            seq: 7,
+            kind: "text_delta".into(),
+            data: data.as_object().cloned().unwrap(),
+            at: Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap(),
+        };
+        for id_key in ["run_id", "fleet_run_id", "formation_run_id"] {
+            let view = serde_json::to_string(&event.json_as(id_key)).unwrap();
+            assert_eq!(view, event.to_json_as(id_key).to_string(), "{id_key}");
+        }
+        let plain = Event { data: Map::new(), ..event };
+        assert_eq!(serde_json::to_string(&plain.json_as("run_id")).unwrap(), plain.to_json().to_string());
+    }
 
     #[test]
     fn agents_and_inputs_stored_before_reasoning_still_load() {

@@ -73,7 +73,7 @@ fn allowed(module: &str) -> Option<Vec<&'static str>> {
         "engine" => with(&["store", "provider", "tools", "metrics", "otel"]),
         // Spans are made from the domain's values alone.
         "otel" => with(&[]),
-        "hub" => with(&["store", "metrics"]),
+        "hub" => with(&["store", "metrics", "sse"]),
         "worker" => with(&["store", "engine", "tools", "metrics"]),
         // The deliverer reads the outbox through the store and reaches
         // receivers under the tools' network policy and signature.

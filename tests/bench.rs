@@ -44,3 +44,31 @@ fn a_burndown_on_postgres_prints_the_databases_cpu_per_run_too() {
         assert!(cpu_line(&out).contains(" µs, postgres processes on this machine "), "{out}");
     }
 }
+
+/// Runs `wingman bench` with `args` and answers what it printed.
+fn bench(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_wingman"))
+        .arg("bench")
+        .args(args)
+        .env("WINGMAN_LOG", "warn")
+        .output()
+        .expect("run the benchmark");
+    assert!(out.status.success(), "the benchmark failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn a_small_fanout_checks_every_tails_log_and_prints_its_figures() {
+    let args = ["fanout", "--tails", "60", "--runs", "3", "--steps", "2", "--words", "5", "--idle-seconds", "1"];
+    let out = bench(&args);
+    assert!(out.contains("60 tails on 3 queued runs connected"), "{out}");
+    assert!(out.contains("KB per connected tail"), "{out}");
+    assert!(out.contains("every tail's log exact"), "{out}");
+    assert!(out.contains("µs per delivered event"), "{out}");
+}
+
+#[test]
+fn a_large_answer_prints_the_servers_peak_memory() {
+    let out = bench(&["answer", "--bytes", "200000"]);
+    assert!(out.contains("an answer of 0.2 MB: 0.4 MB of SSE read"), "{out}");
+}

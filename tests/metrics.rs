@@ -26,8 +26,14 @@ const WORKER_FAMILIES: &[&str] = &[
     "wingman_fenced_writes_refused_total",
     "wingman_compactions_total",
 ];
-const SERVER_FAMILIES: &[&str] =
-    &["wingman_event_pump_lag_seconds", "wingman_http_requests_total", "wingman_queue_depth", "wingman_workers_live"];
+const SERVER_FAMILIES: &[&str] = &[
+    "wingman_event_pump_lag_seconds",
+    "wingman_http_requests_total",
+    "wingman_event_tails_open",
+    "wingman_http_connections_stalled_total",
+    "wingman_queue_depth",
+    "wingman_workers_live",
+];
 
 on_both_backends! {
 async fn the_server_and_a_worker_count_a_workload(backend: Backend) {

@@ -36,6 +36,7 @@ async fn start() -> Server {
         workers: 0,
         worker: WorkerConfig::default(),
         event_poll: Duration::from_millis(5),
+        send_timeout: Duration::from_secs(30),
         retention: None,
         delivery: Default::default(),
     };

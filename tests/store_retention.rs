@@ -206,19 +206,19 @@ store_tests! {
         store.commit(&lease, text_commit(1, "the answer", true)).await.unwrap();
         let shutdown = tokio_util::sync::CancellationToken::new();
         let hub = wingman::hub::Hub::spawn(store.clone(), Duration::from_millis(50), shutdown.clone());
-        let mut tail = hub.tail(&run, 0);
-        let first = tail.recv().await.unwrap().unwrap();
-        assert_eq!(first.seq, 1);
+        let mut tail = hub.tail(&run, 0, "run_id");
+        let first = tail.next().await.unwrap().unwrap();
+        assert_eq!(first.seq(), 1);
         store.delete_run(&run).await.unwrap();
         let mut seen = vec![first];
         let ended = tokio::time::timeout(Duration::from_secs(10), async {
-            while let Some(event) = tail.recv().await {
+            while let Some(event) = tail.next().await {
                 seen.push(event.unwrap());
             }
         })
         .await;
         assert!(ended.is_ok(), "the tail still waits for a done after {} events", seen.len());
-        let dense = seen.iter().enumerate().all(|(i, e)| e.seq == i as u64 + 1);
+        let dense = seen.iter().enumerate().all(|(i, e)| e.seq() == i as u64 + 1);
         assert!(dense, "the tail delivered the log in order, without gaps");
         // The hub's pump may have read the whole log before the deletion: on
         // PostgreSQL its cursor starts behind the commits while any

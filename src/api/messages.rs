@@ -284,15 +284,19 @@ async fn submit_message_stream(
 /// its client's tool results), then reads the run; for a waiting run, also
 /// the event that says what it waits for (`step`, `calls`).
 async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<(Run, Option<(String, Approval)>)> {
-    let mut events = state.hub.tail(run_id, 0);
-    while let Some(event) = events.recv().await {
-        let event = event?;
-        if event.is_terminal() {
+    let mut tail = state.hub.tail(run_id, 0, "run_id");
+    while let Some(frame) = tail.next().await {
+        let frame = frame?;
+        if frame.is_terminal() {
             break;
         }
-        if event.kind == "approval_requested" || event.kind == "tool_calls_requested" {
+        if frame.kind() == "approval_requested" || frame.kind() == "tool_calls_requested" {
             let run = read_run(state, run_id).await?;
             if run.status == RunStatus::Waiting {
+                // The frame is the event's bytes: its fields are read from the log.
+                let event = state.store.read_events(run_id, frame.seq() - 1, 1).await?.pop();
+                let event = event
+                    .ok_or_else(|| ApiError::Internal(format!("event {} of run {run_id} is gone", frame.seq())))?;
                 let asked = serde_json::from_value(Value::Object(event.data))
                     .map_err(|e| ApiError::Internal(format!("a {} event of run {run_id}: {e}", event.kind)))?;
                 return Ok((run, Some((event.kind, asked))));

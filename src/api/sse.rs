@@ -1,15 +1,14 @@
 //! Server-Sent Events (and JSON) for a log: a run's or a fleet run's.
 
-use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::body::Body;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event as SseEvent, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use futures_util::stream::{self, Stream, StreamExt};
-use serde_json::{json, Value};
+use futures_util::stream;
 
 use utoipa::openapi::schema::{
     AdditionalProperties, AnyOfBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
@@ -19,10 +18,10 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::error::{ApiError, ApiResult};
 use super::AppState;
-use crate::model::{Event, Usage};
+use crate::model::Usage;
 
 /// The schema of an event of a log as answers show it
-/// ([`Event::to_json_as`]): `seq`, `type`, `at` and the log's ID (`run_id`,
+/// ([`crate::model::Event::to_json_as`]): `seq`, `type`, `at` and the log's ID (`run_id`,
 /// or `fleet_run_id` for a fleet run's log) beside the fields of its type,
 /// which docs/api.md lists.
 pub struct LoggedEvent;
@@ -129,7 +128,7 @@ fn frame(payload: RefOr<Schema>) -> RefOr<Schema> {
 }
 
 /// How long a browser waits before it reconnects a broken stream.
-const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
+pub(super) const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
 
 /// Which log a stream reads, and which names its frames carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,12 +196,13 @@ pub async fn events_answer(
         let page = state.store.read_events(log_id, last, 1000).await?;
         let full = page.len() == 1000;
         last = page.last().map(|e| e.seq).unwrap_or(last);
-        all.extend(page.iter().map(|e| e.to_json_as(dialect.id_key())));
+        all.extend(page);
         if !full {
             break;
         }
     }
-    Ok(Json(Value::Array(all)).into_response())
+    let json: Vec<_> = all.iter().map(|e| e.json_as(dialect.id_key())).collect();
+    Ok(Json(json).into_response())
 }
 
 /// Whether a request asks for an SSE stream.
@@ -237,65 +237,30 @@ pub fn reconnect_when_unavailable(answer: ApiResult<Response>, headers: &HeaderM
 /// Follows a log until its `done` (a run's or a fleet run's), for the
 /// answers that wait for the end.
 pub async fn wait_done(state: &AppState, log_id: &str) -> ApiResult<()> {
-    let mut events = state.hub.tail(log_id, 0);
-    while let Some(event) = events.recv().await {
-        if event?.is_terminal() {
+    let mut tail = state.hub.tail(log_id, 0, "run_id");
+    while let Some(frame) = tail.next().await {
+        if frame?.is_terminal() {
             break;
         }
     }
     Ok(())
 }
 
-/// Streams the run's events after `after`: replay from the log, then the live
-/// tail, then the stream closes after `done`. Each event's frame has its
-/// `seq` as `id:`, so a reconnecting client resumes with `Last-Event-ID`.
-pub fn stream(state: &AppState, run_id: &str, after: u64, dialect: Dialect) -> Response {
-    let events = state.hub.tail(run_id, after);
-    // The first frame tells a browser's EventSource how soon to reconnect
-    // when the stream breaks (a restarted server is back within a second or two).
-    let hint = stream::once(async { Ok(SseEvent::default().retry(RECONNECT_AFTER)) });
-    let body = hint.chain(frames(events, dialect));
-    let mut response = Sse::new(body).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response();
+/// Streams the log's events after `after`: replay from the log, then the
+/// live tail, then the stream closes after `done`. Each event's frame has
+/// its `seq` as `id:`, so a reconnecting client resumes with
+/// `Last-Event-ID`. The frames are the hub's, rendered once for every tail
+/// of the log; a client that takes nothing for the send timeout is
+/// disconnected by the server's connections ([`super::send_timeout`]) and
+/// resumes from the last whole frame it read.
+pub fn stream(state: &AppState, log_id: &str, after: u64, dialect: Dialect) -> Response {
+    let tail = state.hub.tail(log_id, after, dialect.id_key());
+    let body = Body::from_stream(super::sse_body::frames(tail, dialect == Dialect::Seed));
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     // Proxies such as nginx buffer responses unless told otherwise.
-    response.headers_mut().insert("x-accel-buffering", "no".parse().expect("static header"));
-    response.headers_mut().insert("cache-control", "no-cache".parse().expect("static header"));
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
     response
-}
-
-type Events = tokio::sync::mpsc::Receiver<Result<Event, crate::store::StoreError>>;
-
-fn frames(events: Events, dialect: Dialect) -> impl Stream<Item = Result<SseEvent, Infallible>> {
-    stream::unfold((events, VecDeque::new()), move |(mut events, mut pending)| async move {
-        if let Some(frame) = pending.pop_front() {
-            return Some((Ok(frame), (events, pending)));
-        }
-        match events.recv().await {
-            Some(Ok(event)) => {
-                pending.extend(frames_of(&event, dialect));
-                let first = pending.pop_front()?;
-                Some((Ok(first), (events, pending)))
-            }
-            Some(Err(e)) => {
-                // The stream ends; the client reconnects with Last-Event-ID.
-                tracing::warn!(error = %e, "event stream failed");
-                None
-            }
-            None => None,
-        }
-    })
-}
-
-/// The frames one event makes in a dialect: its own, then any the original
-/// API's clients expect after it.
-fn frames_of(event: &Event, dialect: Dialect) -> Vec<SseEvent> {
-    let json = event.to_json_as(dialect.id_key());
-    let own = SseEvent::default().id(event.seq.to_string()).event(event.kind.clone()).data(json.to_string());
-    if dialect != Dialect::Seed || event.kind != "step_completed" {
-        return vec![own];
-    }
-    let stop = json!({
-        "type": "message_stop", "run_id": event.run_id, "step": event.data.get("step"),
-        "stop_reason": event.data.get("stop_reason"), "usage": event.data.get("usage"),
-    });
-    vec![own, SseEvent::default().event("message_stop").data(stop.to_string())]
 }

@@ -11,13 +11,16 @@ use clap::{Args, Subcommand};
 
 use crate::store::ScratchDatabase;
 
+mod answer;
 mod burn;
 mod cpu;
+mod fanout;
 mod fleet;
 mod formation;
 mod history;
 mod http;
 mod idle;
+mod memory;
 mod steps;
 
 /// Benchmark arguments.
@@ -60,6 +63,10 @@ enum Which {
     History(history::HistoryArgs),
     /// (h) A formation 1 → fleet of N → 1, submission to `done`, beside the same work as a fleet run.
     Formation(formation::FormationArgs),
+    /// (i) Thousands of SSE tails on a few streaming runs: memory per tail, idle CPU, CPU per delivered event.
+    Fanout(fanout::FanoutArgs),
+    /// (j) A model's answer of some megabytes: the API server's peak memory on its way to a tail.
+    Answer(answer::AnswerArgs),
 }
 
 /// Runs a benchmark and prints its figures.
@@ -100,6 +107,8 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         Which::Idle(a) => idle::run(&setup, a).await,
         Which::History(a) => history::run(&setup, a).await,
         Which::Formation(a) => formation::run(&setup, a).await,
+        Which::Fanout(a) => fanout::run(&setup, a).await,
+        Which::Answer(a) => answer::run(&setup, a).await,
     };
     if let Some(exporter) = exporter {
         tokio::task::spawn_blocking(move || exporter.shutdown()).await?;
@@ -128,7 +137,21 @@ impl Setup {
 
     /// Starts this binary with `args` against the benchmark database.
     pub fn spawn(&self, args: &[&str], extra_env: &[(&str, &str)]) -> anyhow::Result<Child> {
-        let exe = std::env::current_exe().context("locating the wingman binary")?;
+        self.spawn_binary(None, args, extra_env)
+    }
+
+    /// Starts `binary` (this one when `None`: another build, to compare
+    /// with) with `args` against the benchmark database.
+    pub fn spawn_binary(
+        &self,
+        binary: Option<&std::path::Path>,
+        args: &[&str],
+        extra_env: &[(&str, &str)],
+    ) -> anyhow::Result<Child> {
+        let exe = match binary {
+            Some(binary) => binary.to_path_buf(),
+            None => std::env::current_exe().context("locating the wingman binary")?,
+        };
         let child = Command::new(exe)
             .args(args)
             .env("WINGMAN_DATABASE_URL", &self.db)

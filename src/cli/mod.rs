@@ -80,6 +80,12 @@ struct ServeArgs {
     /// when no change hint woke it, in milliseconds (hints wake it at once).
     #[arg(long, env = "WINGMAN_EVENT_POLL_MS", default_value_t = 250)]
     event_poll_ms: u64,
+    /// How long a client may take none of the bytes waiting for it before
+    /// its connection is closed, in milliseconds: an SSE reader that stopped
+    /// reading is disconnected (and resumes with Last-Event-ID) instead of
+    /// holding what the server queued for it.
+    #[arg(long, env = "WINGMAN_SEND_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
+    send_timeout_ms: u64,
     /// A host name the server answers to besides localhost, 127.0.0.1, [::1]
     /// and its --addr (a name behind a proxy, say), with any port; `*` turns
     /// the check off. Repeatable; the variable takes a comma-separated list.
@@ -209,6 +215,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<()> {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    crate::fdlimit::raise_and_log();
     let store = store::open(&args.db.database_url, &args.db.store_options()).await?;
     let worker = worker_config(&args.worker, &args.db, format!("serve-{}", std::process::id()))?;
     let models = ModelCatalog::load(args.models_file.as_deref(), &worker.engine.pricing)?;
@@ -232,6 +239,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         workers: args.workers,
         worker,
         event_poll: Duration::from_millis(args.event_poll_ms.max(1)),
+        send_timeout: Duration::from_millis(args.send_timeout_ms),
         retention: args.retention.config(),
         delivery,
     };

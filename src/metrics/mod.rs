@@ -114,6 +114,20 @@ static WEBHOOK_ATTEMPTS: Family = Family {
     labels: &["outcome"],
 };
 
+static TAILS_OPEN: Family = Family {
+    name: "wingman_event_tails_open",
+    help: "Event tails this server holds open (SSE streams of runs, fleet runs and formation runs, and answers waiting for a run's end).",
+    kind: Kind::Gauge,
+    labels: &[],
+};
+
+static STALLED: Family = Family {
+    name: "wingman_http_connections_stalled_total",
+    help: "Connections this server closed because the client took none of the bytes waiting for it for --send-timeout-ms (a reader that stopped reading; an SSE client resumes with Last-Event-ID).",
+    kind: Kind::Counter,
+    labels: &[],
+};
+
 static QUEUE_DEPTH: Family = Family {
     name: "wingman_queue_depth",
     help: "Runs not yet ended, by status (queued includes runs waiting for their session's turn or a fleet slot), in the whole database, read at scrape time.",
@@ -133,7 +147,7 @@ const WORKER_FAMILIES: &[&Family] =
     &[&RUNS_FINISHED, &STEP_DURATION, &PROVIDER_DURATION, &TOKENS, &COST, &LEASE_RESCUES, &FENCED_WRITES, &COMPACTIONS];
 
 /// What a server records besides.
-const SERVER_FAMILIES: &[&Family] = &[&PUMP_LAG, &HTTP_REQUESTS, &WEBHOOK_ATTEMPTS];
+const SERVER_FAMILIES: &[&Family] = &[&PUMP_LAG, &HTTP_REQUESTS, &WEBHOOK_ATTEMPTS, &TAILS_OPEN, &STALLED];
 
 /// A kind of step, for [`step_finished`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,6 +233,21 @@ pub fn event_delivered(lag: Duration) {
     REGISTRY.observe(&PUMP_LAG, &[], lag.as_secs_f64());
 }
 
+/// An event tail opened.
+pub fn tail_opened() {
+    REGISTRY.add(&TAILS_OPEN, &[], 1.0);
+}
+
+/// An event tail closed.
+pub fn tail_closed() {
+    REGISTRY.add(&TAILS_OPEN, &[], -1.0);
+}
+
+/// A connection was closed because its client took nothing for the send timeout.
+pub fn connection_stalled() {
+    REGISTRY.add(&STALLED, &[], 1.0);
+}
+
 /// The API answered a request; `route` is the matched route's template.
 pub fn http_request(method: &str, route: &str, status: u16) {
     REGISTRY.add(&HTTP_REQUESTS, &[method, route, &status.to_string()], 1.0);
@@ -279,7 +308,8 @@ pub async fn serve(addr: SocketAddr, router: Router, shutdown: CancellationToken
         TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen for metrics on {addr}: {e}"))?;
     let bound = listener.local_addr()?;
     tokio::spawn(async move {
-        let serving = axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned());
+        let serving =
+            axum::serve(listener, router.into_make_service()).with_graceful_shutdown(shutdown.cancelled_owned());
         if let Err(e) = serving.await {
             tracing::error!(error = %e, "the metrics listener failed");
         }

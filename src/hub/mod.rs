@@ -1,37 +1,52 @@
 //! The event hub: one pump per server process that follows the global event
-//! cursor and fans new events out to the subscribers of each run, and the
-//! tail that turns a subscription into an exact, gap-free stream.
+//! cursor and hands each new event to its log's feed, rendered once as the
+//! SSE frame every tail of the log sends; and the tails that turn a feed
+//! into an exact, gap-free stream.
 //!
-//! **Invariant:** a tail yields a run's events in `seq` order, each exactly
+//! **Invariant:** a tail yields a log's events in `seq` order, each exactly
 //! once, whatever the pump delivers: the stored log is the source of truth,
 //! and the live feed is only a prompt to read it (or a shortcut when its next
 //! event is exactly the one expected).
+//!
+//! **Invariant:** what a tail costs does not grow with the log or with the
+//! reader's slowness: live frames are shared, a tail behind the feed reads
+//! the store a page at a time, and a quiet log is looked at once per log,
+//! however many tails it has.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{broadcast, mpsc, Notify};
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use crate::model::Event;
 use crate::store::{EventCursor, Store, StoreError};
 
-/// The largest page read from the log at once.
-const PAGE: u32 = 500;
+mod feed;
+mod frame;
+mod quiet;
+mod tail;
 
-/// Fans events out to subscribers.
+use feed::Feed;
+pub use frame::Frame;
+pub use tail::{Step, Tail};
+
+/// Fans events out to the tails of their logs.
 pub struct Hub {
     store: Arc<dyn Store>,
-    subscribers: Mutex<HashMap<String, broadcast::Sender<Event>>>,
+    /// Each log's feeds: one per JSON dialect it is read in (nearly always one).
+    feeds: Mutex<HashMap<String, Vec<Arc<Feed>>>>,
     wake: Notify,
 }
 
 impl Hub {
-    /// Starts the pump, polling every `poll` (and at once when [`Hub::nudge`]d).
+    /// Starts the pump, polling every `poll` (and at once when [`Hub::nudge`]d),
+    /// and the look at quiet logs.
     pub fn spawn(store: Arc<dyn Store>, poll: Duration, shutdown: CancellationToken) -> Arc<Hub> {
-        let hub = Arc::new(Hub { store, subscribers: Mutex::new(HashMap::new()), wake: Notify::new() });
-        tokio::spawn(pump(hub.clone(), poll, shutdown));
+        let hub = Arc::new(Hub { store, feeds: Mutex::new(HashMap::new()), wake: Notify::new() });
+        tokio::spawn(pump(hub.clone(), poll, shutdown.clone()));
+        tokio::spawn(quiet::look_at_quiet_logs(hub.clone(), shutdown));
         hub
     }
 
@@ -40,94 +55,72 @@ impl Hub {
         self.wake.notify_one();
     }
 
-    fn subscribe(&self, run_id: &str) -> broadcast::Receiver<Event> {
-        let mut subs = self.subscribers.lock().expect("hub lock");
-        subs.entry(run_id.to_string()).or_insert_with(|| broadcast::channel(1024).0).subscribe()
+    /// Streams the log's events after `after` until its terminal event
+    /// (or until the log is over without one). `id_key` names the log in
+    /// each event's JSON: `run_id`, `fleet_run_id` or `formation_run_id`.
+    pub fn tail(self: &Arc<Hub>, log_id: &str, after: u64, id_key: &'static str) -> Tail {
+        // Subscribe before the tail reads the store, so nothing committed in
+        // between is missed.
+        let mut feeds = self.feeds.lock().expect("hub lock");
+        let of_log = feeds.entry(log_id.to_string()).or_default();
+        let feed = match of_log.iter().find(|feed| feed.id_key() == id_key) {
+            Some(feed) => feed.clone(),
+            None => {
+                let feed = Arc::new(Feed::new(log_id, id_key));
+                of_log.push(feed.clone());
+                feed
+            }
+        };
+        let live = feed.subscribe();
+        drop(feeds);
+        crate::metrics::tail_opened();
+        Tail::new(self.clone(), feed, live, after)
+    }
+
+    /// Drops a feed whose last tail is going (the caller's).
+    fn forget_if_unwatched(&self, feed: &Arc<Feed>) {
+        crate::metrics::tail_closed();
+        let mut feeds = self.feeds.lock().expect("hub lock");
+        if feed.watchers() > 1 {
+            return;
+        }
+        if let Some(of_log) = feeds.get_mut(feed.log_id()) {
+            of_log.retain(|other| !Arc::ptr_eq(other, feed));
+            if of_log.is_empty() {
+                feeds.remove(feed.log_id());
+            }
+        }
     }
 
     fn has_subscribers(&self) -> bool {
-        let mut subs = self.subscribers.lock().expect("hub lock");
-        subs.retain(|_, tx| tx.receiver_count() > 0);
-        !subs.is_empty()
-    }
-
-    fn deliver(&self, event: Event) {
-        let subs = self.subscribers.lock().expect("hub lock");
-        if let Some(tx) = subs.get(&event.run_id) {
-            let _ = tx.send(event);
-        }
-    }
-
-    /// Streams the run's events after `after` until its terminal event, then
-    /// closes. Dropping the receiver ends the tail.
-    pub fn tail(self: &Arc<Hub>, run_id: &str, after: u64) -> mpsc::Receiver<Result<Event, StoreError>> {
-        let (tx, rx) = mpsc::channel(256);
-        let hub = self.clone();
-        let run_id = run_id.to_string();
-        tokio::spawn(async move {
-            if let Err(e) = hub.follow(&run_id, after, &tx).await {
-                let _ = tx.send(Err(e)).await;
-            }
+        let mut feeds = self.feeds.lock().expect("hub lock");
+        feeds.retain(|_, of_log| {
+            of_log.retain(|feed| feed.watchers() > 0);
+            !of_log.is_empty()
         });
-        rx
+        !feeds.is_empty()
     }
 
-    async fn follow(
-        &self,
-        run_id: &str,
-        after: u64,
-        tx: &mpsc::Sender<Result<Event, StoreError>>,
-    ) -> Result<(), StoreError> {
-        // Subscribe before reading, so nothing committed in between is missed.
-        let mut live = self.subscribe(run_id);
-        let mut last = after;
-        if self.catch_up(run_id, &mut last, tx).await? {
-            return Ok(());
-        }
-        loop {
-            let next = tokio::select! {
-                received = live.recv() => received,
-                _ = tokio::time::sleep(Duration::from_secs(1)) => {
-                    if self.quiet_catch_up(run_id, &mut last, tx).await? {
-                        return Ok(());
-                    }
-                    continue;
-                }
-                _ = tx.closed() => return Ok(()),
-            };
-            match next {
-                Ok(event) if event.seq <= last => {}
-                Ok(event) if event.seq == last + 1 => {
-                    last = event.seq;
-                    let done = event.is_terminal();
-                    if tx.send(Ok(event)).await.is_err() || done {
-                        return Ok(());
-                    }
-                }
-                // A gap or a lagged receiver: read the log.
-                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                    if self.catch_up(run_id, &mut last, tx).await? {
-                        return Ok(());
-                    }
-                }
-                Err(broadcast::error::RecvError::Closed) => return Ok(()),
-            }
-        }
+    /// The feeds of a log that someone reads.
+    fn feeds_of(&self, log_id: &str) -> Vec<Arc<Feed>> {
+        let feeds = self.feeds.lock().expect("hub lock");
+        feeds
+            .get(log_id)
+            .map(|of_log| of_log.iter().filter(|f| f.watchers() > 0).cloned().collect())
+            .unwrap_or_default()
     }
 
-    /// After a quiet second: reads the log, and ends the tail if the log is
-    /// over without its terminal event in reach (its run or fleet run was
-    /// deleted, or its log pruned, while the tail read it). The log's owner
-    /// is read before the log: an owner that had ended had written its
-    /// `done` by then, so a `done` still there is found.
-    async fn quiet_catch_up(
-        &self,
-        log_id: &str,
-        last: &mut u64,
-        tx: &mpsc::Sender<Result<Event, StoreError>>,
-    ) -> Result<bool, StoreError> {
-        let over = self.log_is_over(log_id).await?;
-        Ok(self.catch_up(log_id, last, tx).await? || over)
+    /// Every feed, for the look at quiet logs.
+    fn all_feeds(&self) -> Vec<Arc<Feed>> {
+        let feeds = self.feeds.lock().expect("hub lock");
+        feeds.values().flatten().cloned().collect()
+    }
+
+    /// Renders a new event once per feed of its log and sends it.
+    fn deliver(&self, event: &Event) {
+        for feed in self.feeds_of(&event.run_id) {
+            feed.send(Frame::render(event, feed.id_key()));
+        }
     }
 
     /// Whether a log can get no more events: its run, fleet run or
@@ -140,30 +133,6 @@ impl Hub {
             return Ok(fleet_run.status.is_terminal());
         }
         Ok(self.store.get_formation_run(log_id).await?.is_none_or(|run| run.status.is_terminal()))
-    }
-
-    /// Sends every stored event after `last`. True when the terminal event was sent
-    /// (or the client went away).
-    async fn catch_up(
-        &self,
-        run_id: &str,
-        last: &mut u64,
-        tx: &mpsc::Sender<Result<Event, StoreError>>,
-    ) -> Result<bool, StoreError> {
-        loop {
-            let page = self.store.read_events(run_id, *last, PAGE).await?;
-            let full = page.len() as u32 == PAGE;
-            for event in page {
-                *last = event.seq;
-                let done = event.is_terminal();
-                if tx.send(Ok(event)).await.is_err() || done {
-                    return Ok(true);
-                }
-            }
-            if !full {
-                return Ok(false);
-            }
-        }
     }
 }
 
@@ -204,7 +173,7 @@ async fn pump(hub: Arc<Hub>, poll: Duration, shutdown: CancellationToken) {
                         cursor = position;
                         let lag = (chrono::Utc::now() - event.at).to_std().unwrap_or_default();
                         crate::metrics::event_delivered(lag);
-                        hub.deliver(event);
+                        hub.deliver(&event);
                     }
                     if !more {
                         break;
@@ -227,8 +196,8 @@ async fn pump(hub: Arc<Hub>, poll: Duration, shutdown: CancellationToken) {
 /// would give the same error (a row that does not decode, say one written
 /// by a newer version), and live delivery would stop at them for good. The
 /// pump skips to the newest event instead; a tail that misses the events
-/// skipped sees a gap in its run's numbers, or a quiet second, and reads
-/// them from its run's log.
+/// skipped sees a gap in its run's numbers, or the look at its quiet log
+/// brings them.
 async fn skip_unreadable(hub: &Hub, cursor: &mut EventCursor, error: &StoreError) {
     match hub.store.event_cursor().await {
         Ok(newest) => {

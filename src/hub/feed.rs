@@ -1,0 +1,190 @@
+//! A log's live feed: the frames of its new events, rendered once and
+//! shared by every tail of the log, and when to look at the log again if it
+//! stays quiet.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::broadcast;
+use tokio::time::Instant;
+
+use super::frame::Frame;
+
+/// How many frames a feed holds for tails that are behind: a tail further
+/// behind reads the store instead.
+pub const HELD: usize = 256;
+
+/// The wakes a feed causes in a second, counted in tails woken: a log with
+/// more tails than this sends its frames in batches, each tail woken (and
+/// its socket written) once per batch rather than once per event…
+const WAKES_PER_SECOND: u32 = 2500;
+
+/// …and a batch waits at most this long (a few frames a second is what a
+/// reader of a live answer needs; a log with few tails sends at once).
+const LONGEST_BATCH: Duration = Duration::from_millis(400);
+
+/// How long a log stays silent before its tails get a keep-alive (an SSE
+/// comment), so that proxies keep their connections open.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// The first look at a quiet log comes after this long without an event…
+const FIRST_LOOK: Duration = Duration::from_secs(1);
+
+/// …and the looks thin out, doubling, to one in this long.
+const LAST_LOOK: Duration = Duration::from_secs(30);
+
+/// What a feed sends its tails.
+#[derive(Debug, Clone)]
+pub enum Live {
+    /// A new event of the log.
+    Event(Frame),
+    /// The log gets no more events (its owner ended, or is gone): a tail
+    /// reads what is left of it in the store, then ends.
+    Over,
+    /// The log has been silent for [`KEEP_ALIVE`].
+    Ping,
+}
+
+/// The live side of one log, in the JSON dialect that names it `id_key`.
+pub struct Feed {
+    log_id: String,
+    id_key: &'static str,
+    sender: broadcast::Sender<Live>,
+    quiet: Mutex<Quiet>,
+    outbox: Mutex<Outbox>,
+}
+
+/// Frames on their way to the tails.
+struct Outbox {
+    /// Frames held for the next batch.
+    held: Vec<Frame>,
+    /// When the last batch went out.
+    sent_at: Instant,
+    /// A batch is due: its frames go out then.
+    due: bool,
+}
+
+/// What a feed knows of its log between events.
+struct Quiet {
+    /// The newest seq sent or seen in the store.
+    newest: u64,
+    /// When to look at the log, if no event comes first.
+    look_at: Instant,
+    /// The wait before the look after that one.
+    next_wait: Duration,
+    /// When the tails get a keep-alive, if no event comes first.
+    ping_at: Instant,
+}
+
+impl Feed {
+    pub fn new(log_id: &str, id_key: &'static str) -> Feed {
+        let now = Instant::now();
+        let quiet =
+            Quiet { newest: 0, look_at: now + FIRST_LOOK, next_wait: FIRST_LOOK * 2, ping_at: now + KEEP_ALIVE };
+        let outbox = Outbox { held: Vec::new(), sent_at: Instant::now() - LONGEST_BATCH, due: false };
+        Feed {
+            log_id: log_id.to_string(),
+            id_key,
+            sender: broadcast::channel(HELD).0,
+            quiet: Mutex::new(quiet),
+            outbox: Mutex::new(outbox),
+        }
+    }
+
+    pub fn log_id(&self) -> &str {
+        &self.log_id
+    }
+
+    pub fn id_key(&self) -> &'static str {
+        self.id_key
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Live> {
+        self.sender.subscribe()
+    }
+
+    /// The tails reading the feed.
+    pub fn watchers(&self) -> usize {
+        self.sender.receiver_count()
+    }
+
+    /// Sends a new event's frame to every tail (the log is not quiet): at
+    /// once, or in the batch that is due, or in one due after the last
+    /// batch by as long as the tails' number asks ([`WAKES_PER_SECOND`]).
+    pub fn send(self: &Arc<Feed>, frame: Frame) {
+        let mut quiet = self.quiet.lock().expect("feed lock");
+        quiet.newest = quiet.newest.max(frame.seq());
+        let now = Instant::now();
+        quiet.look_at = now + FIRST_LOOK;
+        quiet.next_wait = FIRST_LOOK * 2;
+        quiet.ping_at = now + KEEP_ALIVE;
+        drop(quiet);
+        let mut outbox = self.outbox.lock().expect("feed lock");
+        outbox.held.push(frame);
+        if outbox.due {
+            return;
+        }
+        let send_at = outbox.sent_at + self.batch_time();
+        if send_at <= Instant::now() {
+            self.send_held(&mut outbox);
+            return;
+        }
+        outbox.due = true;
+        let feed = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep_until(send_at).await;
+            let mut outbox = feed.outbox.lock().expect("feed lock");
+            feed.send_held(&mut outbox);
+        });
+    }
+
+    /// Tells every tail, after any frames held, that the log is over.
+    pub fn send_over(&self) {
+        let mut outbox = self.outbox.lock().expect("feed lock");
+        self.send_held(&mut outbox);
+        let _ = self.sender.send(Live::Over);
+    }
+
+    /// Sends a keep-alive if the log has been silent for [`KEEP_ALIVE`].
+    pub fn ping_if_silent(&self, now: Instant) {
+        let mut quiet = self.quiet.lock().expect("feed lock");
+        if quiet.ping_at > now {
+            return;
+        }
+        quiet.ping_at = now + KEEP_ALIVE;
+        drop(quiet);
+        let _ = self.sender.send(Live::Ping);
+    }
+
+    fn send_held(&self, outbox: &mut Outbox) {
+        for frame in outbox.held.drain(..) {
+            let _ = self.sender.send(Live::Event(frame));
+        }
+        outbox.sent_at = Instant::now();
+        outbox.due = false;
+    }
+
+    /// The least time between two batches: none for a few tails, up to
+    /// [`LONGEST_BATCH`] for many.
+    fn batch_time(&self) -> Duration {
+        (Duration::from_secs(1) * self.watchers() as u32 / WAKES_PER_SECOND).min(LONGEST_BATCH)
+    }
+
+    /// A tail read the log up to `seq`.
+    pub fn saw(&self, seq: u64) {
+        let mut quiet = self.quiet.lock().expect("feed lock");
+        quiet.newest = quiet.newest.max(seq);
+    }
+
+    /// If the log has been quiet long enough to look at it again, the
+    /// newest seq known (the look reads after it), and the next look put off.
+    pub fn due(&self, now: Instant) -> Option<u64> {
+        let mut quiet = self.quiet.lock().expect("feed lock");
+        if quiet.look_at > now {
+            return None;
+        }
+        quiet.look_at = now + quiet.next_wait;
+        quiet.next_wait = (quiet.next_wait * 2).min(LAST_LOOK);
+        Some(quiet.newest)
+    }
+}
