@@ -2,6 +2,7 @@
 //! ([`super::send_timeout`]), served by hyper's HTTP/1 with one router
 //! shared by all.
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -32,10 +33,11 @@ pub async fn serve(listener: TcpListener, router: Router, send_timeout: Duration
     http.half_close(true);
     let connections = tokio_util::task::TaskTracker::new();
     loop {
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             _ = shutdown.cancelled() => break,
-            stream = accept(&listener) => stream,
+            accepted = accept(&listener) => accepted,
         };
+        tracing::trace!(%peer, "connection accepted");
         // Small SSE frames must leave at once: without TCP_NODELAY, Nagle's
         // algorithm and the client's delayed ACK hold each one back ~40 ms.
         if let Err(e) = stream.set_nodelay(true) {
@@ -54,8 +56,9 @@ pub async fn serve(listener: TcpListener, router: Router, send_timeout: Duration
                     connection.await
                 }
             };
-            if let Err(e) = served {
-                tracing::trace!(error = %e, "connection ended");
+            match served {
+                Ok(()) => tracing::trace!(%peer, "connection closed"),
+                Err(e) => tracing::trace!(%peer, error = %e, "connection ended"),
             }
         });
     }
@@ -66,10 +69,10 @@ pub async fn serve(listener: TcpListener, router: Router, send_timeout: Duration
 /// The next connection. Errors of one connection (reset before it was
 /// accepted) are skipped; others, such as running out of open files, are
 /// logged and waited out for a second.
-async fn accept(listener: &TcpListener) -> TcpStream {
+async fn accept(listener: &TcpListener) -> (TcpStream, SocketAddr) {
     loop {
         match listener.accept().await {
-            Ok((stream, _)) => return stream,
+            Ok(accepted) => return accepted,
             Err(e) if is_connection_error(&e) => {}
             Err(e) => {
                 tracing::error!(error = %e, "could not accept a connection");
