@@ -718,10 +718,9 @@ impl Serialize for EventJson<'_> {
         use serde::ser::SerializeMap;
         let event = self.event;
         let at = timestamp::format(&event.at);
-        let seq = Value::from(event.seq);
         let mut own: [(&str, EventField); 4] = [
             (self.id_key, EventField::Text(&event.run_id)),
-            ("seq", EventField::Value(&seq)),
+            ("seq", EventField::Number(event.seq)),
             ("type", EventField::Text(&event.kind)),
             ("at", EventField::Text(&at)),
         ];
@@ -752,14 +751,14 @@ impl EventJson<'_> {
 /// One of the fields [`EventJson`] adds to an event's data.
 enum EventField<'a> {
     Text(&'a str),
-    Value(&'a Value),
+    Number(u64),
 }
 
 impl Serialize for EventField<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             EventField::Text(text) => serializer.serialize_str(text),
-            EventField::Value(value) => value.serialize(serializer),
+            EventField::Number(number) => serializer.serialize_u64(*number),
         }
     }
 }

@@ -11,14 +11,9 @@ use std::process::Command;
 /// worker processes, and answers what it printed.
 fn burndown(runs: u32, extra: &[&str]) -> String {
     let (runs, sessions) = (runs.to_string(), (runs / 10).to_string());
-    let out = Command::new(env!("CARGO_BIN_EXE_wingman"))
-        .args(["bench", "burndown", "--runs", &runs, "--sessions", &sessions, "--workers", "2"])
-        .args(extra)
-        .env("WINGMAN_LOG", "warn")
-        .output()
-        .expect("run the benchmark");
-    assert!(out.status.success(), "the benchmark failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("UTF-8 output")
+    let mut args = vec!["burndown", "--runs", &runs, "--sessions", &sessions, "--workers", "2"];
+    args.extend_from_slice(extra);
+    bench(&args)
 }
 
 /// The line that tells the CPU a run cost.

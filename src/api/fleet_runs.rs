@@ -157,7 +157,7 @@ async fn submit(
     let enqueued = enqueue(&state, &fleet_id, KeyFrom::Header(&headers), body).await?;
     let run = enqueued.fleet_run;
     if query.wait {
-        sse::wait_done(&state, &run.id).await?;
+        sse::wait_done(&state, &run.id, sse::Dialect::Fleet).await?;
         return Ok(Json(all_results(&state, &run.id).await?).into_response());
     }
     let location = format!("/fleet-runs/{}", run.id);

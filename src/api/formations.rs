@@ -199,7 +199,7 @@ async fn submit(
     let enqueued = enqueue(&state, &id, KeyFrom::Header(&headers), body).await?;
     let run = enqueued.formation_run;
     if query.wait {
-        sse::wait_done(&state, &run.id).await?;
+        sse::wait_done(&state, &run.id, sse::Dialect::Formation).await?;
         let run = state.store.get_formation_run(&run.id).await?.ok_or_else(|| ApiError::NotFound(run.id.clone()))?;
         return Ok(Json(result(run)).into_response());
     }

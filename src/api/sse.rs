@@ -236,8 +236,9 @@ pub fn reconnect_when_unavailable(answer: ApiResult<Response>, headers: &HeaderM
 
 /// Follows a log until its `done` (a run's or a fleet run's), for the
 /// answers that wait for the end.
-pub async fn wait_done(state: &AppState, log_id: &str) -> ApiResult<()> {
-    let mut tail = state.hub.tail(log_id, 0, "run_id");
+pub async fn wait_done(state: &AppState, log_id: &str, dialect: Dialect) -> ApiResult<()> {
+    // In the log's own dialect, so that it shares the feed of its SSE tails.
+    let mut tail = state.hub.tail(log_id, 0, dialect.id_key());
     while let Some(frame) = tail.next().await {
         if frame?.is_terminal() {
             break;
