@@ -36,8 +36,11 @@ pub struct FanoutArgs {
     #[arg(long, default_value_t = 25)]
     chunk_delay_ms: u64,
     /// How long the server is measured idle, in seconds, before the tails
-    /// connect and again with them (runs queued, no worker yet).
-    #[arg(long, default_value_t = 30)]
+    /// connect and again with them (runs queued, no worker yet). Long
+    /// enough for several rounds of the 15 s keep-alives, which are most of
+    /// what idle tails cost, so that where the window falls among them
+    /// hardly counts.
+    #[arg(long, default_value_t = 120)]
     idle_seconds: u64,
     /// The binary of the API server and the worker (another build of
     /// Wingman, to compare); this one by default.
@@ -73,11 +76,11 @@ pub async fn run(setup: &Setup, args: FanoutArgs) -> anyhow::Result<()> {
     let (rss_before, _) = resident(pid)?;
     let at_rest = share_of_a_core(pid, args.idle_seconds).await?;
 
-    let connected = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::new(Seen::default());
     let cpu_before = process_time(pid)?;
     let started = Instant::now();
-    let tails = open_tails(&http, &base, &runs, args.tails, connected.clone());
-    while connected.load(Ordering::Relaxed) < args.tails {
+    let tails = open_tails(&http, &base, &runs, args.tails, seen.clone());
+    while seen.connected.load(Ordering::Relaxed) < args.tails {
         anyhow::ensure!(started.elapsed() < Duration::from_secs(300), "tails did not all connect in 300 s");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -97,12 +100,21 @@ pub async fn run(setup: &Setup, args: FanoutArgs) -> anyhow::Result<()> {
         mb(rss_connected),
         rss_connected.saturating_sub(rss_before) as f64 / 1024.0 / args.tails as f64
     );
+    let keep_alives_before = seen.keep_alives.load(Ordering::Relaxed);
     let idle = share_of_a_core(pid, args.idle_seconds).await?;
+    let keep_alives = seen.keep_alives.load(Ordering::Relaxed) - keep_alives_before;
+    let tails_cpu = (idle - at_rest) / 100.0 * args.idle_seconds as f64;
     println!(
         "  idle (runs queued, no worker) over {} s: {idle:.2} % of a core with the tails, {at_rest:.2} % before them: the tails {:.2} %",
         args.idle_seconds,
         idle - at_rest
     );
+    if keep_alives > 0 {
+        println!(
+            "  the tails read {keep_alives} keep-alives meanwhile: {:.1} µs of server CPU each",
+            tails_cpu * 1e6 / keep_alives as f64
+        );
+    }
 
     let stream_before = process_time(pid)?;
     let stream_started = Instant::now();
@@ -163,17 +175,26 @@ async fn submit_runs(http: &reqwest::Client, base: &str, args: &FanoutArgs) -> a
 
 type Tails = tokio::task::JoinSet<anyhow::Result<(usize, Read)>>;
 
+/// What the tails have seen so far, in all.
+#[derive(Default)]
+struct Seen {
+    /// Tails that have read their first event.
+    connected: AtomicUsize,
+    /// Keep-alive comments read (each comes alone: the log was silent).
+    keep_alives: AtomicUsize,
+}
+
 /// Opens `count` tails spread over `runs`, a few hundred connecting at a time.
-fn open_tails(http: &reqwest::Client, base: &str, runs: &[String], count: usize, connected: Arc<AtomicUsize>) -> Tails {
+fn open_tails(http: &reqwest::Client, base: &str, runs: &[String], count: usize, seen: Arc<Seen>) -> Tails {
     let gate = Arc::new(tokio::sync::Semaphore::new(200));
     let mut tails = Tails::new();
     for i in 0..count {
         let run = i % runs.len();
         let url = format!("{base}/runs/{}/events", runs[run]);
-        let (http, gate, connected) = (http.clone(), gate.clone(), connected.clone());
+        let (http, gate, seen) = (http.clone(), gate.clone(), seen.clone());
         tails.spawn(async move {
             let permit = gate.acquire_owned().await?;
-            let read = tail(&http, &url, Some(permit), &connected).await?;
+            let read = tail(&http, &url, Some(permit), &seen).await?;
             Ok((run, read))
         });
     }
@@ -187,7 +208,7 @@ async fn tail(
     http: &reqwest::Client,
     url: &str,
     mut permit: Option<tokio::sync::OwnedSemaphorePermit>,
-    connected: &AtomicUsize,
+    seen: &Seen,
 ) -> anyhow::Result<Read> {
     let mut read = Read::default();
     loop {
@@ -202,13 +223,16 @@ async fn tail(
         let mut decoder = Decoder::default();
         while let Some(chunk) = body.next().await {
             let Ok(chunk) = chunk else { break };
+            if chunk.as_ref() == b":\n\n" {
+                seen.keep_alives.fetch_add(1, Ordering::Relaxed);
+            }
             for frame in decoder.push(&chunk) {
                 let seq: u64 = frame.id.as_deref().context("a frame without id")?.parse()?;
                 anyhow::ensure!(seq == read.events + 1, "{url}: event {seq} after {}", read.events);
                 read.events = seq;
                 read.digest = digest(read.digest, &frame);
                 if permit.take().is_some() {
-                    connected.fetch_add(1, Ordering::Relaxed);
+                    seen.connected.fetch_add(1, Ordering::Relaxed);
                 }
                 if frame.event.as_deref() == Some("done") {
                     return Ok(read);
