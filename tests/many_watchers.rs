@@ -155,3 +155,62 @@ async fn a_silent_tail_gets_keep_alives() {
     assert!(waited >= Duration::from_secs(10), "a keep-alive after {waited:?}: {}", String::from_utf8_lossy(&received));
     assert!(String::from_utf8_lossy(&received).contains("event: run_queued"));
 }
+
+/// A `?wait=true` whose client hangs up lets go of its tail within a couple
+/// of seconds (the server looks at the waiting client's socket once a
+/// second), rather than holding it until the run ends; the run goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wait_whose_client_hangs_up_lets_go_of_its_tail() {
+    let env = TestEnv::new();
+    let server = env.server(0);
+    let api = server.api();
+    let agent = api.create_agent(json!({"name": "patient", "provider": "scripted", "model": "echo"})).await;
+    let session = api.create_session(&agent, None).await;
+
+    // No worker: the run stays queued, and the wait would last for ever.
+    let addr: std::net::SocketAddr = api.base.trim_start_matches("http://").parse().unwrap();
+    let mut client = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let body = json!({"message": "hello"}).to_string();
+    let request = format!(
+        "POST /sessions/{session}/message?wait=true HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Idempotency-Key: hang-up\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    client.write_all(request.as_bytes()).await.unwrap();
+    let started = Instant::now();
+    while metric(&api, "wingman_event_tails_open").await < 1.0 {
+        assert!(started.elapsed() < Duration::from_secs(10), "the wait never opened its tail");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(metric(&api, "wingman_event_tails_open").await, 1.0, "a wait whose client is there keeps its tail");
+
+    drop(client);
+    let hung_up = Instant::now();
+    while metric(&api, "wingman_event_tails_open").await > 0.0 {
+        assert!(hung_up.elapsed() < Duration::from_secs(5), "the wait still holds its tail after its client hung up");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let metrics = reqwest::get(format!("{}/metrics", api.base)).await.unwrap().text().await.unwrap();
+    assert!(
+        metrics.lines().any(|l| l.starts_with("wingman_http_requests_total") && l.contains("status=\"499\"")),
+        "the abandoned wait is counted as closed by its client: {metrics}"
+    );
+
+    // The run was not the wait's: it is there, and a worker runs it.
+    let again = api
+        .http
+        .post(format!("{}/sessions/{session}/message", api.base))
+        .header("idempotency-key", "hang-up")
+        .json(&json!({"message": "hello"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 202);
+    assert_eq!(again.headers()["idempotent-replayed"], "true");
+    let again: serde_json::Value = again.json().await.unwrap();
+    let run = again["run_id"].as_str().unwrap().to_string();
+    let _worker = env.worker();
+    let run = api.wait_terminal(&run, Duration::from_secs(30)).await;
+    assert_eq!(run["status"], "succeeded", "{run}");
+}

@@ -4,7 +4,7 @@
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -14,6 +14,7 @@ use super::error::{naming, naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::fleet_tasks::{check_tasks, task_session, RunBody};
 use super::order::ListOrder;
+use super::peer::{unless_hung_up, Peer};
 use super::runs::{accepted, check_limit, EventsQuery, KeyFrom, WaitQuery};
 use super::schemas::{Id, IdempotencyKey, Seq};
 use super::sse::{self, EventFrame, LoggedEvent};
@@ -151,13 +152,14 @@ async fn submit(
     State(state): State<AppState>,
     Path(fleet_id): Path<String>,
     QueryParams(query): QueryParams<WaitQuery>,
+    peer: Option<Extension<Peer>>,
     headers: HeaderMap,
     JsonBody(body): JsonBody<RunBody>,
 ) -> ApiResult<Response> {
     let enqueued = enqueue(&state, &fleet_id, KeyFrom::Header(&headers), body).await?;
     let run = enqueued.fleet_run;
     if query.wait {
-        sse::wait_done(&state, &run.id, sse::Dialect::Fleet).await?;
+        unless_hung_up(peer.map(|p| p.0), sse::wait_done(&state, &run.id, sse::Dialect::Fleet)).await?;
         return Ok(Json(all_results(&state, &run.id).await?).into_response());
     }
     let location = format!("/fleet-runs/{}", run.id);

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::{Extension, Json};
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -17,6 +17,7 @@ use utoipa_axum::routes;
 use super::error::{naming, naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::formation_runs::FormationRunAccepted;
+use super::peer::{unless_hung_up, Peer};
 use super::runs::{accepted, KeyFrom, WaitQuery};
 use super::schemas::{self, AnyJson, Id, IdempotencyKey};
 use super::{deleted, sse, AppState, Deleted};
@@ -193,13 +194,14 @@ async fn submit(
     State(state): State<AppState>,
     Path(id): Path<String>,
     QueryParams(query): QueryParams<WaitQuery>,
+    peer: Option<Extension<Peer>>,
     headers: HeaderMap,
     JsonBody(body): JsonBody<FormationRunBody>,
 ) -> ApiResult<Response> {
     let enqueued = enqueue(&state, &id, KeyFrom::Header(&headers), body).await?;
     let run = enqueued.formation_run;
     if query.wait {
-        sse::wait_done(&state, &run.id, sse::Dialect::Formation).await?;
+        unless_hung_up(peer.map(|p| p.0), sse::wait_done(&state, &run.id, sse::Dialect::Formation)).await?;
         let run = state.store.get_formation_run(&run.id).await?.ok_or_else(|| ApiError::NotFound(run.id.clone()))?;
         return Ok(Json(result(run)).into_response());
     }

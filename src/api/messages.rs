@@ -5,7 +5,7 @@
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::{Extension, Json};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,6 +15,7 @@ use utoipa_axum::routes;
 
 use super::error::{naming_submission, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
+use super::peer::{unless_hung_up, Peer};
 use super::runs::{accepted, check_message, read_run, KeyFrom, WaitQuery};
 use super::schemas::{self, Id, IdempotencyKey};
 use super::sse::{self, MessageStreamFrame};
@@ -236,13 +237,14 @@ async fn submit_message(
     State(state): State<AppState>,
     Path(session_id): Path<String>,
     QueryParams(query): QueryParams<WaitQuery>,
+    peer: Option<Extension<Peer>>,
     headers: HeaderMap,
     JsonBody(body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
     let enqueued = enqueue(&state, &session_id, KeyFrom::Header(&headers), body).await?;
     let run = enqueued.run;
     if query.wait {
-        let (settled, approval) = wait_for(&state, &run.id).await?;
+        let (settled, approval) = unless_hung_up(peer.map(|p| p.0), wait_for(&state, &run.id)).await?;
         return Ok((StatusCode::OK, Json(result_of(settled, approval))).into_response());
     }
     let location = format!("/runs/{}", run.id);

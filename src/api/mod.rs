@@ -45,6 +45,7 @@ mod messages;
 mod metrics;
 pub mod openapi;
 mod order;
+mod peer;
 mod people;
 mod providers;
 mod runs;

@@ -3,6 +3,7 @@
 //! shared by all.
 
 use std::net::SocketAddr;
+use std::os::fd::AsRawFd;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -15,6 +16,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
+use super::peer::Peer;
 use super::send_timeout::Connection;
 
 /// Serves `router` on `listener` until `shutdown`, then returns once the
@@ -43,8 +45,13 @@ pub async fn serve(listener: TcpListener, router: Router, send_timeout: Duration
         if let Err(e) = stream.set_nodelay(true) {
             tracing::warn!(error = %e, "could not set TCP_NODELAY");
         }
+        let client = Peer::new(stream.as_raw_fd());
         let io = TokioIo::new(Connection::new(stream, send_timeout));
-        let service = router.clone().map_request(|request: Request<Incoming>| request.map(Body::new));
+        let service = router.clone().map_request(move |request: Request<Incoming>| {
+            let mut request = request.map(Body::new);
+            request.extensions_mut().insert(client);
+            request
+        });
         let connection = http.serve_connection(io, TowerToHyperService::new(service));
         let shutdown = shutdown.clone();
         connections.spawn(async move {
