@@ -36,6 +36,15 @@ async fn metric(api: &Api, name: &str) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// Waits until the metric's value `holds`, failing with `what` after `limit`.
+async fn until_metric(api: &Api, name: &str, holds: impl Fn(f64) -> bool, limit: Duration, what: &str) {
+    let started = Instant::now();
+    while !holds(metric(api, name).await) {
+        assert!(started.elapsed() < limit, "{what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// A tail whose client never reads: a socket with a small receive buffer,
 /// a request, and nothing read after it.
 async fn never_reading_tail(base: &str, run: &str) -> tokio::net::TcpStream {
@@ -86,11 +95,8 @@ on_both_backends! {
         assert!(done, "the reading tail saw the run end");
 
         // The never-reader is closed (by the send timeout), and with it its tail.
-        let started = Instant::now();
-        while metric(&api, "wingman_event_tails_open").await > 0.0 {
-            assert!(started.elapsed() < Duration::from_secs(30), "the never-reading tail is still open");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        let closed = |open| open == 0.0;
+        until_metric(&api, "wingman_event_tails_open", closed, Duration::from_secs(30), "the never-reading tail is still open").await;
         assert_eq!(metric(&api, "wingman_http_connections_stalled_total").await, 1.0);
         let (_, peak) = resident(pid);
 
@@ -177,20 +183,16 @@ async fn a_wait_whose_client_hangs_up_lets_go_of_its_tail() {
         body.len()
     );
     client.write_all(request.as_bytes()).await.unwrap();
-    let started = Instant::now();
-    while metric(&api, "wingman_event_tails_open").await < 1.0 {
-        assert!(started.elapsed() < Duration::from_secs(10), "the wait never opened its tail");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let opened = |open| open >= 1.0;
+    until_metric(&api, "wingman_event_tails_open", opened, Duration::from_secs(10), "the wait never opened its tail")
+        .await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(metric(&api, "wingman_event_tails_open").await, 1.0, "a wait whose client is there keeps its tail");
 
     drop(client);
-    let hung_up = Instant::now();
-    while metric(&api, "wingman_event_tails_open").await > 0.0 {
-        assert!(hung_up.elapsed() < Duration::from_secs(5), "the wait still holds its tail after its client hung up");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let let_go = |open| open == 0.0;
+    let what = "the wait still holds its tail after its client hung up";
+    until_metric(&api, "wingman_event_tails_open", let_go, Duration::from_secs(5), what).await;
     let metrics = reqwest::get(format!("{}/metrics", api.base)).await.unwrap().text().await.unwrap();
     assert!(
         metrics.lines().any(|l| l.starts_with("wingman_http_requests_total") && l.contains("status=\"499\"")),
