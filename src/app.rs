@@ -1,5 +1,6 @@
-//! The server application: the API, its event hub, embedded workers, the
-//! pruner, the webhook deliverer and the scheduler.
+//! The server application: the API, and the services beside it (its event
+//! hub, embedded workers, the pruner, the webhook deliverer and the
+//! scheduler), each supervised.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -7,15 +8,16 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
-use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::api::guard::HostPolicy;
 use crate::api::{self, ApiConfig, AppState};
-use crate::delivery::{self, DeliveryConfig};
-use crate::hub::Hub;
-use crate::retention::{self, RetentionConfig};
+use crate::services::delivery::{self, DeliveryConfig};
+use crate::services::hub::Hub;
+use crate::services::retention::{self, RetentionConfig};
+use crate::services::{scheduler, Supervisor};
 use crate::store::Store;
+use crate::submit::Door;
 use crate::worker::{self, WorkerConfig};
 
 /// Everything `wingman serve` runs.
@@ -58,36 +60,60 @@ impl Application {
     /// Serves until `shutdown` fires, then stops accepting, drains the
     /// embedded workers (handing back unfinished runs) and returns.
     pub async fn run_until_stopped(self, shutdown: CancellationToken) -> anyhow::Result<()> {
-        let hub = Hub::spawn(self.store.clone(), self.config.event_poll, shutdown.clone());
+        let mut services = Supervisor::new(shutdown.clone());
+        let hub = Hub::new(self.store.clone());
+        hub.supervise(&mut services, self.config.event_poll);
         let wake = Arc::new(Notify::new());
-        let mut workers = JoinSet::new();
-        for i in 0..self.config.workers {
-            let mut config = self.config.worker.clone();
-            config.name = format!("{}-{i}", config.name);
-            workers.spawn(worker::run(self.store.clone(), config, wake.clone(), shutdown.clone()));
-        }
-        if let Some(config) = self.config.retention.clone() {
-            tokio::spawn(retention::run(self.store.clone(), config, shutdown.clone()));
-        }
-        tokio::spawn(delivery::run(self.store.clone(), self.config.delivery.clone(), shutdown.clone()));
+        self.supervise_workers(&mut services, &wake);
+        self.supervise_background(&mut services);
+        let written = {
+            let (wake, hub) = (wake.clone(), hub.clone());
+            Arc::new(move || {
+                wake.notify_waiters();
+                hub.nudge();
+            })
+        };
+        let door = Door::new(self.store.clone(), self.config.api.submit.clone(), written);
+        let (store, scheduler_door, stop) = (self.store.clone(), door.clone(), shutdown.clone());
+        services.spawn("scheduler", move || scheduler::run(store.clone(), scheduler_door.clone(), stop.clone()));
         let hosts = HostPolicy::new(self.listener.local_addr()?, &self.config.api.allowed_hosts)
             .with_cors(self.config.api.cors.clone());
         let hosts = Arc::new(hosts);
         let mcp = (self.config.workers > 0).then(|| self.config.worker.engine.mcp.clone());
         let config = Arc::new(self.config.api.clone());
-        let state = AppState { store: self.store.clone(), hub, config, wake, hosts, mcp };
-        tokio::spawn(api::scheduler::run(state.clone(), shutdown.clone()));
+        let board = services.board();
+        let state = AppState { store: self.store.clone(), door, hub, config, wake, hosts, mcp, services: board };
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
         // Open SSE tails end when their client goes; they do not hold shutdown up.
         let routes = api::router(state);
         let server = tokio::spawn(api::serve::serve(self.listener, routes, self.config.send_timeout, shutdown.clone()));
         shutdown.cancelled().await;
-        while let Some(done) = workers.join_next().await {
-            if let Ok(Err(e)) = done {
-                tracing::error!(error = %e, "embedded worker failed");
-            }
-        }
+        services.join().await;
         let _ = tokio::time::timeout(Duration::from_secs(2), server).await;
         Ok(())
+    }
+
+    /// The embedded workers, each a service of its own: one that cannot
+    /// register (the database unreachable, its disk full) is started again
+    /// until it can.
+    fn supervise_workers(&self, services: &mut Supervisor, wake: &Arc<Notify>) {
+        for i in 0..self.config.workers {
+            let mut config = self.config.worker.clone();
+            config.name = format!("{}-{i}", config.name);
+            let (store, wake, stop) = (self.store.clone(), wake.clone(), services.shutdown());
+            services.spawn(format!("worker-{i}"), move || {
+                worker::run(store.clone(), config.clone(), wake.clone(), stop.clone())
+            });
+        }
+    }
+
+    /// The pruner (with `--retain-days`) and the webhook deliverer.
+    fn supervise_background(&self, services: &mut Supervisor) {
+        if let Some(config) = self.config.retention.clone() {
+            let (store, stop) = (self.store.clone(), services.shutdown());
+            services.spawn("pruner", move || retention::run(store.clone(), config.clone(), stop.clone()));
+        }
+        let (store, config, stop) = (self.store.clone(), self.config.delivery.clone(), services.shutdown());
+        services.spawn("deliverer", move || delivery::run(store.clone(), config.clone(), stop.clone()));
     }
 }

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::delivery::DeliveryConfig;
 use crate::engine::LoopConfig;
-use crate::retention::RetentionConfig;
+use crate::services::delivery::DeliveryConfig;
+use crate::services::retention::RetentionConfig;
 use crate::store::StoreOptions;
 use crate::tools::mcp::{McpPool, Reach};
 use crate::tools::outside::OutsideConfig;

@@ -17,7 +17,7 @@ use opentelemetry::trace::{
 use opentelemetry::{global, Context, KeyValue};
 use opentelemetry_sdk::trace::SdkTracerProvider;
 
-use crate::model::{Agent, ToolCall, Usage};
+use crate::domain::model::{Agent, ToolCall, Usage};
 
 /// The tracer's name in every span's scope.
 const TRACER: &str = "wingman";

@@ -17,9 +17,9 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+use crate::domain::model::new_id;
 use crate::engine::{self, counted, LoopConfig, RunExit, RunSignals};
 use crate::metrics::{self, FencedWrite};
-use crate::model::new_id;
 use crate::store::{Claim, HandBack, Heartbeat, Lease, Store, StoreError, StoreResult};
 
 /// Settings of a worker.

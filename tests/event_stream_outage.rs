@@ -10,8 +10,6 @@ use std::time::{Duration, Instant};
 
 use common::{assert_dense, Api, Backend, TestEnv};
 use serde_json::{json, Value};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_event_stream_asked_for_during_a_database_outage_is_told_to_reconnect() {
@@ -19,13 +17,8 @@ async fn an_event_stream_asked_for_during_a_database_outage_is_told_to_reconnect
         return;
     }
     let mut env = TestEnv::on(Backend::Postgres);
-    let direct = env.database_url();
-    let mut through = reqwest::Url::parse(&direct).unwrap();
-    let (port, switch) = relay(through.socket_addrs(|| Some(5432)).unwrap()[0].to_string()).await;
-    through.set_port(Some(port)).unwrap();
-    through.query_pairs_mut().append_pair("sslmode", "disable");
     // Only the server reaches the database through the relay.
-    env.set("WINGMAN_DATABASE_URL", through.as_str());
+    let (switch, direct) = common::outage::through_relay(&mut env).await;
     let server = env.server(0);
     env.set("WINGMAN_DATABASE_URL", &direct);
     let _worker = env.worker();
@@ -81,30 +74,4 @@ async fn raw_stream(api: &Api, run: &str, after: u64) -> (u16, String, String) {
     let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
     let body = tokio::time::timeout(Duration::from_secs(30), response.text()).await.expect("the stream ended");
     (status, content_type, body.unwrap_or_default())
-}
-
-/// A TCP relay to `upstream` with a switch: switched off, it cuts every
-/// connection it carries and closes new ones at once, as a database that
-/// went away would look to its clients. Returns its port and the switch.
-async fn relay(upstream: String) -> (u16, watch::Sender<bool>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let (switch, on) = watch::channel(true);
-    tokio::spawn(async move {
-        while let Ok((mut client, _)) = listener.accept().await {
-            let mut on = on.clone();
-            if !*on.borrow() {
-                continue;
-            }
-            let upstream = upstream.clone();
-            tokio::spawn(async move {
-                let Ok(mut server) = TcpStream::connect(&upstream).await else { return };
-                tokio::select! {
-                    _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
-                    _ = on.wait_for(|on| !on) => {}
-                }
-            });
-        }
-    });
-    (port, switch)
 }

@@ -303,21 +303,11 @@ async fn steering_between_tool_steps_skips_the_rest_and_is_answered(backend: Bac
 }
 }
 
-/// CPU time (user + system) a process has used so far.
-fn cpu_time(pid: i32) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    // The fields after the command name, which is in parentheses.
-    let fields: Vec<&str> = stat.rsplit(')').next().unwrap().split_whitespace().collect();
-    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
-    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
-    Duration::from_millis(ticks * 1000 / per_second)
-}
-
 /// The share of a core a process uses over the next 3 s.
 async fn cpu_share(pid: i32) -> f64 {
-    let (before, wall) = (cpu_time(pid), std::time::Instant::now());
+    let (before, wall) = (common::cpu_time(pid), std::time::Instant::now());
     tokio::time::sleep(Duration::from_secs(3)).await;
-    (cpu_time(pid) - before).as_secs_f64() / wall.elapsed().as_secs_f64()
+    (common::cpu_time(pid) - before).as_secs_f64() / wall.elapsed().as_secs_f64()
 }
 
 on_both_backends! {

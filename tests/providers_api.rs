@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 use wingman::api::ApiConfig;
 use wingman::app::{Application, ServerConfig};
 use wingman::store::StoreOptions;
+use wingman::submit::SubmitConfig;
 use wingman::worker::WorkerConfig;
 
 const KEY: &str = "sk-ant-api-SENTINEL-a1b2c3d4e5f6";
@@ -32,7 +33,10 @@ async fn start() -> Server {
     let store =
         wingman::store::open(dir.path().join("w.db").to_str().unwrap(), &StoreOptions::default()).await.unwrap();
     let config = ServerConfig {
-        api: ApiConfig { data_dir: dir.path().to_path_buf(), ..ApiConfig::default() },
+        api: ApiConfig {
+            submit: SubmitConfig { data_dir: dir.path().to_path_buf(), ..SubmitConfig::default() },
+            ..ApiConfig::default()
+        },
         workers: 0,
         worker: WorkerConfig::default(),
         event_poll: Duration::from_millis(5),

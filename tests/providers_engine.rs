@@ -12,8 +12,8 @@ use chrono::Utc;
 use providers_support::{fixture, openai_text, MockServer, Reply};
 use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
+use wingman::domain::model::{new_id, Agent, Run, RunInput, RunKind, Session};
 use wingman::engine::LoopConfig;
-use wingman::model::{new_id, Agent, Run, RunInput, RunKind, Session};
 use wingman::provider::auth::ApiKey;
 use wingman::store::{NewRun, Store, StoreOptions};
 use wingman::worker::{self, WorkerConfig};
@@ -76,10 +76,10 @@ impl Harness {
             client_tools: Vec::new(),
             mcp_servers: Vec::new(),
             reasoning: Default::default(),
-            reasoning_byte_limit: wingman::model::DEFAULT_REASONING_BYTE_LIMIT,
+            reasoning_byte_limit: wingman::domain::model::DEFAULT_REASONING_BYTE_LIMIT,
             compaction: Default::default(),
             subagents: Vec::new(),
-            max_depth: wingman::subagent::DEFAULT_MAX_DEPTH,
+            max_depth: wingman::domain::subagent::DEFAULT_MAX_DEPTH,
             webhook: None,
             created_at: now,
             updated_at: now,
@@ -103,7 +103,7 @@ impl Harness {
             kind: RunKind::Message,
             session_id: Some(session.id),
             agent,
-            input: RunInput { message: "What is the weather in SF?".into(), ..Default::default() },
+            input: RunInput::new("What is the weather in SF?", Default::default()),
             work_dir,
             max_attempts: 3,
             strategy: Default::default(),

@@ -8,7 +8,7 @@ use std::time::Duration;
 use providers_support::{assert_same, fixture, fixture_json, MockServer, Reply};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
-use wingman::model::Message;
+use wingman::domain::model::Message;
 use wingman::provider::auth::ApiKey;
 use wingman::provider::{self, Delta, InferenceRequest, InferenceResponse, ProviderError, ToolSpec};
 

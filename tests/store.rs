@@ -9,12 +9,12 @@ use std::time::Duration;
 
 use serde_json::json;
 use store_support::*;
-use wingman::checkpoint::{Checkpoint, CheckpointBody};
-use wingman::compaction::Marker;
+use wingman::domain::checkpoint::{Checkpoint, CheckpointBody};
+use wingman::domain::compaction::Marker;
+use wingman::domain::event::RunEvent;
+use wingman::domain::history::HistoryCache;
+use wingman::domain::model::{new_id, RunInput, RunKind, RunStatus, Usage};
 use wingman::engine::{self, LoopConfig, RunExit, RunSignals};
-use wingman::event::RunEvent;
-use wingman::history::HistoryCache;
-use wingman::model::{new_id, RunInput, RunKind, RunStatus, Usage};
 use wingman::store::{Claim, Commit, HandBack, Heartbeat, IdempotencyKey, NewRun, Store, StoreError};
 
 store_tests! {
@@ -107,7 +107,7 @@ store_tests! {
         let stored: Vec<String> = store.session_history(&s).await.unwrap().iter().map(|m| m.text()).collect();
         assert_eq!(stored, ["q0", "a0", "q1", "a1", "q2", "", "a2"]);
         let raw = store.session_history(&s).await.unwrap();
-        assert_eq!(wingman::compaction::marker_of(&raw[5]), Some(&marker));
+        assert_eq!(wingman::domain::compaction::marker_of(&raw[5]), Some(&marker));
         // What the next run is sent starts at the marker, cached or fresh.
         let next = enqueue(&store, &s, &a, "q3").await;
         store.claim_runs(&w, 1).await.unwrap();
@@ -289,7 +289,7 @@ store_tests! {
             kind: RunKind::Message,
             session_id: Some(s.clone()),
             agent: a.clone(),
-            input: RunInput { message: "m".into(), ..Default::default() },
+            input: RunInput::new("m", Default::default()),
             work_dir: "/tmp".into(),
             max_attempts: 3,
             strategy: Default::default(),
@@ -369,7 +369,7 @@ store_tests! {
         assert_eq!(failed.steps, 2);
         let history = store.session_history(&s).await.unwrap();
         let roles: Vec<_> = history.iter().map(|m| m.role).collect();
-        use wingman::model::Role::*;
+        use wingman::domain::model::Role::*;
         assert_eq!(roles, [User, Assistant, Tool, Assistant, Tool]);
     }
 
@@ -414,7 +414,7 @@ store_tests! {
         let started: Vec<_> = events.iter().filter(|e| e.kind == "run_started").collect();
         assert_eq!(started.len(), 2);
         for (event, claim) in started.iter().zip([&first, &second]) {
-            let expected = wingman::lifecycle::started(claim.attempt, &claim.lease.worker_id, claim.charged_attempts);
+            let expected = wingman::domain::lifecycle::started(claim.attempt, &claim.lease.worker_id, claim.charged_attempts);
             assert_eq!((event.kind.as_str(), &event.data), (expected.kind(), &expected.data()));
         }
         assert_eq!(seqs(&events), [1, 2, 3]);
@@ -431,7 +431,7 @@ store_tests! {
         with_agent.id = new_id();
         with_agent.agent_id = Some(own.id.clone());
         store.insert_session(&with_agent).await.unwrap();
-        let agent_of = |found: Option<(wingman::model::Session, Option<wingman::model::Agent>)>| {
+        let agent_of = |found: Option<(wingman::domain::model::Session, Option<wingman::domain::model::Agent>)>| {
             found.map(|(session, agent)| (session.id, agent.map(|a| a.id)))
         };
         let read = |s: String, a: Option<String>| {

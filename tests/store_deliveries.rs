@@ -12,9 +12,9 @@ use std::time::Duration;
 use chrono::Utc;
 use serde_json::Value;
 use store_support::*;
-use wingman::model::{new_id, RunInput, RunKind};
+use wingman::domain::model::{new_id, RunInput, RunKind};
+use wingman::domain::webhook::{Attempt, DeliveryStatus, Next, Subject};
 use wingman::store::{NewRun, Store};
-use wingman::webhook::{Attempt, DeliveryStatus, Next, Subject};
 
 /// Enqueues a message run announcing its end to `webhook`, and runs it to
 /// its end; returns its ID.
@@ -27,7 +27,11 @@ async fn ended_run(store: &Arc<dyn Store>, dir: &std::path::Path, webhook: Optio
         kind: RunKind::Message,
         session_id: Some(session),
         agent,
-        input: RunInput { message: "hi".into(), webhook: webhook.map(String::from), ..Default::default() },
+        input: RunInput {
+            message: "hi".into(),
+            webhook: webhook.map(String::from),
+            ..RunInput::new("", Default::default())
+        },
         work_dir: dir.to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy: Default::default(),

@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use store_support::*;
-use wingman::event::RunEvent;
-use wingman::model::new_id;
+use wingman::domain::event::RunEvent;
+use wingman::domain::model::new_id;
 use wingman::store::{Commit, EventCursor, Store};
 
 const RUNS: usize = 24;
@@ -136,7 +136,7 @@ store_tests! {
         events.extend(write_of(2));
         store.commit(&claim.lease, Commit { events, ..Default::default() }).await.unwrap();
         // run_queued is 1, run_started 2, the write 3 to 8.
-        let seqs = |events: Vec<wingman::model::Event>| events.into_iter().map(|e| e.seq).collect::<Vec<_>>();
+        let seqs = |events: Vec<wingman::domain::model::Event>| events.into_iter().map(|e| e.seq).collect::<Vec<_>>();
         assert_eq!(seqs(store.read_events(&run, 3, 2).await.unwrap()), vec![4, 5]);
         assert_eq!(seqs(store.read_events(&run, 7, 10).await.unwrap()), vec![8]);
         assert_eq!(seqs(store.read_events(&run, 8, 10).await.unwrap()), Vec::<u64>::new());

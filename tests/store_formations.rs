@@ -13,15 +13,15 @@ use std::time::Duration;
 use chrono::Utc;
 use serde_json::json;
 use store_support::*;
-use wingman::checkpoint::{Checkpoint, CheckpointBody};
-use wingman::formation::run::{NewFormationRun, NodeStatus, Snapshot};
-use wingman::formation::Formation;
-use wingman::model::{new_id, FleetRunStatus, RunInput, RunStatus};
+use wingman::domain::checkpoint::{Checkpoint, CheckpointBody};
+use wingman::domain::formation::run::{NewFormationRun, NodeStatus, Snapshot};
+use wingman::domain::formation::Formation;
+use wingman::domain::model::{new_id, FleetRunStatus, RunInput, RunStatus};
+use wingman::domain::subagent::ParentCall;
 use wingman::store::{Commit, FormationRunFilter, Lease, NewChild, Order, Store, StoreError};
-use wingman::subagent::ParentCall;
 
 /// A formation `first` → `second`, both answered by `agent`.
-fn two_steps(agent: &wingman::model::Agent, dir: &std::path::Path) -> NewFormationRun {
+fn two_steps(agent: &wingman::domain::model::Agent, dir: &std::path::Path) -> NewFormationRun {
     let now = Utc::now();
     let nodes =
         serde_json::from_value(json!([{"id": "first", "agent_id": agent.id}, {"id": "second", "agent_id": agent.id}]));
@@ -41,7 +41,7 @@ fn two_steps(agent: &wingman::model::Agent, dir: &std::path::Path) -> NewFormati
         work_dir: dir.to_string_lossy().into_owned(),
         max_attempts: 2,
         webhook: None,
-        traceparent: None,
+        carried: Default::default(),
     };
     NewFormationRun { id: new_id(), snapshot, input: json!("start") }
 }
@@ -54,7 +54,7 @@ async fn claim(store: &Arc<dyn Store>, run: &str) -> Lease {
     claim.lease
 }
 
-fn node_run(run: &wingman::formation::run::FormationRun, node: &str) -> Option<String> {
+fn node_run(run: &wingman::domain::formation::run::FormationRun, node: &str) -> Option<String> {
     run.nodes.iter().find(|n| n.node == node).and_then(|n| n.run_id.clone())
 }
 
@@ -170,7 +170,7 @@ store_tests! {
             run_id: new_id(),
             session: child_session,
             agent: parent_agent.clone(),
-            input: RunInput { message: "the task".into(), parent: Some(call), ..Default::default() },
+            input: RunInput { message: "the task".into(), parent: Some(call), ..RunInput::new("", Default::default()) },
         };
         let child_id = child.run_id.clone();
         let started = Checkpoint {

@@ -6,7 +6,7 @@ mod store_support;
 
 use serde_json::json;
 use store_support::*;
-use wingman::model::RunStatus;
+use wingman::domain::model::RunStatus;
 use wingman::store::{Heartbeat, Order, RunFilter, SessionFilter, WorkerStatus};
 
 store_tests! {

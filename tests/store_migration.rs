@@ -10,7 +10,7 @@ mod pg_support;
 
 use serde_json::json;
 use sqlx::Connection;
-use wingman::model::{Message, Role};
+use wingman::domain::model::{Message, Role};
 use wingman::store::{EventCursor, StoreOptions};
 
 /// The last migration before a write's events became one row.

@@ -9,10 +9,10 @@ use std::sync::Arc;
 
 use serde_json::json;
 use store_support::*;
-use wingman::approval::{Decided, Decision};
-use wingman::checkpoint::{Checkpoint, CheckpointBody};
-use wingman::event::RunEvent;
-use wingman::model::{new_id, MultitaskStrategy, RunInput, RunKind, RunStatus};
+use wingman::domain::approval::{Decided, Decision};
+use wingman::domain::checkpoint::{Checkpoint, CheckpointBody};
+use wingman::domain::event::RunEvent;
+use wingman::domain::model::{new_id, MultitaskStrategy, RunInput, RunKind, RunStatus};
 use wingman::store::{Commit, Heartbeat, InboxKind, NewRun, RunFilter, Store, StoreError};
 
 async fn status(store: &Arc<dyn Store>, run: &str) -> RunStatus {
@@ -29,7 +29,7 @@ async fn submit(store: &Arc<dyn Store>, session: &str, strategy: MultitaskStrate
         kind: RunKind::Message,
         session_id: Some(session.into()),
         agent: agent(json!({}), 5),
-        input: RunInput { message: "next".into(), ..Default::default() },
+        input: RunInput::new("next", Default::default()),
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy,

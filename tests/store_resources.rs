@@ -8,7 +8,7 @@ use std::sync::Arc;
 use chrono::Utc;
 use serde_json::json;
 use store_support::*;
-use wingman::model::{new_id, Fleet, FleetRunStatus, FleetStatus, RunInput, RunStatus, Session};
+use wingman::domain::model::{new_id, Fleet, FleetRunStatus, FleetStatus, RunInput, RunStatus, Session};
 use wingman::provider::auth::ApiKey;
 use wingman::store::{FleetRunFilter, IdempotencyKey, NewFleetRun, NewTask, Order, Store, StoreError};
 
@@ -97,7 +97,7 @@ async fn fleet_run(store: &Arc<dyn Store>, n: usize, cap: u32, key: Option<Idemp
                 message: format!("task {i}"),
                 instructions: None,
                 data: Some(json!(i)),
-                ..Default::default()
+                ..RunInput::new("", Default::default())
             },
         })
         .collect();

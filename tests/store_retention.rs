@@ -11,8 +11,8 @@ use std::time::Duration;
 use chrono::Utc;
 use serde_json::json;
 use store_support::*;
-use wingman::event::RunEvent;
-use wingman::model::{new_id, Fleet, FleetStatus, RunInput, RunKind, RunStatus};
+use wingman::domain::event::RunEvent;
+use wingman::domain::model::{new_id, Fleet, FleetStatus, RunInput, RunKind, RunStatus};
 use wingman::store::{Commit, IdempotencyKey, NewFleetRun, NewRun, NewTask, Pruned, Store, StoreError};
 
 /// Everything that ended before now.
@@ -130,7 +130,7 @@ store_tests! {
         let task = |i: u32| NewTask {
             run_id: new_id(),
             session: new_session(dir.path(), Some(&a.id)),
-            input: RunInput { message: format!("task {i}"), ..Default::default() },
+            input: RunInput { message: format!("task {i}"), ..RunInput::new("", Default::default()) },
         };
         let tasks = vec![task(0), task(1)];
         let task_ids: Vec<String> = tasks.iter().map(|t| t.run_id.clone()).collect();
@@ -169,7 +169,7 @@ store_tests! {
             kind: RunKind::Message,
             session_id: Some(s.clone()),
             agent: agent(json!({}), 5),
-            input: RunInput { message: "question".into(), ..Default::default() },
+            input: RunInput::new("question", Default::default()),
             work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
             max_attempts: 2,
             strategy: Default::default(),
@@ -205,7 +205,9 @@ store_tests! {
         store.commit(&lease, Commit { events: deltas, ..Default::default() }).await.unwrap();
         store.commit(&lease, text_commit(1, "the answer", true)).await.unwrap();
         let shutdown = tokio_util::sync::CancellationToken::new();
-        let hub = wingman::hub::Hub::spawn(store.clone(), Duration::from_millis(50), shutdown.clone());
+        let mut services = wingman::services::Supervisor::new(shutdown.clone());
+        let hub = wingman::services::hub::Hub::new(store.clone());
+        hub.supervise(&mut services, Duration::from_millis(50));
         let mut tail = hub.tail(&run, 0, "run_id");
         let first = tail.next().await.unwrap().unwrap();
         assert_eq!(first.seq(), 1);

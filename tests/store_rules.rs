@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use store_support::*;
-use wingman::lifecycle::turn;
-use wingman::model::{new_id, RunInput, RunKind, RunStatus};
+use wingman::domain::lifecycle::turn;
+use wingman::domain::model::{new_id, RunInput, RunKind, RunStatus};
 use wingman::store::{Commit, Finish, NewRun, RunFilter, Store, StoreError};
 
 /// The states a session's earlier run can be in when a message comes.
@@ -104,7 +104,7 @@ store_tests! {
             kind: RunKind::Message,
             session_id,
             agent: agent(json!({}), 5),
-            input: RunInput { message: "m".into(), ..Default::default() },
+            input: RunInput::new("m", Default::default()),
             work_dir: dir.path().to_string_lossy().into_owned(),
             max_attempts: 2,
             strategy: Default::default(),

@@ -7,8 +7,8 @@
 mod store_support;
 
 use chrono::{Duration, DurationRound, Utc};
-use wingman::model::new_id;
-use wingman::schedule::{Overlap, Schedule, Target, Tick};
+use wingman::domain::model::new_id;
+use wingman::domain::schedule::{Overlap, Schedule, Target, Tick};
 use wingman::store::StoreError;
 
 fn schedule(next_in: Duration) -> Schedule {
@@ -22,6 +22,7 @@ fn schedule(next_in: Duration) -> Schedule {
         target: Target::Message { session_id: "s".into(), agent_id: None, message: "tick".into() },
         overlap: Overlap::Skip,
         paused: false,
+        paused_reason: None,
         next_tick_at: Some(now + next_in),
         last_tick_at: None,
         created_at: now,

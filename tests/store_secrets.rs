@@ -6,9 +6,9 @@ mod store_support;
 
 use std::time::Duration;
 
-use wingman::secret::{Secret, MAX_VALUE_BYTES};
+use wingman::domain::secret::{Secret, MAX_VALUE_BYTES};
+use wingman::domain::toolset::McpServer;
 use wingman::store::StoreError;
-use wingman::toolset::McpServer;
 
 /// The names `get_secrets` answered, in its order, with their values.
 fn exposed(found: &[(String, Secret)]) -> Vec<(&str, &str)> {

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use store_support::*;
-use wingman::model::{Agent, RunStatus};
+use wingman::domain::model::{Agent, RunStatus};
 use wingman::store::{Claim, Commit, Finish, HandBack, Store};
 
 /// How many runs each scenario queues in one session.

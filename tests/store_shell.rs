@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use store_support::*;
-use wingman::checkpoint::{Checkpoint, CheckpointBody};
-use wingman::shell::ShellState;
+use wingman::domain::checkpoint::{Checkpoint, CheckpointBody};
+use wingman::domain::shell::ShellState;
 use wingman::store::{Commit, StoreError};
 
 store_tests! {

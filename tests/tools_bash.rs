@@ -13,7 +13,7 @@ use common::{marked, marked_gone, marker, wait_marked};
 use serde_json::json;
 use tempfile::TempDir;
 
-use wingman::shell::ShellState;
+use wingman::domain::shell::ShellState;
 use wingman::tools::sandbox::contain::{self, ProcessTree};
 use wingman::tools::sandbox::SandboxConfig;
 use wingman::tools::{self, ToolContext, ToolOutput};
@@ -90,10 +90,16 @@ async fn the_environment_holds_no_planted_secret() {
 
 /// A context for each process tree this machine can make: PID namespaces
 /// where they are allowed, and the process-group fallback always.
+/// Under `WINGMAN_TEST_SANDBOX=required`, a namespace must be among them.
 fn tree_contexts(dir: &TempDir) -> Vec<(ProcessTree, ToolContext)> {
-    [ProcessTree::PidNamespace, ProcessTree::UserNamespace, ProcessTree::ProcessGroup]
+    let trees: Vec<ProcessTree> = [ProcessTree::PidNamespace, ProcessTree::UserNamespace, ProcessTree::ProcessGroup]
         .into_iter()
         .filter(|tree| *tree == ProcessTree::ProcessGroup || contain::available(*tree))
+        .collect();
+    let namespaced = trees.iter().any(|tree| *tree != ProcessTree::ProcessGroup);
+    assert!(namespaced || !common::sandbox_required(), "WINGMAN_TEST_SANDBOX=required, but no namespace can be made");
+    trees
+        .into_iter()
         .map(|tree| {
             let mut ctx = ToolContext::new(dir.path());
             ctx.sandbox = Arc::new(SandboxConfig { process_tree: Some(tree), ..Default::default() });

@@ -210,7 +210,7 @@ async fn a_private_address_is_refused_unless_the_host_is_allowed(backend: Backen
 // Without a secret, calls go unsigned; the tool's own headers are sent.
 #[tokio::test]
 async fn an_unsigned_call_sends_the_body_and_the_key_without_a_signature() {
-    use wingman::model::ToolCall;
+    use wingman::domain::model::ToolCall;
     let (service, base) = Service::start(None).await;
     let agent = agent_with(http_tool("echo_order", &base, "echo", 5_000));
     let mut ctx = wingman::tools::ToolContext::new(std::env::temp_dir());
@@ -233,7 +233,7 @@ async fn an_unsigned_call_sends_the_body_and_the_key_without_a_signature() {
 // A cancelled run stops a call in flight at once, whatever its timeout.
 #[tokio::test]
 async fn a_cancelled_run_stops_a_call_at_once() {
-    use wingman::model::ToolCall;
+    use wingman::domain::model::ToolCall;
     let (service, base) = Service::start(None).await;
     let agent = agent_with(http_tool("slow_order", &base, "slow", 600_000));
     let mut ctx = wingman::tools::ToolContext::new(std::env::temp_dir());
@@ -250,7 +250,7 @@ async fn a_cancelled_run_stops_a_call_at_once() {
     assert!(output.is_error && output.output.contains("cancelled"), "{output:?}");
 }
 
-fn agent_with(tool: Value) -> wingman::model::Agent {
+fn agent_with(tool: Value) -> wingman::domain::model::Agent {
     serde_json::from_value(json!({
         "id": "a", "name": "a", "provider": "scripted", "model": "echo", "tools": [], "http_tools": [tool],
         "max_steps": 5, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"

@@ -35,6 +35,8 @@ async fn bash(ctx: &ToolContext, command: &str) -> ToolOutput {
 
 fn landlock_or_skip(test: &str) -> bool {
     let available = landlock::abi().is_some();
+    let required = std::env::var("WINGMAN_TEST_SANDBOX").is_ok_and(|v| v == "required");
+    assert!(available || !required, "{test}: WINGMAN_TEST_SANDBOX=required, but this kernel has no Landlock");
     if !available {
         eprintln!("{test}: skipped, this kernel has no Landlock (the fallback is documented in docs/tools.md)");
     }
@@ -78,7 +80,7 @@ async fn writes_land_only_in_the_work_dir_and_a_private_tmp() {
     assert!(!f.work.parent().unwrap().join("escaped.txt").exists() && !Path::new("/etc/wingman-test").exists());
     assert_eq!(std::fs::read_to_string(&f.outside).unwrap(), "OUTSIDE SECRET\n");
     // /tmp itself is not the shell's: $TMPDIR, a private directory of the call, is.
-    let name = format!("wingman-sandbox-{}", wingman::model::new_id());
+    let name = format!("wingman-sandbox-{}", wingman::domain::model::new_id());
     let out = bash(&f.ctx, &format!("echo t > /tmp/{name}")).await;
     assert!(out.is_error && !Path::new("/tmp").join(&name).exists(), "{}", out.output);
     let command = format!(

@@ -158,3 +158,23 @@ async fn a_run_without_a_traceparent_gets_a_trace_of_its_own_and_nothing_is_expo
     assert_ne!(api.wait_terminal(&other, LIMIT).await["trace_id"].as_str(), Some(trace), "a trace per submission");
     assert!(!server.process.log_text().contains("exporting traces"), "no exporter without an endpoint");
 }
+
+/// Every kind of submission goes through the one door, which sets what
+/// every run carries: a compaction asked for by a client joins the client's
+/// trace as a message does (it once started a trace of its own).
+#[tokio::test]
+async fn a_compaction_run_carries_its_submission_s_traceparent() {
+    let env = TestEnv::new();
+    let server = env.server(1);
+    let api = server.api();
+    let agent = api.create_agent(json!({"name": "echo", "provider": "scripted", "model": "echo"})).await;
+    let session = api.create_session(&agent, None).await;
+    let traceparent = format!("00-{TRACE}-{PARENT}-01");
+    let header = [("traceparent", traceparent.as_str())];
+    let path = format!("/sessions/{session}/compact");
+    let answer = api.send_with(reqwest::Method::POST, &path, Some(json!({})), &header).await;
+    assert_eq!(answer.status, 202, "{}", answer.body);
+    let run = answer.body["run_id"].as_str().unwrap();
+    let ended = api.wait_terminal(run, LIMIT).await;
+    assert_eq!((ended["kind"].as_str(), ended["trace_id"].as_str()), (Some("compaction"), Some(TRACE)), "{ended}");
+}

@@ -14,9 +14,9 @@ use super::extract::QueryParams;
 use super::schemas::Id;
 use super::sessions::with_session_tools;
 use super::AppState;
-use crate::model::ToolSpec;
+use crate::domain::model::ToolSpec;
+use crate::domain::toolset::Source;
 use crate::tools;
-use crate::toolset::Source;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {

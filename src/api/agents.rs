@@ -16,15 +16,17 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
 use super::schemas::{self, Id, JsonObject};
 use super::{deleted, AppState, Deleted};
-use crate::compaction::CompactionSettings;
-use crate::guard::Guards;
-use crate::model::{
+use crate::domain::compaction::CompactionSettings;
+use crate::domain::guard::Guards;
+use crate::domain::model::{
     new_id, Agent, Reasoning, DEFAULT_MAX_STEPS, DEFAULT_REASONING_BYTE_LIMIT, MAX_MAX_STEPS, REASONING_BYTE_LIMITS,
 };
-use crate::subagent::{self, Subagent};
-use crate::toolset::{ClientTool, HttpTool, McpServer};
-use crate::webhook::Webhook;
-use crate::{provider, tools, toolset};
+use crate::domain::subagent::{self, Subagent};
+use crate::domain::toolset;
+use crate::domain::toolset::{ClientTool, HttpTool, McpServer};
+use crate::domain::webhook::Webhook;
+use crate::submit::checks;
+use crate::{provider, tools};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -291,22 +293,10 @@ async fn resolve_subagents(state: &AppState, agent: &mut Agent) -> ApiResult<()>
     subagent::check(agent).map_err(ApiError::BadRequest)
 }
 
-/// Checks the tools an agent declares, and its `approve_tools`: each entry
-/// names one of its tools, or is a pattern (`*`, `prefix*`).
+/// Checks the tools an agent declares, and its `approve_tools`, against
+/// this build's built-in tools.
 pub fn check_tools(agent: &Agent) -> Result<(), String> {
-    if let Some(unknown) = agent.tools.iter().find(|t| !tools::is_known(t)) {
-        return Err(format!("unknown tool {unknown:?} (known: {})", tools::NAMES.join(", ")));
-    }
-    toolset::check(agent, tools::NAMES)?;
-    let declared = toolset::declared_names(agent);
-    let known = |t: &String| t.ends_with('*') || declared.contains(t) || toolset::mcp_server_of(agent, t).is_some();
-    if let Some(unknown) = agent.approve_tools.iter().find(|t| !known(t)) {
-        let names = if declared.is_empty() { "none".to_string() } else { declared.join(", ") };
-        return Err(format!(
-            "approve_tools: {unknown:?} is none of the agent's tools ({names}), and not a pattern such as \"*\" or \"server__*\""
-        ));
-    }
-    Ok(())
+    toolset::check_agent(agent, tools::NAMES)
 }
 
 /// Creates an agent.
@@ -333,7 +323,7 @@ async fn create(
     let mut agent = blank_agent();
     fields.apply(&mut agent)?;
     validate(&mut agent)?;
-    super::webhooks::url_of(&state.config.webhooks, agent.webhook.as_ref(), None)?;
+    checks::webhook_url(&state.door.config().webhooks, agent.webhook.as_ref(), None)?;
     resolve_subagents(&state, &mut agent).await?;
     state.store.insert_agent(&agent).await?;
     Ok((StatusCode::CREATED, Json(agent)))
@@ -361,7 +351,7 @@ pub fn blank_agent() -> Agent {
         reasoning_byte_limit: DEFAULT_REASONING_BYTE_LIMIT,
         compaction: Default::default(),
         subagents: Vec::new(),
-        max_depth: crate::subagent::DEFAULT_MAX_DEPTH,
+        max_depth: crate::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
         created_at: now,
         updated_at: now,
@@ -419,7 +409,7 @@ async fn update(
     let mut agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
     fields.apply(&mut agent)?;
     validate(&mut agent)?;
-    super::webhooks::url_of(&state.config.webhooks, agent.webhook.as_ref(), None)?;
+    checks::webhook_url(&state.door.config().webhooks, agent.webhook.as_ref(), None)?;
     resolve_subagents(&state, &mut agent).await?;
     agent.updated_at = Utc::now();
     state.store.update_agent(&agent).await?;

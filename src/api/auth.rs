@@ -22,8 +22,8 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::sealed_json;
 use super::schemas;
 use super::{deleted, AppState, Deleted};
-use crate::credential::CredentialInfo;
-use crate::model::timestamp;
+use crate::domain::credential::CredentialInfo;
+use crate::domain::model::timestamp;
 use crate::provider::auth::{self, ApiKey};
 
 /// Each handler is registered with its `#[utoipa::path]` description.

@@ -1,6 +1,6 @@
 //! `POST /sessions/{id}/compact`: a compaction of a session's history, run
 //! as a run of kind `compaction` in the session's order, whatever the
-//! history's size (see [`crate::compaction`]).
+//! history's size (see [`crate::domain::compaction`]).
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -10,14 +10,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{naming_submission, ApiResult, ErrorBody};
+use super::error::{ApiResult, ErrorBody};
 use super::extract::JsonBody;
-use super::messages::{session_agent, MessageAccepted};
-use super::runs::{accepted, idempotency_key};
+use super::messages::MessageAccepted;
+use super::runs::{accepted, envelope};
 use super::schemas::{Id, IdempotencyKey};
 use super::AppState;
-use crate::model::{new_id, MultitaskStrategy, RunInput, RunKind};
-use crate::store::NewRun;
+use crate::submit::CompactionSubmission;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -66,21 +65,8 @@ async fn compact(
     headers: HeaderMap,
     JsonBody(body): JsonBody<CompactBody>,
 ) -> ApiResult<Response> {
-    let (session, agent_id, agent) = session_agent(&state, &session_id, body.agent_id.as_deref()).await?;
-    let key = idempotency_key(&headers, &format!("compact:{session_id}"), &[agent_id.as_str()])?;
-    let run = NewRun {
-        id: new_id(),
-        kind: RunKind::Compaction,
-        session_id: Some(session_id.clone()),
-        agent,
-        input: RunInput::default(),
-        work_dir: session.work_dir,
-        max_attempts: state.config.max_attempts,
-        strategy: MultitaskStrategy::Enqueue,
-    };
-    let enqueued =
-        state.store.enqueue_run(run, key).await.map_err(naming_submission(format!("session {session_id}")))?;
-    state.changed();
+    let submission = CompactionSubmission { session_id, agent_id: body.agent_id };
+    let enqueued = state.door.compaction(&envelope(&headers)?, submission).await?;
     let run = enqueued.run;
     Ok(accepted(format!("/runs/{}", run.id), MessageAccepted::from(run), !enqueued.created))
 }

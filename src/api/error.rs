@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::store::StoreError;
+use crate::submit::{unavailable_message, SubmitError, DISK_FULL_MESSAGE};
 
 /// The body of every error answer: `{"error": "…"}`.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -33,8 +34,12 @@ pub enum ApiError {
     Rejected { status: StatusCode, message: String },
     /// The database could not be reached, or was too busy to answer in
     /// time (`busy`: every connection in use): the client may retry.
-    #[error("{}", if *busy { "the database is busy (every connection is in use); retry shortly" } else { "the database is unavailable; retry shortly" })]
+    #[error("{}", unavailable_message(*busy))]
     Unavailable { detail: String, busy: bool },
+    /// The database's disk is full: nothing was written, and no retry
+    /// succeeds until an operator frees space (a 507, without `Retry-After`).
+    #[error("{DISK_FULL_MESSAGE}")]
+    DiskFull(String),
     #[error("internal error")]
     Internal(String),
 }
@@ -48,6 +53,7 @@ impl ApiError {
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Rejected { status, .. } => *status,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::DiskFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -59,6 +65,7 @@ impl IntoResponse for ApiError {
             ApiError::Internal(detail) => tracing::error!(error = %detail, "internal error"),
             ApiError::Unavailable { detail, busy: true } => tracing::warn!(error = %detail, "database busy"),
             ApiError::Unavailable { detail, busy: false } => tracing::warn!(error = %detail, "database unavailable"),
+            ApiError::DiskFull(detail) => tracing::error!(error = %detail, "the database's disk is full"),
             _ => {}
         }
         let mut response = (self.status(), Json(ErrorBody { error: self.to_string() })).into_response();
@@ -74,11 +81,26 @@ impl From<StoreError> for ApiError {
         match e {
             StoreError::NotFound(what) => ApiError::NotFound(what.to_string()),
             StoreError::Conflict(message) | StoreError::Busy(message) => ApiError::Conflict(message),
+            StoreError::DiskFull(_) => ApiError::DiskFull(e.to_string()),
             other if other.is_retryable() => {
                 let busy = matches!(other, StoreError::Overloaded(_));
                 ApiError::Unavailable { detail: other.to_string(), busy }
             }
             other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<SubmitError> for ApiError {
+    fn from(e: SubmitError) -> Self {
+        match e {
+            SubmitError::Invalid(message) => ApiError::BadRequest(message),
+            SubmitError::Refused(message) => ApiError::Unprocessable(message),
+            SubmitError::NotFound(what) => ApiError::NotFound(what),
+            SubmitError::Conflict(message) => ApiError::Conflict(message),
+            SubmitError::Unavailable { detail, busy } => ApiError::Unavailable { detail, busy },
+            SubmitError::DiskFull(detail) => ApiError::DiskFull(detail),
+            SubmitError::Internal(detail) => ApiError::Internal(detail),
         }
     }
 }
@@ -106,15 +128,6 @@ pub fn naming(what: String) -> impl FnOnce(StoreError) -> ApiError {
     move |e| match e {
         StoreError::NotFound(_) => ApiError::NotFound(what),
         other => other.into(),
-    }
-}
-
-/// [`naming`] for a submission, where the one conflict is an
-/// `Idempotency-Key` reused with another body: a 422, like the body's shape.
-pub fn naming_submission(what: String) -> impl FnOnce(StoreError) -> ApiError {
-    move |e| match e {
-        StoreError::Conflict(message) => ApiError::Unprocessable(message),
-        other => naming(what)(other),
     }
 }
 
@@ -158,5 +171,15 @@ mod tests {
         assert!(busy.to_string().contains("busy") && !down.to_string().contains("busy"), "{busy} / {down}");
         let response = busy.into_response();
         assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "1");
+    }
+
+    #[test]
+    fn a_full_disk_is_a_507_that_says_so_and_asks_for_no_retry() {
+        let full = ApiError::from(StoreError::DiskFull("database or disk is full".into()));
+        assert_eq!(full.status(), StatusCode::INSUFFICIENT_STORAGE);
+        assert!(full.to_string().contains("disk is full"), "{full}");
+        assert!(full.into_response().headers().get(header::RETRY_AFTER).is_none());
+        let submitted = ApiError::from(SubmitError::from(StoreError::DiskFull("full".into())));
+        assert_eq!(submitted.status(), StatusCode::INSUFFICIENT_STORAGE);
     }
 }

@@ -10,18 +10,18 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use super::error::{naming, naming_submission, ApiError, ApiResult, ErrorBody};
+use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
-use super::fleet_tasks::{check_tasks, task_session, RunBody};
+use super::fleet_tasks::RunBody;
 use super::order::ListOrder;
 use super::peer::{unless_hung_up, Peer};
-use super::runs::{accepted, check_limit, EventsQuery, KeyFrom, WaitQuery};
+use super::runs::{accepted, check_limit, envelope, EventsQuery, WaitQuery};
 use super::schemas::{Id, IdempotencyKey, Seq};
 use super::sse::{self, EventFrame, LoggedEvent};
 use super::AppState;
-use crate::fleet::{self, TaskEnd, TaskResult};
-use crate::model::{new_id, FleetRun, RunInput};
-use crate::store::{EnqueuedFleetRun, FleetRunFilter, NewFleetRun, NewTask};
+use crate::domain::fleet::{self, TaskEnd, TaskResult};
+use crate::domain::model::FleetRun;
+use crate::store::FleetRunFilter;
 
 /// The most tasks one page of `GET /fleet-runs/{id}` shows.
 const MAX_PAGE: u32 = 1000;
@@ -70,58 +70,6 @@ struct FleetRunView {
     next_after: Option<u32>,
 }
 
-/// Writes the fleet run and all its tasks in one transaction.
-pub(super) async fn enqueue(
-    state: &AppState,
-    fleet_id: &str,
-    keyed: KeyFrom<'_>,
-    body: RunBody,
-) -> ApiResult<EnqueuedFleetRun> {
-    let fleet =
-        state.store.get_fleet(fleet_id).await?.ok_or_else(|| ApiError::NotFound(format!("fleet {fleet_id}")))?;
-    check_tasks(state, &body.tasks)?;
-    let webhook = super::webhooks::url_of(&state.config.webhooks, body.webhook.as_ref(), None)?;
-    let agent = state.store.get_agent(&fleet.agent_id).await?.ok_or_else(|| {
-        ApiError::Unprocessable(format!(
-            "the fleet's agent {} no longer exists: PUT the fleet a new agent_id",
-            fleet.agent_id
-        ))
-    })?;
-    let canonical = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let key = keyed.key(&format!("fleet:{fleet_id}"), &[&canonical])?;
-    let id = new_id();
-    let traceparent = keyed.traceparent();
-    let tasks = body
-        .tasks
-        .into_iter()
-        .enumerate()
-        .map(|(index, task)| NewTask {
-            run_id: new_id(),
-            session: task_session(state, &fleet, &id, index, &task),
-            input: RunInput {
-                message: task.message,
-                instructions: task.instructions,
-                data: task.data,
-                traceparent: Some(traceparent.clone()),
-                ..Default::default()
-            },
-        })
-        .collect();
-    let new = NewFleetRun {
-        id,
-        fleet_id: fleet.id.clone(),
-        agent,
-        worker_count: fleet.worker_count,
-        tasks,
-        max_attempts: state.config.max_attempts,
-        webhook,
-    };
-    let enqueued =
-        state.store.enqueue_fleet_run(new, key).await.map_err(naming_submission(format!("fleet {fleet_id}")))?;
-    state.changed();
-    Ok(enqueued)
-}
-
 /// `202 {"fleet_run_id", "status", …}`, or with `?wait=true` the original
 /// API's answer: every task's result, in task order.
 #[utoipa::path(
@@ -156,7 +104,7 @@ async fn submit(
     headers: HeaderMap,
     JsonBody(body): JsonBody<RunBody>,
 ) -> ApiResult<Response> {
-    let enqueued = enqueue(&state, &fleet_id, KeyFrom::Header(&headers), body).await?;
+    let enqueued = state.door.fleet_run(&envelope(&headers)?, body.submission(&fleet_id)).await?;
     let run = enqueued.fleet_run;
     if query.wait {
         unless_hung_up(peer.map(|p| p.0), sse::wait_done(&state, &run.id, sse::Dialect::Fleet)).await?;
@@ -192,7 +140,7 @@ async fn submit_stream(
     headers: HeaderMap,
     JsonBody(body): JsonBody<RunBody>,
 ) -> ApiResult<Response> {
-    let enqueued = enqueue(&state, &fleet_id, KeyFrom::Header(&headers), body).await?;
+    let enqueued = state.door.fleet_run(&envelope(&headers)?, body.submission(&fleet_id)).await?;
     Ok(sse::stream(&state, &enqueued.fleet_run.id, 0, sse::Dialect::Fleet))
 }
 

@@ -1,18 +1,13 @@
 //! What a fleet run's submission holds (`POST /fleets/{id}/run`): its tasks,
-//! the checks on them, and the session each task runs in.
+//! as the OpenAPI document describes them; the door checks them
+//! ([`crate::submit::FleetRunSubmission`]).
 
-use chrono::Utc;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::error::{ApiError, ApiResult};
-use super::runs::check_message;
 use super::schemas::{self, AnyJson};
-use super::work_dir;
-use super::AppState;
-use crate::fleet::MAX_TASKS;
-use crate::model::{new_id, Fleet, Session};
+use crate::submit::{FleetRunSubmission, Task};
 
 /// The body of a fleet run: the original API's.
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
@@ -23,7 +18,7 @@ pub struct RunBody {
     pub tasks: Vec<TaskBody>,
     /// Where the fleet run's end is announced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub webhook: Option<crate::webhook::Webhook>,
+    pub webhook: Option<crate::domain::webhook::Webhook>,
 }
 
 /// One task: a message for the fleet's agent.
@@ -47,45 +42,17 @@ pub struct TaskBody {
     pub data: Option<Value>,
 }
 
-/// Checks a fleet run's tasks: 1 to [`MAX_TASKS`], each message and `work_dir`.
-pub fn check_tasks(state: &AppState, tasks: &[TaskBody]) -> ApiResult<()> {
-    if tasks.is_empty() {
-        return Err(ApiError::BadRequest("tasks must hold at least one task".into()));
+impl RunBody {
+    /// The body as the door takes it, for `fleet_id`.
+    pub fn submission(self, fleet_id: &str) -> FleetRunSubmission {
+        let tasks = self.tasks.into_iter().map(TaskBody::into_task).collect();
+        FleetRunSubmission { fleet_id: fleet_id.to_string(), tasks, webhook: self.webhook }
     }
-    if tasks.len() > MAX_TASKS {
-        return Err(ApiError::BadRequest(format!("a fleet run holds at most {MAX_TASKS} tasks")));
-    }
-    for (i, task) in tasks.iter().enumerate() {
-        let bad = |m: &str| ApiError::BadRequest(format!("tasks[{i}]: {m}"));
-        check_message(&task.message).map_err(|m| bad(&m))?;
-        if let Some(dir) = &task.work_dir {
-            work_dir::check(state, dir).map_err(|e| match e {
-                ApiError::Unprocessable(m) => ApiError::Unprocessable(format!("tasks[{i}]: {m}")),
-                other => bad(&other.to_string()),
-            })?;
-        }
-    }
-    Ok(())
 }
 
-/// A task's session: its own, in the task's work_dir, else the fleet's, else
-/// a directory of its own under the data directory.
-pub fn task_session(state: &AppState, fleet: &Fleet, fleet_run_id: &str, index: usize, task: &TaskBody) -> Session {
-    let id = new_id();
-    let work_dir = task
-        .work_dir
-        .clone()
-        .or_else(|| fleet.work_dir.clone())
-        .unwrap_or_else(|| state.config.data_dir.join("sessions").join(&id).to_string_lossy().into_owned());
-    let now = Utc::now();
-    Session {
-        id,
-        agent_id: Some(fleet.agent_id.clone()),
-        title: Some(format!("{} task {index}", fleet.name)),
-        work_dir,
-        metadata: json!({"fleet_id": fleet.id, "fleet_run_id": fleet_run_id, "task_index": index}),
-        added_tools: Default::default(),
-        created_at: now,
-        updated_at: now,
+impl TaskBody {
+    /// The task as the door takes it.
+    pub fn into_task(self) -> Task {
+        Task { message: self.message, work_dir: self.work_dir, instructions: self.instructions, data: self.data }
     }
 }

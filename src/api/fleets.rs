@@ -14,9 +14,9 @@ use utoipa_axum::routes;
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
 use super::schemas::{self, Id};
-use super::work_dir;
 use super::{deleted, AppState, Deleted};
-use crate::model::{new_id, Fleet, FleetStatus};
+use crate::domain::model::{new_id, Fleet, FleetStatus};
+use crate::submit::checks;
 
 /// The largest `worker_count`: a cap, not a number of processes, so it only
 /// needs to be finite.
@@ -83,7 +83,7 @@ async fn check(state: &AppState, fields: &FleetFields) -> ApiResult<()> {
         return Err(ApiError::BadRequest(format!("worker_count must be 0 (no limit) to {MAX_WORKER_COUNT}")));
     }
     if let Some(Some(dir)) = &fields.work_dir {
-        work_dir::check(state, dir)?;
+        checks::work_dir(state.door.config(), dir)?;
     }
     Ok(())
 }

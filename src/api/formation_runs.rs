@@ -17,7 +17,7 @@ use super::runs::{check_limit, EventsQuery};
 use super::schemas::{Id, Seq};
 use super::sse::{self, EventFrame, LoggedEvent};
 use super::AppState;
-use crate::formation::run::FormationRun;
+use crate::domain::formation::run::FormationRun;
 use crate::store::FormationRunFilter;
 
 /// Each handler is registered with its `#[utoipa::path]` description.

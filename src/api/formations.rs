@@ -1,8 +1,6 @@
 //! Formation definitions: `POST|GET /formations`, `GET|DELETE
 //! /formations/{id}`; and their runs' submission, `POST /formations/{id}/run`.
 
-use std::collections::BTreeMap;
-
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -14,17 +12,17 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{naming, naming_submission, ApiError, ApiResult, ErrorBody};
+use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::formation_runs::FormationRunAccepted;
 use super::peer::{unless_hung_up, Peer};
-use super::runs::{accepted, KeyFrom, WaitQuery};
+use super::runs::{accepted, envelope, WaitQuery};
 use super::schemas::{self, AnyJson, Id, IdempotencyKey};
 use super::{deleted, sse, AppState, Deleted};
-use crate::formation::run::{FleetSnapshot, FormationRun, NewFormationRun, Snapshot};
-use crate::formation::{self, Edge, Formation, Node};
-use crate::model::new_id;
-use crate::store::EnqueuedFormationRun;
+use crate::domain::formation::run::FormationRun;
+use crate::domain::formation::{self, Edge, Formation, Node};
+use crate::domain::model::new_id;
+use crate::submit::FormationRunSubmission;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -150,14 +148,14 @@ pub(super) struct FormationRunBody {
     input: Value,
     /// Where the formation run's end is announced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    webhook: Option<crate::webhook::Webhook>,
+    webhook: Option<crate::domain::webhook::Webhook>,
 }
 
 /// The answer of `?wait=true`: how the formation run ended.
 #[derive(Debug, Serialize, ToSchema)]
 struct FormationRunResult {
     formation_run_id: String,
-    status: crate::model::FleetRunStatus,
+    status: crate::domain::model::FleetRunStatus,
     /// The outputs of its exit nodes, by node.
     #[schema(value_type = Object)]
     outputs: Value,
@@ -198,7 +196,8 @@ async fn submit(
     headers: HeaderMap,
     JsonBody(body): JsonBody<FormationRunBody>,
 ) -> ApiResult<Response> {
-    let enqueued = enqueue(&state, &id, KeyFrom::Header(&headers), body).await?;
+    let submission = FormationRunSubmission { formation_id: id, input: body.input, webhook: body.webhook };
+    let enqueued = state.door.formation_run(&envelope(&headers)?, submission).await?;
     let run = enqueued.formation_run;
     if query.wait {
         unless_hung_up(peer.map(|p| p.0), sse::wait_done(&state, &run.id, sse::Dialect::Formation)).await?;
@@ -216,60 +215,6 @@ fn result(run: FormationRun) -> FormationRunResult {
         outputs: run.outputs.unwrap_or_else(|| Value::Object(Default::default())),
         error: run.error,
     }
-}
-
-/// What the run `run_id` of `formation` holds: the graph, its agents and
-/// fleets (with theirs) as they are now, and where its nodes work
-/// (`<data dir>/formation-runs/<run id>/<node>`).
-/// Writes a formation run of `body` and what its start makes ready.
-pub(super) async fn enqueue(
-    state: &AppState,
-    id: &str,
-    keyed: KeyFrom<'_>,
-    body: FormationRunBody,
-) -> ApiResult<EnqueuedFormationRun> {
-    let formation = find(state, id).await?;
-    formation::check_input(&formation.nodes, &formation.edges, &body.input).map_err(ApiError::BadRequest)?;
-    let canonical = serde_json::to_string(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let key = keyed.key(&format!("formation:{id}"), &[&canonical])?;
-    let webhook = super::webhooks::url_of(&state.config.webhooks, body.webhook.as_ref(), None)?;
-    let run_id = new_id();
-    let mut snapshot = snapshot(state, formation, &run_id).await?;
-    snapshot.webhook = webhook;
-    snapshot.traceparent = Some(keyed.traceparent());
-    let new = NewFormationRun { id: run_id, snapshot, input: body.input };
-    let enqueued =
-        state.store.enqueue_formation_run(new, key).await.map_err(naming_submission(format!("formation {id}")))?;
-    state.changed();
-    Ok(enqueued)
-}
-
-async fn snapshot(state: &AppState, formation: Formation, run_id: &str) -> ApiResult<Snapshot> {
-    let gone = |what: &str, id: &str| {
-        ApiError::Unprocessable(format!("the formation's {what} {id} no longer exists: create the formation anew"))
-    };
-    let (agent_ids, fleet_ids) = formation::references(&formation.nodes);
-    let mut agents = BTreeMap::new();
-    for id in agent_ids {
-        agents.insert(id.to_string(), state.store.get_agent(id).await?.ok_or_else(|| gone("agent", id))?);
-    }
-    let mut fleets = BTreeMap::new();
-    for id in fleet_ids {
-        let fleet = state.store.get_fleet(id).await?.ok_or_else(|| gone("fleet", id))?;
-        let agent =
-            state.store.get_agent(&fleet.agent_id).await?.ok_or_else(|| gone("fleet's agent", &fleet.agent_id))?;
-        fleets.insert(id.to_string(), FleetSnapshot { fleet, agent });
-    }
-    let work_dir = state.config.data_dir.join("formation-runs").join(run_id);
-    Ok(Snapshot {
-        formation,
-        agents,
-        fleets,
-        work_dir: work_dir.display().to_string(),
-        max_attempts: state.config.max_attempts,
-        webhook: None,
-        traceparent: None,
-    })
 }
 
 #[cfg(test)]

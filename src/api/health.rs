@@ -1,5 +1,7 @@
 //! `GET /health`: liveness and readiness in one.
 
+use std::collections::BTreeMap;
+
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -8,18 +10,30 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::AppState;
+use crate::domain::model::timestamp;
+use crate::services::ServiceState;
 use crate::store;
 use crate::tools::sandbox::{self, SandboxStatus};
 
 /// The answer of a server whose database answers.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
-    /// Always `ok`.
-    #[schema(value_type = String, pattern = "^ok$")]
+    /// `ok`; `degraded` while a service is restarting or the database's
+    /// disk is full (the server answers, but some work waits).
+    #[schema(value_type = String, pattern = "^(ok|degraded)$")]
     status: &'static str,
     queue: QueueStats,
     /// What this server's own workers run `bash` with.
     sandbox: SandboxStatus,
+    /// The services beside the API, by name: `scheduler`, `deliverer`,
+    /// `pruner` (with `--retain-days`), `event-pump`, `quiet-logs`, and each
+    /// embedded worker (`worker-0`, …).
+    services: BTreeMap<String, ServiceState>,
+    /// When a write last found the database's disk full, while no write has
+    /// succeeded since: nothing new is accepted until space is freed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    disk_full_since: Option<String>,
 }
 
 // The API's own copy of the store's counts: the answer's shape is the API's
@@ -66,7 +80,11 @@ pub async fn health(State(state): State<AppState>) -> Response {
     match state.store.queue_stats().await {
         Ok(queue) => {
             let sandbox = sandbox::status(state.config.tool_sandbox);
-            Json(Health { status: "ok", queue: queue.into(), sandbox }).into_response()
+            let disk_full_since = store::disk::full_at().map(|at| timestamp::format(&at));
+            let ok = state.services.all_ok() && disk_full_since.is_none();
+            let status = if ok { "ok" } else { "degraded" };
+            let services = state.services.snapshot();
+            Json(Health { status, queue: queue.into(), sandbox, services, disk_full_since }).into_response()
         }
         Err(e) => {
             tracing::error!(error = %e, "health check: the database did not answer");

@@ -13,21 +13,17 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{naming_submission, ApiError, ApiResult, ErrorBody};
+use super::error::{ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::peer::{unless_hung_up, Peer};
-use super::runs::{accepted, check_message, read_run, KeyFrom, WaitQuery};
+use super::runs::{accepted, envelope, read_run, WaitQuery};
 use super::schemas::{self, Id, IdempotencyKey};
 use super::sse::{self, MessageStreamFrame};
 use super::AppState;
-use crate::approval::WaitingCall;
-use crate::guard;
-use crate::model::{
-    new_id, timestamp, Agent, MultitaskStrategy, Reasoning, Run, RunInput, RunKind, RunStatus, Session, ToolCallRecord,
-    Usage,
-};
-use crate::store::{Enqueued, NewRun};
-use crate::webhook::Webhook;
+use crate::domain::approval::WaitingCall;
+use crate::domain::model::{timestamp, MultitaskStrategy, Run, RunStatus, ToolCallRecord, Usage};
+use crate::domain::webhook::Webhook;
+use crate::submit::MessageSubmission;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -63,15 +59,18 @@ fn max_cost_usd() -> utoipa::openapi::schema::Schema {
     schemas::budget_usd("A budget in US dollars for this run: it may lower the agent's `max_cost_usd`, not raise it")
 }
 
-/// Checks a message's budget: positive, and no more than its agent's.
-fn check_budget(asked: Option<f64>, agent: &Agent) -> ApiResult<()> {
-    let Some(asked) = asked else { return Ok(()) };
-    guard::check_cost(asked).map_err(|e| ApiError::BadRequest(format!("max_cost_usd {e}")))?;
-    match agent.guards.max_cost_usd {
-        Some(limit) if asked > limit => Err(ApiError::BadRequest(format!(
-            "max_cost_usd {asked} is more than the agent's ({limit}): a message may only lower its agent's budget"
-        ))),
-        _ => Ok(()),
+impl MessageBody {
+    /// The body as the door takes it, for `session_id`.
+    fn submission(self, session_id: &str) -> MessageSubmission {
+        MessageSubmission {
+            session_id: session_id.to_string(),
+            agent_id: self.agent_id,
+            message: self.message,
+            strategy: self.multitask_strategy,
+            reasoning: self.reasoning,
+            max_cost_usd: self.max_cost_usd,
+            webhook: self.webhook,
+        }
     }
 }
 
@@ -138,75 +137,6 @@ struct Approval {
     calls: Vec<WaitingCall>,
 }
 
-/// Writes the run (and nothing else happens here: a worker picks it up).
-pub(super) async fn enqueue(
-    state: &AppState,
-    session_id: &str,
-    keyed: KeyFrom<'_>,
-    body: MessageBody,
-) -> ApiResult<Enqueued> {
-    check_message(&body.message).map_err(ApiError::BadRequest)?;
-    let reasoning = body.reasoning.as_deref().map(|r| Reasoning::parse_field("reasoning", r));
-    let reasoning = reasoning.transpose().map_err(ApiError::BadRequest)?;
-    let (session, agent_id, agent) = session_agent(state, session_id, body.agent_id.as_deref()).await?;
-    check_budget(body.max_cost_usd, &agent)?;
-    let webhook = super::webhooks::url_of(&state.config.webhooks, body.webhook.as_ref(), agent.webhook.as_ref())?;
-    let strategy = serde_json::to_string(&body.multitask_strategy).unwrap_or_default();
-    // What a key stands for. A reasoning level and a budget join it only
-    // when given, named so neither reads as the other, so that keys stored
-    // before either field existed still match their requests.
-    let reasoning_part = body.reasoning.as_deref().map(|r| format!("reasoning={r}"));
-    let budget_part = body.max_cost_usd.map(|usd| format!("max_cost_usd={usd}"));
-    let mut parts = vec![agent_id.as_str(), body.message.as_str(), strategy.as_str()];
-    parts.extend(reasoning_part.as_deref());
-    parts.extend(budget_part.as_deref());
-    let webhook_part = body.webhook.as_ref().map(|hook| format!("webhook={}", hook.url));
-    parts.extend(webhook_part.as_deref());
-    let key = keyed.key(&format!("message:{session_id}"), &parts)?;
-    let run = NewRun {
-        id: new_id(),
-        kind: RunKind::Message,
-        session_id: Some(session_id.to_string()),
-        agent,
-        input: RunInput {
-            message: body.message,
-            reasoning,
-            max_cost_usd: body.max_cost_usd,
-            webhook,
-            traceparent: Some(keyed.traceparent()),
-            ..Default::default()
-        },
-        work_dir: session.work_dir,
-        max_attempts: state.config.max_attempts,
-        strategy: body.multitask_strategy,
-    };
-    let enqueued =
-        state.store.enqueue_run(run, key).await.map_err(naming_submission(format!("session {session_id}")))?;
-    state.changed();
-    Ok(enqueued)
-}
-
-/// A session, and the agent (with the session's added tools) that a run
-/// for it uses: `agent_id` if given, else the session's own.
-pub(super) async fn session_agent(
-    state: &AppState,
-    session_id: &str,
-    agent_id: Option<&str>,
-) -> ApiResult<(Session, String, Agent)> {
-    let (session, agent) = state
-        .store
-        .session_and_agent(session_id, agent_id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("session {session_id}")))?;
-    let agent_id = agent_id
-        .map(str::to_string)
-        .or(session.agent_id.clone())
-        .ok_or_else(|| ApiError::Unprocessable("agent_id is required: the session has no agent of its own".into()))?;
-    let agent = agent.ok_or_else(|| ApiError::NotFound(format!("agent {agent_id}")))?;
-    let agent = super::sessions::with_session_tools(&agent, &session)?;
-    Ok((session, agent_id, agent))
-}
-
 /// Enqueues a message for the session's agent as a run: `202` at once, or
 /// with `?wait=true` the run's result (`200`) once it ends or waits for a person.
 #[utoipa::path(
@@ -241,7 +171,7 @@ async fn submit_message(
     headers: HeaderMap,
     JsonBody(body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
-    let enqueued = enqueue(&state, &session_id, KeyFrom::Header(&headers), body).await?;
+    let enqueued = state.door.message(&envelope(&headers)?, body.submission(&session_id)).await?;
     let run = enqueued.run;
     if query.wait {
         let (settled, approval) = unless_hung_up(peer.map(|p| p.0), wait_for(&state, &run.id)).await?;
@@ -278,7 +208,7 @@ async fn submit_message_stream(
     headers: HeaderMap,
     JsonBody(body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
-    let enqueued = enqueue(&state, &session_id, KeyFrom::Header(&headers), body).await?;
+    let enqueued = state.door.message(&envelope(&headers)?, body.submission(&session_id)).await?;
     Ok(sse::stream(&state, &enqueued.run.id, 0, sse::Dialect::Seed))
 }
 

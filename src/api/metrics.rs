@@ -10,8 +10,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::AppState;
+use crate::domain::model::RunStatus;
 use crate::metrics::{self, DatabaseGauges};
-use crate::model::RunStatus;
 use crate::store::{Store, StoreResult};
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -2,7 +2,6 @@
 //! a run.
 
 use crate::tools::mcp::McpPool;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
@@ -17,10 +16,11 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::hub::Hub;
 use crate::provider::models::ModelCatalog;
+use crate::services::hub::Hub;
+use crate::services::Board;
 use crate::store::Store;
-use crate::tools::outside::OutsideConfig;
+use crate::submit::{Door, SubmitConfig};
 use crate::tools::sandbox::SandboxMode;
 pub use bearer::AuthToken;
 pub use cors::CorsPolicy;
@@ -49,7 +49,6 @@ mod peer;
 mod people;
 mod providers;
 mod runs;
-pub mod scheduler;
 mod schedules;
 mod schemas;
 mod secrets;
@@ -60,20 +59,16 @@ mod sse;
 mod sse_body;
 mod tool_results;
 mod webhooks;
-mod work_dir;
 mod workers;
 
 /// Settings the API needs.
 #[derive(Debug, Clone)]
 pub struct ApiConfig {
-    /// Where sessions without a `work_dir` get one (`<data_dir>/sessions/<id>`).
-    pub data_dir: PathBuf,
-    /// Files no session's work_dir may contain: the database.
-    pub protected: Vec<PathBuf>,
+    /// What submissions are checked against, and where runs work
+    /// ([`crate::submit`]).
+    pub submit: SubmitConfig,
     /// How this server's workers confine tools, for `GET /health`.
     pub tool_sandbox: SandboxMode,
-    /// Attempts a run gets before a crashing run is failed.
-    pub max_attempts: u32,
     /// The largest request body accepted.
     pub max_body_bytes: usize,
     /// The largest body of a fleet run's submission (10,000 tasks must fit).
@@ -84,30 +79,21 @@ pub struct ApiConfig {
     pub models: Arc<ModelCatalog>,
     /// The token every route but `/health` asks for (`--auth-token`).
     pub auth_token: Option<AuthToken>,
-    /// The directory every client-given `work_dir` must resolve inside
-    /// (`--work-root`), canonical; `None` lets clients choose any.
-    pub work_root: Option<PathBuf>,
     /// Origins of pages served elsewhere that may call the API (`--cors-origin`).
     pub cors: CorsPolicy,
-    /// The hosts webhook URLs may name besides public ones (`--allow-webhook-host`).
-    pub webhooks: Arc<OutsideConfig>,
 }
 
 impl Default for ApiConfig {
     fn default() -> Self {
         ApiConfig {
-            data_dir: PathBuf::from("."),
-            protected: Vec::new(),
-            max_attempts: 3,
+            submit: SubmitConfig::default(),
             max_body_bytes: 1024 * 1024,
             max_fleet_body_bytes: 16 * 1024 * 1024,
             allowed_hosts: Vec::new(),
             tool_sandbox: SandboxMode::Auto,
             models: Arc::new(ModelCatalog::shipped()),
             auth_token: None,
-            work_root: None,
             cors: CorsPolicy::default(),
-            webhooks: Arc::new(OutsideConfig::webhooks(&[], None)),
         }
     }
 }
@@ -116,6 +102,8 @@ impl Default for ApiConfig {
 #[derive(Clone)]
 pub struct AppState {
     pub store: Arc<dyn Store>,
+    /// The one door every submission goes through.
+    pub door: Door,
     pub hub: Arc<Hub>,
     pub config: Arc<ApiConfig>,
     /// Wakes the workers of this process when a run is enqueued.
@@ -126,11 +114,14 @@ pub struct AppState {
     /// the embedded workers' own. An API-only server (`--workers 0`) has
     /// none, and starts or reaches no MCP server: it executes nothing.
     pub mcp: Option<Arc<McpPool>>,
+    /// How the services beside the API stand, for `GET /health`.
+    pub services: Arc<Board>,
 }
 
 impl AppState {
     /// Tells this process's workers and event hub that the API just wrote
-    /// something they follow (a run to claim, events to deliver).
+    /// something they follow (a run to claim, events to deliver). The door
+    /// does so itself after a submission.
     pub fn changed(&self) {
         self.wake.notify_waiters();
         self.hub.nudge();

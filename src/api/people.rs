@@ -13,13 +13,13 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
-use super::runs::check_message;
 use super::schemas::{self, Id};
 use super::AppState;
-use crate::approval::{self, Decided, DecisionRequest};
-use crate::checkpoint::{next_action, Checkpoint, CheckpointBody, NextAction};
-use crate::event::RunEvent;
-use crate::model::{Run, RunKind, RunStatus};
+use crate::domain::approval::{self, Decided, DecisionRequest};
+use crate::domain::checkpoint::{next_action, Checkpoint, CheckpointBody, NextAction};
+use crate::domain::event::RunEvent;
+use crate::domain::model::{Run, RunKind, RunStatus};
+use crate::submit::checks;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -131,7 +131,7 @@ async fn steer(
     Path(id): Path<String>,
     JsonBody(body): JsonBody<SteerBody>,
 ) -> ApiResult<(StatusCode, Json<Run>)> {
-    check_message(&body.message).map_err(ApiError::BadRequest)?;
+    checks::message(&body.message).map_err(ApiError::BadRequest)?;
     // A compaction has no conversation of its own to take a message into.
     if state.store.get_run(&id).await?.is_some_and(|run| run.kind == RunKind::Compaction) {
         return Err(ApiError::Conflict(format!("run {id} is a compaction: it takes no messages")));

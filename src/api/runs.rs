@@ -6,7 +6,6 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -17,23 +16,9 @@ use super::order::ListOrder;
 use super::schemas::{Id, Seq};
 use super::sse::{self, EventFrame, LoggedEvent};
 use super::{AppState, Deleted};
-use crate::model::{Run, RunStatus};
-use crate::store::{IdempotencyKey, RunFilter};
-
-/// The largest message accepted, in bytes.
-pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
-
-/// Checks a message a client gives a run (a session's message, a fleet
-/// task's, a steer): not blank, at most [`MAX_MESSAGE_BYTES`].
-pub fn check_message(message: &str) -> Result<(), String> {
-    if message.trim().is_empty() {
-        return Err("message must not be empty".into());
-    }
-    if message.len() > MAX_MESSAGE_BYTES {
-        return Err(format!("message is longer than {MAX_MESSAGE_BYTES} bytes"));
-    }
-    Ok(())
-}
+use crate::domain::model::{Run, RunStatus};
+use crate::store::RunFilter;
+use crate::submit::Envelope;
 
 /// A list's page size: `limit`, or `default` when absent, from 1 to `max`.
 pub fn check_limit(limit: Option<u32>, default: u32, max: u32) -> ApiResult<u32> {
@@ -63,58 +48,14 @@ pub struct WaitQuery {
     pub wait: bool,
 }
 
-/// Reads the `Idempotency-Key` header, hashing what identifies the request.
-pub fn idempotency_key(headers: &HeaderMap, scope: &str, parts: &[&str]) -> ApiResult<Option<IdempotencyKey>> {
-    let Some(value) = headers.get("idempotency-key") else { return Ok(None) };
-    let key = value.to_str().map_err(|_| ApiError::BadRequest("Idempotency-Key must be visible ASCII".into()))?;
-    if key.is_empty() || key.len() > 255 {
-        return Err(ApiError::BadRequest("Idempotency-Key must be 1 to 255 characters".into()));
-    }
-    Ok(Some(IdempotencyKey { scope: scope.to_string(), key: key.to_string(), request_hash: request_hash(parts) }))
-}
-
-/// A hash of what a key stands for: the parts, each with its length.
-fn request_hash(parts: &[&str]) -> String {
-    let mut hash = Sha256::new();
-    for part in parts {
-        hash.update((part.len() as u64).to_le_bytes());
-        hash.update(part.as_bytes());
-    }
-    format!("{:x}", hash.finalize())
-}
-
-/// Where a submission's idempotency key comes from.
-#[derive(Debug, Clone, Copy)]
-pub enum KeyFrom<'a> {
-    /// The client's `Idempotency-Key` header, if it sent one.
-    Header(&'a HeaderMap),
-    /// A schedule's tick: the schedule and the tick's time make the key, so
-    /// however many servers fire the tick, one submission comes of it.
-    Tick { schedule_id: &'a str, tick: &'a str },
-}
-
-impl KeyFrom<'_> {
-    /// The `traceparent` the submission's runs carry: the client's header,
-    /// if valid, else a new trace's ([`crate::otel::traceparent_or_new`]).
-    pub fn traceparent(self) -> String {
-        let given = match self {
-            KeyFrom::Header(headers) => headers.get("traceparent").and_then(|v| v.to_str().ok()),
-            KeyFrom::Tick { .. } => None,
-        };
-        crate::otel::traceparent_or_new(given)
-    }
-
-    /// The key of a submission within `scope` that stands for `parts`.
-    pub fn key(self, scope: &str, parts: &[&str]) -> ApiResult<Option<IdempotencyKey>> {
-        match self {
-            KeyFrom::Header(headers) => idempotency_key(headers, scope, parts),
-            KeyFrom::Tick { schedule_id, tick } => Ok(Some(IdempotencyKey {
-                scope: format!("schedule:{schedule_id}"),
-                key: tick.to_string(),
-                request_hash: request_hash(parts),
-            })),
-        }
-    }
+/// The envelope of a client's submission: its `Idempotency-Key` (visible
+/// ASCII) and `traceparent` headers.
+pub fn envelope(headers: &HeaderMap) -> ApiResult<Envelope> {
+    let key = headers
+        .get("idempotency-key")
+        .map(|value| value.to_str().map_err(|_| ApiError::BadRequest("Idempotency-Key must be visible ASCII".into())));
+    let traceparent = headers.get("traceparent").and_then(|v| v.to_str().ok());
+    Ok(Envelope::client(key.transpose()?, traceparent)?)
 }
 
 /// The answer of an accepted submission: `202`, where to find what it made,

@@ -15,13 +15,13 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
-use super::fleet_tasks::{check_tasks, TaskBody};
-use super::runs::{check_limit, check_message};
+use super::runs::check_limit;
 use super::schemas::{self, Id};
 use super::{deleted, AppState, Deleted};
-use crate::formation;
-use crate::model::new_id;
-use crate::schedule::{Overlap, Schedule, Target, Tick, When};
+use crate::domain::formation;
+use crate::domain::model::new_id;
+use crate::domain::schedule::{Overlap, Schedule, Target, Tick, When};
+use crate::submit::{check_tasks, checks, Task};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -90,14 +90,14 @@ async fn check(state: &AppState, body: &ScheduleBody) -> ApiResult<When> {
 async fn check_target(state: &AppState, target: &Target) -> ApiResult<()> {
     match target {
         Target::Message { session_id, agent_id, message } => {
-            super::messages::session_agent(state, session_id, agent_id.as_deref()).await?;
-            check_message(message).map_err(ApiError::BadRequest)
+            state.door.session_agent(session_id, agent_id.as_deref()).await?;
+            checks::message(message).map_err(ApiError::BadRequest)
         }
         Target::Fleet { fleet_id, tasks } => {
             state.store.get_fleet(fleet_id).await?.ok_or_else(|| ApiError::NotFound(format!("fleet {fleet_id}")))?;
-            let tasks: Vec<TaskBody> = serde_json::from_value(serde_json::Value::from(tasks.clone()))
+            let tasks: Vec<Task> = serde_json::from_value(serde_json::Value::from(tasks.clone()))
                 .map_err(|e| ApiError::BadRequest(format!("target.tasks: {e}")))?;
-            check_tasks(state, &tasks)
+            Ok(check_tasks(state.door.config(), &tasks)?)
         }
         Target::Formation { formation_id, input } => {
             let formation = state.store.get_formation(formation_id).await?;
@@ -123,6 +123,7 @@ fn schedule_of(id: String, body: ScheduleBody, when: &When, paused: bool) -> Api
         target: body.target,
         overlap: body.overlap,
         paused,
+        paused_reason: None,
         next_tick_at: if paused { None } else { next_tick_at },
         last_tick_at: None,
         created_at: now,
@@ -267,8 +268,10 @@ async fn resume(State(state): State<AppState>, Path(id): Path<String>) -> ApiRes
 
 async fn set_paused(state: &AppState, id: &str, paused: bool) -> ApiResult<Json<Schedule>> {
     let mut schedule = find(state, id).await?;
-    let when = schedule.when().map_err(ApiError::Internal)?;
-    schedule.paused = paused;
+    let when = schedule.when().map_err(|e| {
+        ApiError::Conflict(format!("schedule {id}'s stored rule no longer parses ({e}): replace it with PUT first"))
+    })?;
+    (schedule.paused, schedule.paused_reason) = (paused, None);
     schedule.next_tick_at = if paused { None } else { when.next_after(Utc::now()) };
     schedule.updated_at = Utc::now();
     state.store.update_schedule(&schedule).await.map_err(naming(format!("schedule {id}")))?;

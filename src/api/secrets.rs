@@ -19,7 +19,7 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::sealed_json;
 use super::schemas;
 use super::{deleted, AppState, Deleted};
-use crate::secret::{self, Secret, SecretInfo};
+use crate::domain::secret::{self, Secret, SecretInfo};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -16,11 +16,12 @@ use super::extract::{JsonBody, QueryParams};
 use super::order::ListOrder;
 use super::runs::check_limit;
 use super::schemas::{self, Id, JsonObject};
-use super::{deleted, work_dir, AppState, Deleted};
-use crate::compaction;
-use crate::model::{new_id, Agent, Content, Message, Role, Session};
+use super::{deleted, AppState, Deleted};
+use crate::domain::compaction;
+use crate::domain::model::{new_id, Agent, Content, Message, Role, Session};
+use crate::domain::toolset::{self, ClientTool, HttpTool, McpServer, ToolAdditions};
 use crate::store::SessionFilter;
-use crate::toolset::{self, ClientTool, HttpTool, McpServer, ToolAdditions};
+use crate::submit::checks;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -163,8 +164,8 @@ async fn create(
     let id = new_id();
     // A client's path is checked; the default, under the data dir, is the server's own.
     let work_dir = match fields.work_dir {
-        Some(dir) => work_dir::check(&state, &dir).map(|()| dir)?,
-        None => state.config.data_dir.join("sessions").join(&id).to_string_lossy().into_owned(),
+        Some(dir) => checks::work_dir(state.door.config(), &dir).map(|()| dir)?,
+        None => state.door.config().data_dir.join("sessions").join(&id).to_string_lossy().into_owned(),
     };
     let now = Utc::now();
     let session = Session {
@@ -292,7 +293,7 @@ async fn update(
     check_fields(&state, &fields).await?;
     fields.apply_tools(&mut session.added_tools);
     if let Some(dir) = &fields.work_dir {
-        work_dir::check(&state, dir)?;
+        checks::work_dir(state.door.config(), dir)?;
     }
     if fields.agent_id.is_some() {
         session.agent_id = fields.agent_id;

@@ -18,10 +18,10 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::error::{ApiError, ApiResult};
 use super::AppState;
-use crate::model::Usage;
+use crate::domain::model::Usage;
 
 /// The schema of an event of a log as answers show it
-/// ([`crate::model::Event::to_json_as`]): `seq`, `type`, `at` and the log's ID (`run_id`,
+/// ([`crate::domain::model::Event::to_json_as`]): `seq`, `type`, `at` and the log's ID (`run_id`,
 /// or `fleet_run_id` for a fleet run's log) beside the fields of its type,
 /// which docs/api.md lists.
 pub struct LoggedEvent;

@@ -8,7 +8,7 @@ use std::convert::Infallible;
 use bytes::Bytes;
 use futures_util::stream::{self, Stream};
 
-use crate::hub::{Step, Tail};
+use crate::services::hub::{Step, Tail};
 
 /// The stream's state between frames.
 struct Body {

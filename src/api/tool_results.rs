@@ -13,11 +13,11 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
 use super::schemas::Id;
 use super::AppState;
-use crate::checkpoint::{next_action, Checkpoint, CheckpointBody, NextAction};
-use crate::event::RunEvent;
-use crate::model::{Run, RunStatus};
+use crate::domain::checkpoint::{next_action, Checkpoint, CheckpointBody, NextAction};
+use crate::domain::event::RunEvent;
+use crate::domain::model::{Run, RunStatus};
+use crate::domain::toolset::{self, ClientResult};
 use crate::tools::output;
-use crate::toolset::{self, ClientResult};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -73,7 +73,7 @@ async fn post_results(
 
 /// The checkpoint of one result, as the worker would have written it for a
 /// tool it ran: the call's name, the output capped.
-fn result_checkpoint(step: u32, calls: &[crate::model::ToolCall], result: ClientResult) -> Checkpoint {
+fn result_checkpoint(step: u32, calls: &[crate::domain::model::ToolCall], result: ClientResult) -> Checkpoint {
     let name = calls.iter().find(|c| c.id == result.call_id).map(|c| c.name.clone()).unwrap_or_default();
     let body = CheckpointBody::ToolResult {
         call_id: result.call_id,

@@ -1,8 +1,6 @@
-//! Webhooks in the API: the `webhook` a submission (or an agent) names,
-//! checked before anything is written, and `GET …/deliveries` of a run, a
-//! fleet run or a formation run.
-
-use std::net::IpAddr;
+//! Webhooks in the API: `GET …/deliveries` of a run, a fleet run or a
+//! formation run. (A submission's `webhook` is checked at the door,
+//! `crate::submit::checks::webhook_url`.)
 
 use axum::extract::{Path, State};
 use axum::Json;
@@ -14,8 +12,7 @@ use utoipa_axum::routes;
 use super::error::{ApiError, ApiResult, ErrorBody};
 use super::schemas::Id;
 use super::AppState;
-use crate::tools::outside::OutsideConfig;
-use crate::webhook::{self, Delivery, Webhook};
+use crate::domain::webhook::Delivery;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -23,34 +20,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(run_deliveries))
         .routes(routes!(fleet_run_deliveries))
         .routes(routes!(formation_run_deliveries))
-}
-
-/// The URL a submission's webhook (or, failing it, its agent's) announces
-/// to, checked: its form, and, for a host written as an address (or
-/// `localhost`), the network policy. A name is resolved, and its addresses
-/// checked, at each attempt, where DNS answers at that time.
-pub fn url_of(reach: &OutsideConfig, asked: Option<&Webhook>, default: Option<&Webhook>) -> ApiResult<Option<String>> {
-    let Some(hook) = asked.or(default) else { return Ok(None) };
-    let url = webhook::check_url(&hook.url).map_err(ApiError::BadRequest)?;
-    let literal = match url.host() {
-        Some(url::Host::Ipv4(ip)) => Some(IpAddr::V4(ip)),
-        Some(url::Host::Ipv6(ip)) => Some(IpAddr::V6(ip)),
-        Some(url::Host::Domain(name)) if is_localhost(name) => Some(IpAddr::from([127, 0, 0, 1])),
-        _ => None,
-    };
-    if let Some(ip) = literal {
-        if let Err(why) = reach.policy_for(&url, false).check(ip) {
-            let host = url.host_str().unwrap_or_default();
-            let refusal = reach.refusal(&url, ip, &format!("webhook.url: {host}: {why}"));
-            return Err(ApiError::Unprocessable(refusal));
-        }
-    }
-    Ok(Some(hook.url.clone()))
-}
-
-fn is_localhost(name: &str) -> bool {
-    let name = name.trim_end_matches('.').to_ascii_lowercase();
-    name == "localhost" || name.ends_with(".localhost")
 }
 
 /// A subject's deliveries.
@@ -117,41 +86,4 @@ async fn formation_run_deliveries(
 
 async fn list(state: &AppState, subject_id: &str) -> ApiResult<Json<Deliveries>> {
     Ok(Json(Deliveries { deliveries: state.store.list_deliveries(subject_id).await? }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn hook(url: &str) -> Webhook {
-        Webhook { url: url.into() }
-    }
-
-    #[test]
-    fn a_private_address_is_refused_unless_its_host_is_allowed() {
-        let none = OutsideConfig::webhooks(&[], None);
-        for private in ["http://127.0.0.1:9/h", "http://[::1]/h", "http://10.0.0.7/h", "http://LOCALHOST./h"] {
-            match url_of(&none, Some(&hook(private)), None) {
-                Err(ApiError::Unprocessable(why)) => assert!(why.contains("--allow-webhook-host"), "{why}"),
-                other => panic!("{private}: {other:?}"),
-            }
-        }
-        let allowed = OutsideConfig::webhooks(&["127.0.0.1".into()], None);
-        assert_eq!(
-            url_of(&allowed, Some(&hook("http://127.0.0.1:9/h")), None).unwrap().as_deref(),
-            Some("http://127.0.0.1:9/h")
-        );
-        let metadata = OutsideConfig::webhooks(&["169.254.169.254".into()], None);
-        assert!(url_of(&metadata, Some(&hook("http://169.254.169.254/")), None).is_err(), "never metadata");
-    }
-
-    #[test]
-    fn a_submission_s_webhook_wins_over_its_agent_s() {
-        let reach = OutsideConfig::webhooks(&[], None);
-        let (own, agent) = (hook("https://a.example/1"), hook("https://b.example/2"));
-        assert_eq!(url_of(&reach, Some(&own), Some(&agent)).unwrap().as_deref(), Some("https://a.example/1"));
-        assert_eq!(url_of(&reach, None, Some(&agent)).unwrap().as_deref(), Some("https://b.example/2"));
-        assert_eq!(url_of(&reach, None, None).unwrap(), None);
-        assert!(matches!(url_of(&reach, Some(&hook("ftp://x/")), None), Err(ApiError::BadRequest(_))));
-    }
 }

@@ -59,11 +59,11 @@ pub struct WorkerInfo {
     name: String,
     status: WorkerStatus,
     /// When it registered.
-    #[serde(with = "crate::model::timestamp")]
+    #[serde(with = "crate::domain::model::timestamp")]
     started_at: DateTime<Utc>,
     /// When its lease runs out unless renewed (each heartbeat pushes it on);
     /// `null` once it stopped.
-    #[serde(with = "crate::model::timestamp::option")]
+    #[serde(with = "crate::domain::model::timestamp::option")]
     lease_expires_at: Option<DateTime<Utc>>,
     /// The runs it holds (status `running` under its lease), oldest first.
     runs: Vec<String>,

@@ -8,7 +8,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::{cpu, Setup};
-use crate::model::{new_id, Agent, RunInput, RunKind, RunStatus, Session};
+use crate::domain::model::{new_id, Agent, RunInput, RunKind, RunStatus, Session};
 use crate::store::{NewRun, Store};
 
 /// Enqueues in flight at once. The store has a few connections (8 on
@@ -52,10 +52,10 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         client_tools: Vec::new(),
         mcp_servers: Vec::new(),
         reasoning: Default::default(),
-        reasoning_byte_limit: crate::model::DEFAULT_REASONING_BYTE_LIMIT,
+        reasoning_byte_limit: crate::domain::model::DEFAULT_REASONING_BYTE_LIMIT,
         compaction: Default::default(),
         subagents: Vec::new(),
-        max_depth: crate::subagent::DEFAULT_MAX_DEPTH,
+        max_depth: crate::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
         created_at: now,
         updated_at: now,
@@ -145,7 +145,7 @@ async fn enqueue_all(store: &Arc<dyn Store>, agent: &Agent, sessions: &[String],
                 kind: RunKind::Message,
                 session_id: Some(session),
                 agent,
-                input: RunInput { message: format!("message {i}"), ..Default::default() },
+                input: RunInput::new(format!("message {i}"), Default::default()),
                 work_dir: String::new(),
                 max_attempts: 3,
                 strategy: Default::default(),

@@ -170,7 +170,7 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new() -> std::io::Result<TempDir> {
-        let path = std::env::temp_dir().join(format!("wingman-bench-{}", crate::model::new_id()));
+        let path = std::env::temp_dir().join(format!("wingman-bench-{}", crate::domain::model::new_id()));
         std::fs::create_dir_all(&path)?;
         Ok(TempDir(path))
     }

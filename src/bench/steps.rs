@@ -11,11 +11,11 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::Setup;
-use crate::guard::Guards;
-use crate::model::{new_id, Agent, RunInput, RunKind, RunStatus, Session};
+use crate::domain::guard::Guards;
+use crate::domain::model::{new_id, Agent, RunInput, RunKind, RunStatus, Session};
+use crate::domain::toolset::McpServer;
 use crate::store::{NewRun, Store};
 use crate::tools::sandbox::{SandboxConfig, SandboxMode};
-use crate::toolset::McpServer;
 use crate::worker::WorkerConfig;
 
 #[derive(Debug, Args)]
@@ -94,10 +94,10 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         client_tools: Vec::new(),
         mcp_servers: mcp_servers(&args)?,
         reasoning: Default::default(),
-        reasoning_byte_limit: crate::model::DEFAULT_REASONING_BYTE_LIMIT,
+        reasoning_byte_limit: crate::domain::model::DEFAULT_REASONING_BYTE_LIMIT,
         compaction: Default::default(),
         subagents: Vec::new(),
-        max_depth: crate::subagent::DEFAULT_MAX_DEPTH,
+        max_depth: crate::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
         created_at: now,
         updated_at: now,
@@ -173,7 +173,7 @@ async fn measure(
                 kind: RunKind::Message,
                 session_id: Some(session.clone()),
                 agent: agent.clone(),
-                input: RunInput { message: format!("go {i}"), ..Default::default() },
+                input: RunInput::new(format!("go {i}"), Default::default()),
                 work_dir: work.to_string(),
                 max_attempts: 3,
                 strategy: Default::default(),

@@ -13,6 +13,7 @@ use crate::app::{Application, ServerConfig};
 use crate::config::{DatabaseArgs, RetentionArgs, WebhookArgs, WorkerArgs};
 use crate::provider::models::ModelCatalog;
 use crate::store;
+use crate::submit::SubmitConfig;
 use crate::telemetry::{LogArgs, LogFormat};
 use crate::tools::sandbox;
 
@@ -223,18 +224,20 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let delivery = args.webhooks.config();
     let config = ServerConfig {
         api: ApiConfig {
-            data_dir: args.db.data_dir(),
-            protected: worker.engine.sandbox.protected.clone(),
-            max_attempts: args.max_attempts.max(1),
+            submit: SubmitConfig {
+                data_dir: args.db.data_dir(),
+                protected: worker.engine.sandbox.protected.clone(),
+                work_root: access.work_root,
+                max_attempts: args.max_attempts.max(1),
+                webhooks: delivery.reach.clone(),
+            },
             max_body_bytes: args.max_body_bytes,
             max_fleet_body_bytes: args.max_fleet_body_bytes,
             allowed_hosts: args.allowed_hosts,
             tool_sandbox: worker.engine.sandbox.mode,
             models: std::sync::Arc::new(models),
             auth_token: access.auth_token,
-            work_root: access.work_root,
             cors: access.cors,
-            webhooks: delivery.reach.clone(),
         },
         workers: args.workers,
         worker,

@@ -1,7 +1,7 @@
 //! Sub-agent calls as steps of the loop: a step's calls of sub-agents start
 //! their runs in the fenced commit that parks the parent, so a crash before
 //! it starts nothing and one after it finds them started (see
-//! [`crate::subagent`]).
+//! [`crate::domain::subagent`]).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -10,12 +10,12 @@ use chrono::Utc;
 use serde_json::json;
 
 use super::{Execution, RunExit};
-use crate::checkpoint::{Checkpoint, CheckpointBody};
-use crate::event::RunEvent;
-use crate::guard::Spent;
-use crate::model::{new_id, Agent, RunInput, Session, ToolCall};
+use crate::domain::checkpoint::{Checkpoint, CheckpointBody};
+use crate::domain::event::RunEvent;
+use crate::domain::guard::Spent;
+use crate::domain::model::{new_id, Agent, RunInput, Session, ToolCall};
+use crate::domain::subagent::{self, Parent, Start};
 use crate::store::{Commit, NewChild, StoreError};
-use crate::subagent::{self, Parent, Start};
 
 impl Execution {
     /// Starts the sub-agents' runs that the calls of `step` ask for and
@@ -113,8 +113,6 @@ impl Execution {
             created_at: now,
             updated_at: now,
         };
-        // The child's spans join its parent's trace.
-        let input = RunInput { traceparent: self.ctx.run.input.traceparent.clone(), ..input };
         NewChild { run_id, session, agent: agent.clone(), input }
     }
 }

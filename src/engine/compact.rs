@@ -1,7 +1,7 @@
 //! Compaction as a step of the loop: before an inference whose prompt would
 //! not fit the model's window (or after the provider said it did not), and
 //! as the whole of a run of kind `compaction`. What to prune and summarize is
-//! decided by [`crate::compaction`]; here the summary is asked for and the
+//! decided by [`crate::domain::compaction`]; here the summary is asked for and the
 //! result checkpointed, so that a compaction done is never done again.
 
 use std::sync::Arc;
@@ -10,12 +10,12 @@ use tokio::sync::mpsc;
 
 use super::guards::StepGuard;
 use super::{Execution, RunExit};
-use crate::checkpoint::{self, Checkpoint, CheckpointBody};
-use crate::compaction::{self, Budget, Marker, Plan};
-use crate::event::RunEvent;
-use crate::history::History;
+use crate::domain::checkpoint::{self, Checkpoint, CheckpointBody};
+use crate::domain::compaction::{self, Budget, Marker, Plan};
+use crate::domain::event::RunEvent;
+use crate::domain::history::History;
+use crate::domain::model::{Message, Reasoning, RunStatus, ToolSpec, Usage};
 use crate::metrics;
-use crate::model::{Message, Reasoning, RunStatus, ToolSpec, Usage};
 use crate::provider::{self, InferenceRequest, Provider, ProviderError};
 use crate::store::{Commit, StoreError};
 

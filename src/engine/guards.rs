@@ -1,17 +1,17 @@
 //! The guards as the loop applies them: the cap on a step's output and its
 //! deadline while the answer streams ([`StepGuard`]), and the ends of a run
 //! whose budget is spent or whose model repeats itself (decided from its
-//! checkpoints by [`crate::guard`]).
+//! checkpoints by [`crate::domain::guard`]).
 
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 use super::{Execution, RunExit};
-use crate::checkpoint::{Checkpoint, CheckpointBody};
-use crate::event::RunEvent;
-use crate::guard::{self, Guards};
-use crate::model::RunStatus;
+use crate::domain::checkpoint::{Checkpoint, CheckpointBody};
+use crate::domain::event::RunEvent;
+use crate::domain::guard::{self, Guards};
+use crate::domain::model::RunStatus;
 use crate::provider::{Delta, ProviderError};
 use crate::store::{Finish, StoreError};
 

@@ -15,14 +15,14 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::approval::{WaitingCall, REPEATED_CALL};
-use crate::checkpoint::{self, next_action, NextAction, RunSummary};
-use crate::event::RunEvent;
-use crate::history::HistoryCache;
+use crate::domain::approval::{WaitingCall, REPEATED_CALL};
+use crate::domain::checkpoint::{self, next_action, NextAction, RunSummary};
+use crate::domain::event::RunEvent;
+use crate::domain::history::HistoryCache;
+use crate::domain::model::{RunStatus, ToolCall};
+use crate::domain::secret::Secrets;
 use crate::metrics::{self, FencedWrite};
-use crate::model::{RunStatus, ToolCall};
 use crate::provider::pricing::Pricing;
-use crate::secret::Secrets;
 use crate::store::{Claim, Commit, Committed, Finish, HandBack, InboxItem, Lease, RunContext, Store, StoreError};
 use crate::tools::mcp::McpPool;
 use crate::tools::outside::OutsideConfig;
@@ -278,7 +278,7 @@ impl Execution {
         }
         let inbox = ctx.inbox.clone();
         let inbox_seen = inbox.iter().map(|i| i.seq).max().unwrap_or(0);
-        let traceparent = ctx.run.input.traceparent.as_deref();
+        let traceparent = ctx.run.input.carried.traceparent.as_deref();
         let trace = crate::otel::invoke_agent(traceparent, &ctx.agent, &claim.lease.run_id, claim.attempt);
         Ok(Some(Execution {
             store,
@@ -474,8 +474,8 @@ pub fn retry_delay(config: &LoopConfig, failures: u32, retry_after: Option<Durat
 mod tests {
     use super::tools::batches;
     use super::*;
-    use crate::approval::Outcome;
-    use crate::model::ToolCall;
+    use crate::domain::approval::Outcome;
+    use crate::domain::model::ToolCall;
 
     #[test]
     fn retry_delays_grow_and_stay_capped() {

@@ -4,9 +4,10 @@
 //! the checkpoints as they were, and the next attempt does the same again.
 
 use super::{commit_retrying, Execution, RunExit};
-use crate::checkpoint;
-use crate::event::RunEvent;
-use crate::model::{RunStatus, ToolCall};
+use crate::domain::checkpoint;
+use crate::domain::event::RunEvent;
+use crate::domain::lifecycle::EndReason;
+use crate::domain::model::ToolCall;
 use crate::store::{Commit, Finish, InboxKind, StoreError};
 
 impl Execution {
@@ -39,8 +40,7 @@ impl Execution {
             commit.checkpoints = checkpoints;
         }
         if interrupted {
-            let error = Some("interrupted by a newer message".to_string());
-            commit.finish = Some(Finish { status: RunStatus::Interrupted, error, summary: None });
+            commit.finish = Some(Finish::because(&EndReason::Interrupted));
         }
         let ended = self.write(commit).await?;
         Ok(ended.then_some(RunExit::Finished))

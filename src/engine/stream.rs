@@ -11,7 +11,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::guards::StepGuard;
 use super::Execution;
-use crate::event::RunEvent;
+use crate::domain::event::RunEvent;
 use crate::provider::{Delta, InferenceResponse, ProviderError};
 use crate::store::{Commit, StoreError};
 

@@ -1,15 +1,15 @@
 //! Tool steps: running a step's pending tool calls and checkpointing each result.
 
 use super::{Execution, RunExit};
-use crate::approval::Outcome;
-use crate::checkpoint::{Checkpoint, CheckpointBody};
-use crate::event::RunEvent;
+use crate::domain::approval::Outcome;
+use crate::domain::checkpoint::{Checkpoint, CheckpointBody};
+use crate::domain::event::RunEvent;
+use crate::domain::model::{Agent, ToolCall};
+use crate::domain::shell::{self, ShellState};
+use crate::domain::toolset;
 use crate::metrics::{self, StepKind};
-use crate::model::{Agent, ToolCall};
-use crate::shell::{self, ShellState};
 use crate::store::{Commit, StoreError};
 use crate::tools::{self, ToolContext, ToolOutput};
-use crate::toolset;
 
 impl Execution {
     /// Carries out the pending tool calls of a step: consecutive read-only

@@ -16,7 +16,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::model::{RunStatus, Usage};
+use crate::domain::model::{RunStatus, Usage};
 
 mod registry;
 
@@ -128,6 +128,13 @@ static STALLED: Family = Family {
     labels: &[],
 };
 
+static SERVICE_RESTARTS: Family = Family {
+    name: "wingman_service_restarts_total",
+    help: "Background services of this process (scheduler, deliverer, pruner, event hub, embedded workers) restarted after a panic or an error they could not get past, by service.",
+    kind: Kind::Counter,
+    labels: &["service"],
+};
+
 static QUEUE_DEPTH: Family = Family {
     name: "wingman_queue_depth",
     help: "Runs not yet ended, by status (queued includes runs waiting for their session's turn or a fleet slot), in the whole database, read at scrape time.",
@@ -147,7 +154,8 @@ const WORKER_FAMILIES: &[&Family] =
     &[&RUNS_FINISHED, &STEP_DURATION, &PROVIDER_DURATION, &TOKENS, &COST, &LEASE_RESCUES, &FENCED_WRITES, &COMPACTIONS];
 
 /// What a server records besides.
-const SERVER_FAMILIES: &[&Family] = &[&PUMP_LAG, &HTTP_REQUESTS, &WEBHOOK_ATTEMPTS, &TAILS_OPEN, &STALLED];
+const SERVER_FAMILIES: &[&Family] =
+    &[&PUMP_LAG, &HTTP_REQUESTS, &WEBHOOK_ATTEMPTS, &TAILS_OPEN, &STALLED, &SERVICE_RESTARTS];
 
 /// A kind of step, for [`step_finished`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -257,6 +265,11 @@ pub fn http_request(method: &str, route: &str, status: u16) {
 /// `failed` or `refused`.
 pub fn webhook_attempt(outcome: &'static str) {
     REGISTRY.add(&WEBHOOK_ATTEMPTS, &[outcome], 1.0);
+}
+
+/// A background service was restarted after it panicked or failed.
+pub fn service_restarted(service: &str) {
+    REGISTRY.add(&SERVICE_RESTARTS, &[service], 1.0);
 }
 
 /// The queue as the database holds it, for a server's scrape.

@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-pub use crate::credential::{ApiKey, CredentialInfo};
+pub use crate::domain::credential::{ApiKey, CredentialInfo};
 
 /// Checks a credential name: `provider` or `provider:label`, where the
 /// provider takes a key and the label is short, lowercase and plain.

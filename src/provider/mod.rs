@@ -20,8 +20,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
-use crate::history::History;
-use crate::model::{Agent, Content, Message, Reasoning, ToolCall, Usage};
+use crate::domain::history::History;
+use crate::domain::model::{Agent, Content, Message, Reasoning, ToolCall, Usage};
 
 pub mod anthropic;
 pub mod auth;
@@ -40,7 +40,7 @@ pub mod sse;
 
 use auth::ApiKey;
 
-pub use crate::model::ToolSpec;
+pub use crate::domain::model::ToolSpec;
 
 /// One inference request.
 #[derive(Debug, Clone)]

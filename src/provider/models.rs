@@ -115,7 +115,7 @@ pub struct ModelCatalog {
 /// `options.context_window`, else the shipped catalogue's; `None` when
 /// neither knows it (a run then compacts only when the provider says the
 /// prompt is too long, or when asked to).
-pub fn context_window(agent: &crate::model::Agent) -> Option<u64> {
+pub fn context_window(agent: &crate::domain::model::Agent) -> Option<u64> {
     if let Some(window) = agent.options.get("context_window").and_then(Value::as_u64) {
         return Some(window);
     }

@@ -20,7 +20,7 @@ use super::options::{self, Kind, OptionSpec};
 use super::{
     http, new_call_id, Delta, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo,
 };
-use crate::model::{Content, Message, Reasoning, Role, ToolCall, Usage};
+use crate::domain::model::{Content, Message, Reasoning, Role, ToolCall, Usage};
 
 /// Where requests go unless `options.base_url` says otherwise.
 pub const DEFAULT_BASE_URL: &str = "http://localhost:11434";

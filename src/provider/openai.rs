@@ -17,7 +17,7 @@ use serde_json::{json, Map, Value};
 use super::auth::ApiKey;
 use super::options::{self, Kind, OptionSpec};
 use super::{http, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
-use crate::model::{Content, Message, Reasoning, Role};
+use crate::domain::model::{Content, Message, Reasoning, Role};
 
 mod stream;
 

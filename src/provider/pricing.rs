@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::models::ModelCatalog;
-use crate::model::Usage;
+use crate::domain::model::Usage;
 
 /// The price of one model, in US dollars per million tokens.
 ///

@@ -22,8 +22,8 @@ use async_trait::async_trait;
 use serde_json::Value;
 
 use super::{Delta, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
-use crate::compaction;
-use crate::model::{Content, Message, Role, ToolCall, Usage};
+use crate::domain::compaction;
+use crate::domain::model::{Content, Message, Role, ToolCall, Usage};
 
 /// The scripted provider.
 pub struct Scripted;

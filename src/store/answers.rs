@@ -1,11 +1,11 @@
 //! What the store answers: claims, run contexts, the results of writes,
 //! and the state of the queue and its workers.
 
-use crate::checkpoint::Checkpoint;
-use crate::history::History;
-use crate::lifecycle::{InboxItem, Lease};
-use crate::model::{Agent, FleetRun, Run};
-use crate::shell::ShellState;
+use crate::domain::checkpoint::Checkpoint;
+use crate::domain::history::History;
+use crate::domain::lifecycle::{InboxItem, Lease};
+use crate::domain::model::{Agent, FleetRun, Run};
+use crate::domain::shell::ShellState;
 
 /// A position in the log of every run's events, in commit order. Callers
 /// keep the last one they read and pass it back; what it holds is the
@@ -43,7 +43,7 @@ pub struct EnqueuedFleetRun {
 /// The result of enqueuing a formation run.
 #[derive(Debug, Clone)]
 pub struct EnqueuedFormationRun {
-    pub formation_run: crate::formation::run::FormationRun,
+    pub formation_run: crate::domain::formation::run::FormationRun,
     /// False when an idempotency key matched an earlier submission.
     pub created: bool,
 }
@@ -54,7 +54,7 @@ pub struct Claim {
     pub lease: Lease,
     /// Which claim of the run this is: 1 for the first, one more for each.
     pub attempt: u32,
-    /// Earlier attempts charged against `max_attempts` (see [`crate::attempt`]).
+    /// Earlier attempts charged against `max_attempts` (see [`crate::domain::attempt`]).
     pub charged_attempts: u32,
     /// The run was taken over from a worker whose lease had lapsed.
     pub rescued: bool,

@@ -11,18 +11,18 @@ use super::{
     FormationRunFilter, Heartbeat, Pruned, QueueStats, RunContext, RunFilter, SessionFilter, StoreError, StoreResult,
     WorkerInfo,
 };
-use crate::checkpoint::Checkpoint;
-use crate::credential::{ApiKey, CredentialInfo};
-use crate::event::RunEvent;
-use crate::formation::run::{FormationRun, NewFormationRun};
-use crate::formation::Formation;
-use crate::history::HistoryCache;
-use crate::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun};
-use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
-use crate::schedule::{Schedule, Tick};
-use crate::secret::{Secret, SecretInfo, Secrets};
-use crate::toolset::{self, McpServer};
-use crate::webhook::{Attempt, Delivery, Next};
+use crate::domain::checkpoint::Checkpoint;
+use crate::domain::credential::{ApiKey, CredentialInfo};
+use crate::domain::event::RunEvent;
+use crate::domain::formation::run::{FormationRun, NewFormationRun};
+use crate::domain::formation::Formation;
+use crate::domain::history::HistoryCache;
+use crate::domain::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun};
+use crate::domain::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::domain::schedule::{Schedule, Tick};
+use crate::domain::secret::{Secret, SecretInfo, Secrets};
+use crate::domain::toolset::{self, McpServer};
+use crate::domain::webhook::{Attempt, Delivery, Next};
 
 /// The storage of everything Wingman knows.
 #[async_trait]
@@ -76,6 +76,9 @@ pub trait Store: Send + Sync + 'static {
     async fn count_runs(&self, status: RunStatus) -> StoreResult<u64>;
     /// The queue at a glance: runs waiting and running, and live workers.
     async fn queue_stats(&self) -> StoreResult<QueueStats>;
+    /// The database's clock, which every server and worker shares: what a
+    /// time read from a row is compared with (a schedule's next tick).
+    async fn now(&self) -> StoreResult<DateTime<Utc>>;
     /// Cancels a queued, waiting or running run: it ends at once with `done`.
     /// A terminal run is a [`StoreError::Conflict`].
     async fn cancel_run(&self, id: &str) -> StoreResult<Run>;
@@ -92,7 +95,7 @@ pub trait Store: Send + Sync + 'static {
 
     // Fleet runs.
     /// Writes a fleet run, its tasks' sessions and runs (the first
-    /// `worker_count` holding a slot, see [`crate::fleet`]), each run's
+    /// `worker_count` holding a slot, see [`crate::domain::fleet`]), each run's
     /// `run_queued` and the fleet run's `fleet_queued`, in one transaction.
     /// The fleet must exist. With a key, a repeated submission returns the first fleet run.
     async fn enqueue_fleet_run(&self, run: NewFleetRun, key: Option<IdempotencyKey>) -> StoreResult<EnqueuedFleetRun>;
@@ -112,7 +115,7 @@ pub trait Store: Send + Sync + 'static {
     async fn list_formations(&self) -> StoreResult<Vec<Formation>>;
     async fn delete_formation(&self, id: &str) -> StoreResult<()>;
     /// Writes a formation run, `formation_queued`, and what its start
-    /// makes ready ([`crate::formation::run::begin`]: entry nodes' runs and
+    /// makes ready ([`crate::domain::formation::run::begin`]: entry nodes' runs and
     /// fleet runs, functions computed), in one transaction. With a key, a
     /// repeated submission returns the first formation run.
     async fn enqueue_formation_run(
@@ -128,12 +131,16 @@ pub trait Store: Send + Sync + 'static {
     /// `cancelled`, in one transaction. An ended one is a [`StoreError::Conflict`].
     async fn cancel_formation_run(&self, id: &str) -> StoreResult<FormationRun>;
 
-    // Schedules ([`crate::schedule`]).
+    // Schedules ([`crate::domain::schedule`]).
     async fn insert_schedule(&self, schedule: &Schedule) -> StoreResult<()>;
     async fn get_schedule(&self, id: &str) -> StoreResult<Option<Schedule>>;
     async fn list_schedules(&self) -> StoreResult<Vec<Schedule>>;
     /// Replaces a schedule's definition, `paused` and `next_tick_at`.
     async fn update_schedule(&self, schedule: &Schedule) -> StoreResult<()>;
+    /// Replaces a schedule as [`Store::update_schedule`] does only if it was
+    /// last changed at `updated_at` (when it was read); `false`, writing
+    /// nothing, when it changed since or is gone.
+    async fn update_schedule_if(&self, schedule: &Schedule, updated_at: DateTime<Utc>) -> StoreResult<bool>;
     /// Deletes a schedule and its ticks' records; what they submitted stays.
     async fn delete_schedule(&self, id: &str) -> StoreResult<()>;
     /// Schedules not paused whose next tick is at or before `now`, soonest first.
@@ -156,7 +163,7 @@ pub trait Store: Send + Sync + 'static {
     /// A schedule's newest tick that submitted something.
     async fn last_submission(&self, id: &str) -> StoreResult<Option<Tick>>;
 
-    // Webhook deliveries ([`crate::webhook`]), written by the transactions
+    // Webhook deliveries ([`crate::domain::webhook`]), written by the transactions
     // that end their subjects.
     /// Claims up to `limit` pending deliveries that are due, for one attempt
     /// each: the attempt is counted and the next one put off by `lease`, so

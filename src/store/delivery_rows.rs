@@ -2,7 +2,7 @@
 
 use super::rows::{at, Columns};
 use super::{StoreError, StoreResult};
-use crate::webhook::{Attempt, Delivery, DeliveryStatus, Subject};
+use crate::domain::webhook::{Attempt, Delivery, DeliveryStatus, Subject};
 
 /// The columns [`delivery`] reads, in a `SELECT`.
 pub const COLUMNS: &str = "id, subject, subject_id, url, payload, status, attempts, next_attempt_at, created_at, \

@@ -1,6 +1,6 @@
 //! The storage layer's errors, each saying whether retrying can help.
 
-use crate::lifecycle::Refusal;
+use crate::domain::lifecycle::Refusal;
 
 /// A database error kept as it came, for logs and `source()` chains.
 pub type SourceError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -38,6 +38,11 @@ pub enum StoreError {
     /// written, and retrying a moment later may help.
     #[error("database busy: {0}")]
     Overloaded(#[source] SourceError),
+    /// The disk the database writes to is full: nothing was written. Workers
+    /// retry, as for [`StoreError::Unavailable`], but a client is told what
+    /// is wrong, since no retry succeeds until an operator frees space.
+    #[error("the database's disk is full: {0}")]
+    DiskFull(#[source] SourceError),
     /// The database answered, but not as this code expects (a row that does
     /// not decode, a failed statement): retrying gives the same answer.
     #[error("storage error: {0}")]
@@ -47,7 +52,7 @@ pub enum StoreError {
 impl StoreError {
     /// True when the same call may succeed if made again.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, StoreError::Unavailable(_) | StoreError::Overloaded(_))
+        matches!(self, StoreError::Unavailable(_) | StoreError::Overloaded(_) | StoreError::DiskFull(_))
     }
 
     /// An [`StoreError::Internal`] error with a message of its own.

@@ -1,6 +1,6 @@
 //! Filters and pages of the store's lists.
 
-use crate::model::RunStatus;
+use crate::domain::model::RunStatus;
 
 /// Which end of a list comes first: lists are in submission (or ID)
 /// order, oldest first unless asked for the newest first (`order=desc`).

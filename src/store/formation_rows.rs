@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::rows::{at, json, opt_json, Columns};
 use super::{StoreError, StoreResult};
-use crate::formation::run::{self, FormationRun, FormationRunStatus, NodeRow, Snapshot, State};
+use crate::domain::formation::run::{self, FormationRun, FormationRunStatus, NodeRow, Snapshot, State};
 
 /// The columns [`stored`] reads, in a `SELECT`.
 pub const COLUMNS: &str = "id, formation_id, status, snapshot, input, outputs, error, cancel_requested, event_seq, \

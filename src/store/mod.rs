@@ -3,8 +3,8 @@
 //! Nothing outside `store` knows which database is behind a [`Store`].
 //! **A backend persists decisions; it makes none**: what a command writes
 //! (its events, a run's end, a session's turn, a fleet run's counts, a
-//! refusal) is decided by the rules of [`crate::lifecycle`], [`crate::attempt`],
-//! [`crate::fleet`] and [`crate::checkpoint`], which a backend calls with what
+//! refusal) is decided by the rules of [`crate::domain::lifecycle`], [`crate::domain::attempt`],
+//! [`crate::domain::fleet`] and [`crate::domain::checkpoint`], which a backend calls with what
 //! it read, in the transaction that writes what they return.
 //!
 //! The module holds the trait ([`contract`]), its errors ([`error`]), what it
@@ -24,7 +24,7 @@
 //! - **One run per session at a time, in submission order.** A run enqueued
 //!   behind an unfinished run of its session is blocked; ending the run that
 //!   holds the turn unblocks the next in the same transaction.
-//! - **A fleet run's cap holds across every worker** (see [`crate::fleet`]).
+//! - **A fleet run's cap holds across every worker** (see [`crate::domain::fleet`]).
 //! - **Event numbers are dense per run** (1, 2, 3, … with no gap), and
 //!   [`Store::events_since`] returns events **in commit order**: once a
 //!   cursor position has been returned, no event at or below it commits
@@ -41,6 +41,7 @@ pub mod answers;
 pub mod body;
 pub mod contract;
 pub mod delivery_rows;
+pub mod disk;
 pub mod error;
 pub mod filters;
 pub mod formation_rows;
@@ -51,8 +52,8 @@ pub mod schedule_rows;
 pub mod sealed;
 pub mod sqlite;
 
-/// The commands a store carries out are the domain's ([`crate::lifecycle`]).
-pub use crate::lifecycle::{
+/// The commands a store carries out are the domain's ([`crate::domain::lifecycle`]).
+pub use crate::domain::lifecycle::{
     Commit, Effect, Finish, HandBack, IdempotencyKey, InboxItem, InboxKind, Lease, NewChild, NewFleetRun, NewRun,
     NewTask,
 };

@@ -10,7 +10,7 @@
 use std::future::Future;
 
 use super::{StoreError, StoreResult};
-use crate::model::RunStatus;
+use crate::domain::model::RunStatus;
 
 /// The most rows of a log one transaction of [`super::Store::delete_run`]
 /// removes: a long run's log goes in several short transactions, so the

@@ -5,20 +5,30 @@
 use chrono::{DateTime, TimeZone, Utc};
 use serde::de::DeserializeOwned;
 
-use crate::checkpoint::{Checkpoint, CheckpointBody};
-use crate::lifecycle::InboxKind;
-use crate::model::{
-    Event, Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunKind, RunStatus, Session,
+use crate::domain::checkpoint::{Checkpoint, CheckpointBody};
+use crate::domain::lifecycle::InboxKind;
+use crate::domain::model::{
+    Event, Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunInput, RunKind, RunStatus, Session,
 };
-use crate::shell::ShellState;
+use crate::domain::shell::ShellState;
 use crate::store::{Order, RunFilter, StoreError, StoreResult, WorkerInfo, WorkerStatus};
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
+        if let sqlx::Error::Database(db) = &e {
+            // PostgreSQL's disk_full.
+            if db.code().is_some_and(|code| code == "53100") {
+                super::disk::noticed(false);
+                return StoreError::DiskFull(Box::new(e));
+            }
+        }
         if matches!(e, sqlx::Error::PoolTimedOut) {
             let why = "every connection of the pool stayed in use for as long as the call could wait";
             StoreError::Overloaded(why.into())
         } else if sqlx_retryable(&e) {
+            if super::postgres::is_connection_lost(&e) {
+                super::postgres::note_connection_lost();
+            }
             StoreError::Unavailable(Box::new(e))
         } else {
             StoreError::Internal(Box::new(e))
@@ -101,7 +111,7 @@ pub fn lineage(filter: &RunFilter, parent: &str, formation: &str) -> String {
 /// Decodes a run row selected with [`RUN_COLUMNS`].
 pub fn run(row: &impl Columns) -> StoreResult<Run> {
     let kind = row.text("kind")?;
-    let input: crate::model::RunInput = json(row, "input")?;
+    let input: crate::domain::model::RunInput = json(row, "input")?;
     Ok(Run {
         id: row.text("id")?,
         kind: RunKind::parse(&kind).ok_or_else(|| StoreError::internal(format!("unknown run kind {kind:?}")))?,
@@ -132,17 +142,17 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
 /// What an ended run's stored input tells its end's rules: a fleet task's
 /// `data`, a sub-agent's parent call, an agent node's formation run (none
 /// for a run that is none of them, whose input is not read).
-pub fn ended_input(input: Option<&str>) -> StoreResult<crate::model::RunInput> {
-    let Some(input) = input else { return Ok(Default::default()) };
-    Ok(serde_json::from_str::<crate::model::RunInput>(input)?)
+pub fn ended_input(input: Option<&str>) -> StoreResult<RunInput> {
+    let Some(input) = input else { return Ok(RunInput::new("", Default::default())) };
+    Ok(serde_json::from_str::<RunInput>(input)?)
 }
 
 /// The columns [`fleet_run_row`] reads.
 pub const FLEET_RUN_ROW: &str = "id, tasks, succeeded, failed, cancelled, cancel_requested, webhook_url, event_seq";
 
-/// A fleet run's row as a task's end reads it ([`crate::fleet::task_ended`]),
+/// A fleet run's row as a task's end reads it ([`crate::domain::fleet::task_ended`]),
 /// and the number of its last event.
-pub fn fleet_run_row(row: &impl Columns) -> StoreResult<(crate::fleet::FleetRunRow, u64)> {
+pub fn fleet_run_row(row: &impl Columns) -> StoreResult<(crate::domain::fleet::FleetRunRow, u64)> {
     let count = |column| row.int(column).map(|n| n as u64);
     let progress = FleetProgress {
         total: count("tasks")?,
@@ -151,7 +161,7 @@ pub fn fleet_run_row(row: &impl Columns) -> StoreResult<(crate::fleet::FleetRunR
         cancelled: count("cancelled")?,
         ..Default::default()
     };
-    let fleet_run = crate::fleet::FleetRunRow {
+    let fleet_run = crate::domain::fleet::FleetRunRow {
         id: row.text("id")?,
         progress,
         cancel_requested: row.int("cancel_requested")? != 0,

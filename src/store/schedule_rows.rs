@@ -3,7 +3,7 @@
 
 use super::rows::{at, json, ms, Columns};
 use super::StoreResult;
-use crate::schedule::{Schedule, Tick};
+use crate::domain::schedule::{Schedule, Tick};
 
 /// The columns [`schedule`] reads.
 pub const COLUMNS: &str = "id, body, paused, next_tick_at, last_tick_at, created_at, updated_at";

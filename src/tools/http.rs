@@ -21,8 +21,8 @@ use serde_json::json;
 use super::netpolicy::{self, Unreachable};
 use super::webfetch::{self, Page};
 use super::{output, signature, ToolContext, ToolOutput};
-use crate::model::ToolCall;
-use crate::toolset::HttpTool;
+use crate::domain::model::ToolCall;
+use crate::domain::toolset::HttpTool;
 
 /// How many times a call is tried before it ends as an error result.
 pub const TRIES: u32 = 3;

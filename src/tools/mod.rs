@@ -13,9 +13,9 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::model::{Agent, ToolCall, ToolSpec};
-use crate::shell::ShellState;
-use crate::toolset::{self, Source};
+use crate::domain::model::{Agent, ToolCall, ToolSpec};
+use crate::domain::shell::ShellState;
+use crate::domain::toolset::{self, Source};
 
 mod args;
 pub mod bash;
@@ -173,7 +173,7 @@ pub fn offered(agent: &Agent) -> Vec<Offered> {
         },
     });
     let subagents =
-        agent.subagents.iter().map(|s| Offered { source: Source::Subagent, spec: crate::subagent::spec(s) });
+        agent.subagents.iter().map(|s| Offered { source: Source::Subagent, spec: crate::domain::subagent::spec(s) });
     builtin.chain(http).chain(client).chain(subagents).collect()
 }
 
@@ -286,7 +286,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_tool_the_context_does_not_grant_never_runs() {
-        let dir = std::env::temp_dir().join(format!("wingman-grant-{}", crate::model::new_id()));
+        let dir = std::env::temp_dir().join(format!("wingman-grant-{}", crate::domain::model::new_id()));
         std::fs::create_dir_all(&dir).unwrap();
         let mut ctx = ToolContext::new(&dir);
         ctx.granted = vec!["read".into()];

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::model::ToolSpec;
+use crate::domain::model::ToolSpec;
 
 /// A description, the input's properties, and which of them are required.
 type Parts = (&'static str, Value, &'static [&'static str]);

@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 pub use wingman::sse::Decoder as SseDecoder;
 
 pub mod browser;
+pub mod outage;
 pub mod routes;
 pub mod storm;
 
@@ -301,7 +302,7 @@ pub fn free_port() -> u16 {
 }
 
 fn unique() -> String {
-    wingman::model::new_id()
+    wingman::domain::model::new_id()
 }
 
 /// A child process that is killed when dropped.
@@ -791,4 +792,21 @@ pub async fn marked_gone(marker: &str, limit: Duration) -> bool {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     false
+}
+
+/// CPU time (user + system) a process has used so far.
+pub fn cpu_time(pid: i32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = stat.rsplit(')').next().unwrap().split_whitespace().collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    Duration::from_millis(ticks * 1000 / per_second)
+}
+
+/// Whether the tool sandbox's suites must find what they check
+/// (`WINGMAN_TEST_SANDBOX=required`, as `.ci/run` sets it): a kernel
+/// feature they need that is missing then fails them instead of skipping.
+pub fn sandbox_required() -> bool {
+    std::env::var("WINGMAN_TEST_SANDBOX").is_ok_and(|v| v == "required")
 }

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use chrono::Utc;
 use serde_json::{json, Value};
-use wingman::checkpoint::{Checkpoint, CheckpointBody};
-use wingman::event::RunEvent;
-use wingman::model::{new_id, Agent, Message, RunInput, RunKind, RunStatus, Session, Usage};
+use wingman::domain::checkpoint::{Checkpoint, CheckpointBody};
+use wingman::domain::event::RunEvent;
+use wingman::domain::model::{new_id, Agent, Message, RunInput, RunKind, RunStatus, Session, Usage};
 use wingman::store::{self, Commit, Finish, NewRun, Store};
 
 pub const LEASE: Duration = Duration::from_millis(300);
@@ -109,10 +109,10 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         client_tools: Vec::new(),
         mcp_servers: Vec::new(),
         reasoning: Default::default(),
-        reasoning_byte_limit: wingman::model::DEFAULT_REASONING_BYTE_LIMIT,
+        reasoning_byte_limit: wingman::domain::model::DEFAULT_REASONING_BYTE_LIMIT,
         compaction: Default::default(),
         subagents: Vec::new(),
-        max_depth: wingman::subagent::DEFAULT_MAX_DEPTH,
+        max_depth: wingman::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
         created_at: now,
         updated_at: now,
@@ -146,7 +146,7 @@ pub async fn enqueue(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, me
         kind: RunKind::Message,
         session_id: Some(session_id.into()),
         agent: agent.clone(),
-        input: RunInput { message: message.into(), ..Default::default() },
+        input: RunInput { message: message.into(), ..RunInput::new("", Default::default()) },
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy: Default::default(),
@@ -166,8 +166,8 @@ pub fn text_commit(step: u32, text: &str, finish: bool) -> Commit {
             step,
             body: CheckpointBody::Inference {
                 message: Message {
-                    role: wingman::model::Role::Assistant,
-                    content: vec![wingman::model::Content::Text { text: text.into() }],
+                    role: wingman::domain::model::Role::Assistant,
+                    content: vec![wingman::domain::model::Content::Text { text: text.into() }],
                 },
                 usage: Usage { input_tokens: 1, output_tokens: 1, ..Default::default() },
                 stop_reason: "end_turn".into(),
@@ -179,6 +179,6 @@ pub fn text_commit(step: u32, text: &str, finish: bool) -> Commit {
     }
 }
 
-pub fn seqs(events: &[wingman::model::Event]) -> Vec<u64> {
+pub fn seqs(events: &[wingman::domain::model::Event]) -> Vec<u64> {
     events.iter().map(|e| e.seq).collect()
 }

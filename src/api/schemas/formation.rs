@@ -7,9 +7,9 @@ use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder,
 use utoipa::openapi::RefOr;
 
 use super::{text, NO_NUL};
-use crate::formation::MAX_NODES;
+use crate::domain::formation::MAX_NODES;
 
-/// A node's ID, as [`crate::formation::check`] takes it.
+/// A node's ID, as [`crate::domain::formation::check`] takes it.
 pub const NODE_ID: &str = "^[A-Za-z0-9_-]{1,64}$";
 
 /// A `json_path`'s path, as its parser takes it: `$`, then `.key`,

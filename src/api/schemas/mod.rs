@@ -9,8 +9,9 @@ use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder,
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
-use super::runs::MAX_MESSAGE_BYTES;
-use crate::{guard, provider, secret, tools};
+use crate::domain::{guard, secret};
+use crate::submit::checks::MAX_MESSAGE_BYTES;
+use crate::{provider, tools};
 
 pub mod formation;
 mod json;
@@ -166,7 +167,7 @@ pub fn provider() -> Schema {
 pub fn reasoning() -> Schema {
     let description =
         "How much the model reasons before it answers: `off` (the default), `low`, `medium`, `high`, `max`";
-    or_null(one_of(crate::model::Reasoning::NAMES.iter().copied(), description))
+    or_null(one_of(crate::domain::model::Reasoning::NAMES.iter().copied(), description))
 }
 
 /// A list of built-in tools, or `null`.
@@ -271,7 +272,7 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::*;
-    use crate::model::new_id;
+    use crate::domain::model::new_id;
     use crate::provider::auth::{check_key, check_name};
 
     /// Whether `schema` accepts `value`, as a JSON Schema validator reads it.
@@ -293,7 +294,7 @@ mod tests {
     fn a_message_is_what_check_message_accepts_short_of_its_byte_count() {
         let samples = ["a", " a ", "", " ", "\t\n\r", "\u{3000}\u{85}\u{a0}", "\u{1c}", "\u{200b}"];
         for sample in samples {
-            let handler = super::super::runs::check_message(sample).is_ok();
+            let handler = crate::submit::checks::message(sample).is_ok();
             assert_eq!(accepts(message(), &json!(sample)), handler, "{sample:?}");
             assert_eq!(accepts(name(), &json!(sample)), !sample.trim().is_empty(), "{sample:?}");
         }

@@ -116,13 +116,13 @@ mod tests {
         let every = regex_lite(EVERY);
         for text in ["1s", "9999999s", "99999m", "999h", "1d", "366d"] {
             assert!(every(text), "{text}");
-            assert!(crate::schedule::parse_every(text).is_ok(), "{text}");
+            assert!(crate::domain::schedule::parse_every(text).is_ok(), "{text}");
         }
         assert!(!every("367d") && !every("0s") && !every("1000h"));
         let cron = regex_lite(&cron_pattern());
         for text in ["* * * * *", "0 9 * * 1", "*/5 * * * *", "59 59 23 28 12 6", "30 0 9 * * *"] {
             assert!(cron(text), "{text}");
-            let when = crate::schedule::When::parse(Some(text), None, None).unwrap();
+            let when = crate::domain::schedule::When::parse(Some(text), None, None).unwrap();
             assert!(when.next_after(chrono::Utc::now()).is_some(), "{text}");
         }
         assert!(!cron("* * * *") && !cron("60 * * * *") && !cron("0 0 31 2 *"));

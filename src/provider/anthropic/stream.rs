@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::model::{Content, ToolCall, Usage};
+use crate::domain::model::{Content, ToolCall, Usage};
 use crate::provider::{parse_arguments, Delta, Deltas, InferenceResponse, ProviderError};
 
 /// One content block being streamed.

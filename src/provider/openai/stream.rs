@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::model::{Content, ToolCall, Usage};
+use crate::domain::model::{Content, ToolCall, Usage};
 use crate::provider::{http, new_call_id, parse_arguments, Delta, Deltas, InferenceResponse, ProviderError};
 
 /// A tool call being assembled from its fragments.

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::*;
-use crate::model::{Content, Message, Role, Usage};
+use crate::domain::model::{Content, Message, Role, Usage};
 use crate::provider::fixtures::{self, assert_same, drain};
 use crate::provider::ToolSpec;
 use crate::sse::Decoder;

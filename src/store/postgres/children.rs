@@ -1,4 +1,4 @@
-//! Sub-agents' runs on PostgreSQL ([`crate::lifecycle::child_ended`] and
+//! Sub-agents' runs on PostgreSQL ([`crate::domain::lifecycle::child_ended`] and
 //! its kin): started by their parent's commit, their ends written into the
 //! parent under its row lock, and cancelled with it.
 //!
@@ -16,7 +16,7 @@ use super::progress::finish;
 use super::queue::insert_runs;
 use super::resources::insert_session;
 use super::Pending;
-use crate::lifecycle::{self, ChildEnd, EndReason, NewChild, ParentRow, TaskRun};
+use crate::domain::lifecycle::{self, ChildEnd, EndReason, NewChild, ParentRow, TaskRun};
 use crate::store::{rows, StoreResult};
 
 /// Locks runs' rows and their parents', in queue order (parents first).

@@ -10,8 +10,8 @@ use sqlx::{PgConnection, Row};
 
 use super::progress::{self, pass_on, EndColumns, EndedRowAt, Ends};
 use super::{children, people, Pending};
-use crate::checkpoint::Checkpoint;
-use crate::lifecycle::{self, Commit, Completion, Effect, Ending, Lease, Refusal};
+use crate::domain::checkpoint::Checkpoint;
+use crate::domain::lifecycle::{self, Commit, Completion, Effect, Ending, Lease, Refusal};
 use crate::store::rows;
 use crate::store::{Committed, StoreError, StoreResult};
 

@@ -1,4 +1,4 @@
-//! The webhook outbox on PostgreSQL ([`crate::webhook`]). Claims skip rows
+//! The webhook outbox on PostgreSQL ([`crate::domain::webhook`]). Claims skip rows
 //! another server has locked, so servers claiming at once share the due
 //! deliveries out instead of waiting on each other.
 
@@ -8,10 +8,10 @@ use chrono::{DateTime, Utc};
 use sqlx::postgres::PgPool;
 use sqlx::PgConnection;
 
+use crate::domain::webhook::{Attempt, Delivery, NewDelivery, Next};
 use crate::store::delivery_rows::{self, ATTEMPT_COLUMNS, COLUMNS};
 use crate::store::rows::{at, ms};
 use crate::store::StoreResult;
-use crate::webhook::{Attempt, Delivery, NewDelivery, Next};
 
 /// Adds a delivery to the outbox in the caller's transaction, due now.
 pub async fn insert(c: &mut PgConnection, delivery: &NewDelivery) -> StoreResult<()> {

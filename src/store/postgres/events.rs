@@ -15,8 +15,8 @@ use serde_json::{Map, Value};
 use sqlx::postgres::{PgPool, PgRow};
 use sqlx::Row;
 
-use crate::event::RunEvent;
-use crate::model::Event;
+use crate::domain::event::RunEvent;
+use crate::domain::model::Event;
 use crate::store::rows::at;
 use crate::store::{EventCursor, StoreError, StoreResult};
 

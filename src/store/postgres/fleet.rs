@@ -5,9 +5,9 @@ use sqlx::PgConnection;
 
 use super::queue::{insert_runs, remember_key, remembered};
 use super::{progress, Pending};
-use crate::fleet;
-use crate::lifecycle::{self, EndReason, EndedTask, IdempotencyKey, NewFleetRun};
-use crate::model::FleetRun;
+use crate::domain::fleet;
+use crate::domain::lifecycle::{self, EndReason, EndedTask, IdempotencyKey, NewFleetRun};
+use crate::domain::model::FleetRun;
 use crate::store::rows::{self, ms};
 use crate::store::{EnqueuedFleetRun, StoreError, StoreResult};
 

@@ -1,4 +1,4 @@
-//! Formation runs on PostgreSQL ([`crate::formation::run`]): written with
+//! Formation runs on PostgreSQL ([`crate::domain::formation::run`]): written with
 //! what their start makes ready, a node's end taken in under the formation
 //! run's row lock by the transaction that ends its work, cancel, and reads.
 //!
@@ -18,9 +18,9 @@ use super::progress::finish;
 use super::queue::{insert_runs, remember_key, remembered};
 use super::resources::insert_session;
 use super::Pending;
-use crate::formation::run::{self, Advance, FormationRun, NewFormationRun, NodeRef, NodeRow, Outcome, Work};
-use crate::lifecycle::{self, EndReason, IdempotencyKey, TaskRun};
-use crate::model::{new_id, FleetProgress, FleetRunStatus};
+use crate::domain::formation::run::{self, Advance, FormationRun, NewFormationRun, NodeRef, NodeRow, Outcome, Work};
+use crate::domain::lifecycle::{self, EndReason, IdempotencyKey, TaskRun};
+use crate::domain::model::{new_id, FleetProgress, FleetRunStatus};
 use crate::store::formation_rows::{self as stored_rows, Stored};
 use crate::store::rows;
 use crate::store::{EnqueuedFormationRun, FormationRunFilter, StoreError, StoreResult};

@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use sqlx::postgres::PgPool;
 use sqlx::PgConnection;
 
-use crate::checkpoint::Checkpoint;
-use crate::history::{History, HistoryCache, HistoryRow};
-use crate::model::Agent;
+use crate::domain::checkpoint::Checkpoint;
+use crate::domain::history::{History, HistoryCache, HistoryRow};
+use crate::domain::model::Agent;
 use crate::store::rows::{self, Columns};
 use crate::store::{RunContext, StoreError, StoreResult};
 

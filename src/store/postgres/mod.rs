@@ -19,14 +19,15 @@
 //!
 //! Times are the database's clock (`wingman_ms()`), one clock for every host.
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
 use sqlx::{ConnectOptions, Row};
 
-use crate::event::RunEvent;
+use crate::domain::event::RunEvent;
 use crate::store::rows::Columns;
 use crate::store::{Enqueued, NewRun, StoreError, StoreResult};
 
@@ -207,11 +208,38 @@ pub async fn settle<T>(
 /// empty round trip when taken.
 const TEST_IF_IDLE_FOR: Duration = Duration::from_secs(1);
 
+/// When this process last saw a connection die (milliseconds since
+/// [`process_start`]; 0 for never).
+static LAST_CONNECTION_LOST: AtomicU64 = AtomicU64::new(0);
+
+fn process_start() -> Instant {
+    static START: OnceLock<Instant> = OnceLock::new();
+    *START.get_or_init(Instant::now)
+}
+
+/// A connection of this process died (the server went away, shut down or
+/// restarted): every pooled connection released before now is tested when
+/// next taken, since it likely died with it.
+pub fn note_connection_lost() {
+    let now = process_start().elapsed().as_millis() as u64;
+    LAST_CONNECTION_LOST.fetch_max(now.max(1), Ordering::Relaxed);
+}
+
+/// Whether a connection idle for `idle_for` was released before a
+/// connection was last seen to die.
+fn released_before_a_loss(idle_for: Duration) -> bool {
+    let lost = LAST_CONNECTION_LOST.load(Ordering::Relaxed);
+    let released = process_start().elapsed().saturating_sub(idle_for).as_millis() as u64;
+    lost != 0 && released <= lost
+}
+
 /// A pool's settings. A connection is tested when taken only after it sat
-/// unused for a while: sqlx's default tests every one, an empty round trip
-/// before each group of statements (six of them on the way from a
+/// unused for a while, or when it was released before a connection of the
+/// process was seen to die: sqlx's default tests every one, an empty round
+/// trip before each group of statements (six of them on the way from a
 /// submission to its `run_started`). A connection in steady use that died
-/// (the server restarted) fails its `BEGIN` instead, see [`begin`].
+/// (the server restarted) fails its `BEGIN` instead, see [`begin`]; after
+/// the first such failure the others are tested before a read meets them.
 fn pool_options(size: u32) -> PgPoolOptions {
     PgPoolOptions::new()
         .max_connections(size)
@@ -219,7 +247,7 @@ fn pool_options(size: u32) -> PgPoolOptions {
         .test_before_acquire(false)
         .before_acquire(|conn, meta| {
             Box::pin(async move {
-                if meta.idle_for >= TEST_IF_IDLE_FOR {
+                if meta.idle_for >= TEST_IF_IDLE_FOR || released_before_a_loss(meta.idle_for) {
                     sqlx::Connection::ping(conn).await?;
                 }
                 Ok(true)
@@ -234,7 +262,8 @@ pub async fn begin(pool: &PgPool) -> Result<sqlx::Transaction<'static, sqlx::Pos
     let mut tries = 0;
     loop {
         match pool.begin().await {
-            Err(e) if tries < POOL_SIZE && connection_lost(&e) => {
+            Err(e) if tries < POOL_SIZE && is_connection_lost(&e) => {
+                note_connection_lost();
                 tries += 1;
                 tracing::debug!(error = %e, "a pooled connection was dead; taking another");
             }
@@ -246,7 +275,7 @@ pub async fn begin(pool: &PgPool) -> Result<sqlx::Transaction<'static, sqlx::Pos
 /// Whether an error says the connection itself is gone: a broken socket, or
 /// the server's word that it ended the session (it shut down or restarted),
 /// which a connection idle at the time reads with its next statement.
-fn connection_lost(e: &sqlx::Error) -> bool {
+pub fn is_connection_lost(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::Io(_) | sqlx::Error::Protocol(_) => true,
         sqlx::Error::Database(db) => {

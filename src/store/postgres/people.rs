@@ -11,10 +11,10 @@ use super::commit::insert_checkpoints;
 use super::progress::finish;
 use super::queue::{get_run, get_run_locked};
 use super::Pending;
-use crate::checkpoint::Checkpoint;
-use crate::event::RunEvent;
-use crate::lifecycle::{self, InboxItem, InboxKind, MakeWay};
-use crate::model::{MultitaskStrategy, Run};
+use crate::domain::checkpoint::Checkpoint;
+use crate::domain::event::RunEvent;
+use crate::domain::lifecycle::{self, InboxItem, InboxKind, MakeWay};
+use crate::domain::model::{MultitaskStrategy, Run};
 use crate::store::rows;
 use crate::store::{StoreError, StoreResult};
 

@@ -9,8 +9,8 @@ use sqlx::{PgConnection, Row};
 
 use super::queue::{get_run, get_run_locked};
 use super::{children, deliveries, fleet, formations, load, Pending};
-use crate::lifecycle::{self, EndReason, EndedRow, Ending, Stored};
-use crate::model::{Message, Run};
+use crate::domain::lifecycle::{self, EndReason, EndedRow, Ending, Stored};
+use crate::domain::model::{Message, Run};
 use crate::store::{rows, StoreError, StoreResult};
 
 /// What the store holds of a run for the rules that summarise it.

@@ -6,8 +6,8 @@ use sqlx::{PgConnection, Row};
 use super::commit::fence;
 use super::progress::finish;
 use super::Pending;
-use crate::lifecycle::{self, Effect, HandBack, IdempotencyKey, Lease, NewRun, Rescue, TaskRun};
-use crate::model::Run;
+use crate::domain::lifecycle::{self, Effect, HandBack, IdempotencyKey, Lease, NewRun, Rescue, TaskRun};
+use crate::domain::model::Run;
 use crate::store::rows::{self, Columns};
 use crate::store::{Claim, Enqueued, StoreError, StoreResult};
 

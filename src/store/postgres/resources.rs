@@ -3,8 +3,8 @@
 use sqlx::PgConnection;
 
 use super::{found, progress, Pending};
-use crate::lifecycle::EndReason;
-use crate::model::Session;
+use crate::domain::lifecycle::EndReason;
+use crate::domain::model::Session;
 pub use crate::store::body::{Body, BodyTable};
 use crate::store::rows::ms;
 use crate::store::{StoreError, StoreResult};

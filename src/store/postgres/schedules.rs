@@ -1,11 +1,11 @@
-//! The schedules of a PostgreSQL database ([`crate::schedule`]). Servers
+//! The schedules of a PostgreSQL database ([`crate::domain::schedule`]). Servers
 //! that fire a tick together each record it; only the one whose read of
 //! `next_tick_at` still holds moves the schedule on.
 
 use chrono::{DateTime, Utc};
 use sqlx::postgres::PgPool;
 
-use crate::schedule::{Schedule, Tick};
+use crate::domain::schedule::{Schedule, Tick};
 use crate::store::rows::{at, ms};
 use crate::store::schedule_rows::{self, COLUMNS, TICK_COLUMNS};
 use crate::store::{StoreError, StoreResult};
@@ -43,6 +43,23 @@ pub async fn update(pool: &PgPool, schedule: &Schedule) -> StoreResult<()> {
         return Err(StoreError::NotFound("schedule"));
     }
     Ok(())
+}
+
+/// Replaces a schedule last changed at `updated_at`; whether it was.
+pub async fn update_if(pool: &PgPool, schedule: &Schedule, updated_at: DateTime<Utc>) -> StoreResult<bool> {
+    let (body, paused, next, _, updated) = schedule_rows::columns(schedule)?;
+    let changed = sqlx::query(
+        "UPDATE schedules SET body = $2, paused = $3, next_tick_at = $4, updated_at = $5 WHERE id = $1 AND updated_at = $6",
+    )
+    .bind(&schedule.id)
+    .bind(body)
+    .bind(paused)
+    .bind(next)
+    .bind(updated)
+    .bind(ms(updated_at))
+    .execute(pool)
+    .await?;
+    Ok(changed.rows_affected() == 1)
 }
 
 /// Removes a schedule with its tick records (not what they submitted).

@@ -14,7 +14,7 @@ pub struct ScratchDatabase {
 impl ScratchDatabase {
     /// Creates `<prefix>_<id>` on the server `server` names.
     pub async fn create(server: &str, prefix: &str) -> anyhow::Result<ScratchDatabase> {
-        let name = format!("{prefix}_{}", crate::model::new_id().to_lowercase());
+        let name = format!("{prefix}_{}", crate::domain::model::new_id().to_lowercase());
         let mut conn = sqlx::PgConnection::connect(server).await?;
         sqlx::raw_sql(&format!("CREATE DATABASE {name}")).execute(&mut conn).await?;
         conn.close().await?;

@@ -6,8 +6,8 @@
 use sqlx::{PgConnection, PgPool};
 
 use super::found;
-use crate::credential::{ApiKey, CredentialInfo};
-use crate::secret::{Secret, SecretInfo};
+use crate::domain::credential::{ApiKey, CredentialInfo};
+use crate::domain::secret::{Secret, SecretInfo};
 use crate::store::rows::at;
 use crate::store::sealed::SealedTable;
 use crate::store::StoreResult;

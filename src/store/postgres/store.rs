@@ -13,15 +13,16 @@ use super::{
     deliveries, events, fleet, formations, load, people, progress, queue, retention, schedules, sealed, workers,
     PgStore,
 };
-use crate::checkpoint::Checkpoint;
-use crate::credential::{ApiKey, CredentialInfo};
-use crate::event::RunEvent;
-use crate::formation::run::{FormationRun, NewFormationRun};
-use crate::formation::Formation;
-use crate::history::HistoryCache;
-use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
-use crate::schedule::{Schedule, Tick};
-use crate::secret::{Secret, SecretInfo};
+use crate::domain::checkpoint::Checkpoint;
+use crate::domain::credential::{ApiKey, CredentialInfo};
+use crate::domain::event::RunEvent;
+use crate::domain::formation::run::{FormationRun, NewFormationRun};
+use crate::domain::formation::Formation;
+use crate::domain::history::HistoryCache;
+use crate::domain::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::domain::schedule::{Schedule, Tick};
+use crate::domain::secret::{Secret, SecretInfo};
+use crate::domain::webhook::{Attempt, Delivery, Next};
 use crate::store::rows;
 use crate::store::sealed::SealedTable;
 use crate::store::{
@@ -29,7 +30,6 @@ use crate::store::{
     FormationRunFilter, HandBack, Heartbeat, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats,
     RunContext, RunFilter, SessionFilter, Store, StoreError, StoreResult, WorkerInfo,
 };
-use crate::webhook::{Attempt, Delivery, Next};
 
 /// A fleet's definition and whether one of its fleet runs is unfinished.
 const FLEET_SELECT: &str = "SELECT body, EXISTS(SELECT 1 FROM fleet_runs
@@ -199,6 +199,11 @@ impl Store for PgStore {
         Ok(n as u64)
     }
 
+    async fn now(&self) -> StoreResult<DateTime<Utc>> {
+        let now: i64 = sqlx::query_scalar("SELECT wingman_ms()").fetch_one(&self.pool).await?;
+        Ok(crate::store::rows::at(now))
+    }
+
     async fn queue_stats(&self) -> StoreResult<QueueStats> {
         let row = sqlx::query(
             "SELECT (SELECT COUNT(*) FROM runs WHERE status = 'queued') AS queued,
@@ -321,6 +326,10 @@ impl Store for PgStore {
         schedules::update(&self.pool, schedule).await
     }
 
+    async fn update_schedule_if(&self, schedule: &Schedule, updated_at: DateTime<Utc>) -> StoreResult<bool> {
+        schedules::update_if(&self.pool, schedule, updated_at).await
+    }
+
     async fn delete_schedule(&self, id: &str) -> StoreResult<()> {
         schedules::delete(&self.pool, id).await
     }
@@ -386,7 +395,12 @@ impl Store for PgStore {
 
     async fn heartbeat(&self, id: &str, lease: Duration) -> StoreResult<Heartbeat> {
         let id = id.to_string();
-        self.control(move |c| Box::pin(async move { workers::heartbeat(c, &id, lease).await })).await
+        let beat = self.control(move |c| Box::pin(async move { workers::heartbeat(c, &id, lease).await })).await;
+        // A heartbeat is a write every worker makes every second or so.
+        if beat.is_ok() {
+            crate::store::disk::noticed(true);
+        }
+        beat
     }
 
     async fn deregister_worker(&self, id: &str) -> StoreResult<()> {

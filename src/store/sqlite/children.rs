@@ -1,4 +1,4 @@
-//! Sub-agents' runs on SQLite ([`crate::lifecycle::child_ended`] and its
+//! Sub-agents' runs on SQLite ([`crate::domain::lifecycle::child_ended`] and its
 //! kin): started by their parent's commit, their ends written into the
 //! parent, and cancelled with it. Each function runs inside the writer's
 //! transaction, whose single writer makes the parent's count exact.
@@ -10,7 +10,7 @@ use super::progress::{finish, insert_checkpoints, insert_events};
 use super::queue::insert_run;
 use super::resources::insert_session;
 use super::rows::{self, ms};
-use crate::lifecycle::{self, ChildEnd, EndReason, NewChild, ParentRow};
+use crate::domain::lifecycle::{self, ChildEnd, EndReason, NewChild, ParentRow};
 use crate::store::StoreResult;
 
 /// Writes the children a parent's commit starts: each one's session and

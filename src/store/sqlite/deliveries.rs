@@ -1,4 +1,4 @@
-//! Webhook deliveries on SQLite ([`crate::webhook`]): written in the
+//! Webhook deliveries on SQLite ([`crate::domain::webhook`]): written in the
 //! transaction that ends their subject, claimed by a server's deliverer for
 //! one attempt at a time, and read with their attempts.
 
@@ -8,10 +8,10 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::rows::{all, ms};
+use crate::domain::webhook::{Attempt, Delivery, NewDelivery, Next};
 use crate::store::delivery_rows::{self, ATTEMPT_COLUMNS, COLUMNS};
 use crate::store::rows::at;
 use crate::store::StoreResult;
-use crate::webhook::{Attempt, Delivery, NewDelivery, Next};
 
 /// Writes a delivery, due at once.
 pub fn insert(conn: &Connection, delivery: &NewDelivery, now: DateTime<Utc>) -> StoreResult<()> {

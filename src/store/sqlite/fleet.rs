@@ -1,7 +1,7 @@
 //! Fleet runs in SQLite: enqueue, the end of a task (its `result`, the
 //! counts, its slot passed on, the fleet run's `done`), cancel, and reads.
 //! The writes run inside the writer's transaction, on its thread; the rules
-//! are [`crate::fleet`]'s.
+//! are [`crate::domain::fleet`]'s.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection};
@@ -10,9 +10,9 @@ use super::progress::insert_events;
 use super::queue::{insert_run, remember_key, remembered};
 use super::resources::insert_session;
 use super::rows::{self, ms};
-use crate::fleet;
-use crate::lifecycle::{self, EndReason, EndedTask, IdempotencyKey, NewFleetRun};
-use crate::model::FleetRun;
+use crate::domain::fleet;
+use crate::domain::lifecycle::{self, EndReason, EndedTask, IdempotencyKey, NewFleetRun};
+use crate::domain::model::FleetRun;
 use crate::store::{EnqueuedFleetRun, StoreError, StoreResult};
 
 /// The columns of a fleet run with its running tasks counted: those hold a

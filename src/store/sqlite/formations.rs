@@ -1,4 +1,4 @@
-//! Formation runs on SQLite ([`crate::formation::run`]): written with what
+//! Formation runs on SQLite ([`crate::domain::formation::run`]): written with what
 //! their start makes ready, a node's end taken in by the transaction that
 //! ends its work, cancel, and reads. Each function runs inside the writer's
 //! transaction, whose single writer makes a node start once.
@@ -11,9 +11,9 @@ use super::progress::{finish, insert_events};
 use super::queue::{insert_run, remember_key, remembered};
 use super::resources::insert_session;
 use super::rows::{self, ms};
-use crate::formation::run::{self, Advance, FormationRun, NewFormationRun, NodeRef, NodeRow, Outcome, Work};
-use crate::lifecycle::{self, EndReason, IdempotencyKey};
-use crate::model::{new_id, FleetProgress, FleetRunStatus};
+use crate::domain::formation::run::{self, Advance, FormationRun, NewFormationRun, NodeRef, NodeRow, Outcome, Work};
+use crate::domain::lifecycle::{self, EndReason, IdempotencyKey};
+use crate::domain::model::{new_id, FleetProgress, FleetRunStatus};
 use crate::store::formation_rows::{self as stored_rows, Stored};
 use crate::store::{EnqueuedFormationRun, FormationRunFilter, StoreError, StoreResult};
 

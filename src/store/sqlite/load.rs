@@ -5,9 +5,9 @@
 use rusqlite::Connection;
 
 use super::rows;
-use crate::checkpoint::Checkpoint;
-use crate::history::{History, HistoryCache, HistoryRow};
-use crate::model::Agent;
+use crate::domain::checkpoint::Checkpoint;
+use crate::domain::history::{History, HistoryCache, HistoryRow};
+use crate::domain::model::Agent;
 use crate::store::{RunContext, StoreError, StoreResult};
 
 /// Loads the contexts of `run_ids`, in order, from one snapshot.

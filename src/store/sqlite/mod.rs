@@ -9,22 +9,22 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::checkpoint::Checkpoint;
-use crate::credential::{ApiKey, CredentialInfo};
-use crate::event::RunEvent;
-use crate::formation::run::{FormationRun, NewFormationRun};
-use crate::formation::Formation;
-use crate::history::HistoryCache;
-use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
-use crate::schedule::{Schedule, Tick};
-use crate::secret::{Secret, SecretInfo};
+use crate::domain::checkpoint::Checkpoint;
+use crate::domain::credential::{ApiKey, CredentialInfo};
+use crate::domain::event::RunEvent;
+use crate::domain::formation::run::{FormationRun, NewFormationRun};
+use crate::domain::formation::Formation;
+use crate::domain::history::HistoryCache;
+use crate::domain::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::domain::schedule::{Schedule, Tick};
+use crate::domain::secret::{Secret, SecretInfo};
+use crate::domain::webhook::{Attempt, Delivery, Next};
 use crate::store::sealed::SealedTable;
 use crate::store::{
     Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor, FleetRunFilter,
     FormationRunFilter, HandBack, Heartbeat, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats,
     RunContext, RunFilter, SessionFilter, Store, StoreOptions, StoreResult, WorkerInfo,
 };
-use crate::webhook::{Attempt, Delivery, Next};
 
 mod children;
 mod deliveries;
@@ -178,6 +178,11 @@ impl Store for SqliteStore {
         self.readers.read(move |c| reads::count_runs(c, status)).await
     }
 
+    async fn now(&self) -> StoreResult<DateTime<Utc>> {
+        // Every process on the database's machine reads the one clock.
+        Ok(Utc::now())
+    }
+
     async fn queue_stats(&self) -> StoreResult<QueueStats> {
         self.readers.read(reads::queue_stats).await
     }
@@ -280,6 +285,11 @@ impl Store for SqliteStore {
     async fn update_schedule(&self, schedule: &Schedule) -> StoreResult<()> {
         let schedule = schedule.clone();
         self.writer.write(move |c| schedules::update(c, &schedule)).await
+    }
+
+    async fn update_schedule_if(&self, schedule: &Schedule, updated_at: DateTime<Utc>) -> StoreResult<bool> {
+        let schedule = schedule.clone();
+        self.writer.write(move |c| schedules::update_if(c, &schedule, updated_at)).await
     }
 
     async fn delete_schedule(&self, id: &str) -> StoreResult<()> {

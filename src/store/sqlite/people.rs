@@ -8,10 +8,10 @@ use rusqlite::{params, Connection};
 use super::progress::{finish, insert_checkpoints, insert_events};
 use super::queue::get_run;
 use super::rows::{self, ms};
-use crate::checkpoint::Checkpoint;
-use crate::event::RunEvent;
-use crate::lifecycle::{self, InboxItem, InboxKind, MakeWay};
-use crate::model::{MultitaskStrategy, Run};
+use crate::domain::checkpoint::Checkpoint;
+use crate::domain::event::RunEvent;
+use crate::domain::lifecycle::{self, InboxItem, InboxKind, MakeWay};
+use crate::domain::model::{MultitaskStrategy, Run};
 use crate::store::{StoreError, StoreResult};
 
 /// Carries out [`lifecycle::make_way`] for a session, reading its unfinished

@@ -8,10 +8,10 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::queue::get_run;
 use super::rows::{self, ms};
 use super::{children, deliveries, fleet, formations, load, people};
-use crate::checkpoint::Checkpoint;
-use crate::event::RunEvent;
-use crate::lifecycle::{self, Commit, Effect, EndReason, EndedRow, Ending, Lease, Stored};
-use crate::model::{Message, Run};
+use crate::domain::checkpoint::Checkpoint;
+use crate::domain::event::RunEvent;
+use crate::domain::lifecycle::{self, Commit, Effect, EndReason, EndedRow, Ending, Lease, Stored};
+use crate::domain::model::{Message, Run};
 use crate::store::{Committed, StoreError, StoreResult};
 
 /// Writes events numbered from `first_seq`.

@@ -6,9 +6,9 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::progress::{fence, finish, insert_events};
 use super::rows::{self, ms};
-use crate::event::RunEvent;
-use crate::lifecycle::{self, turn, Effect, HandBack, IdempotencyKey, Lease, NewRun, Rescue};
-use crate::model::Run;
+use crate::domain::event::RunEvent;
+use crate::domain::lifecycle::{self, turn, Effect, HandBack, IdempotencyKey, Lease, NewRun, Rescue};
+use crate::domain::model::Run;
 use crate::store::{Claim, Enqueued, StoreError, StoreResult};
 
 /// Statuses of a run that still holds its session's turn.

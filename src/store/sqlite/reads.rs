@@ -10,8 +10,8 @@ use rusqlite::{params, Connection};
 
 use super::fleet;
 use super::rows::{self, ms};
-use crate::formation::Formation;
-use crate::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::domain::formation::Formation;
+use crate::domain::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::store::{EventCursor, FleetRunFilter, QueueStats, RunFilter, SessionFilter, StoreResult, WorkerInfo};
 
 /// An agent by ID.

@@ -7,8 +7,8 @@ use rusqlite::{params, Connection};
 
 use super::progress;
 use super::rows::ms;
-use crate::lifecycle::EndReason;
-use crate::model::Session;
+use crate::domain::lifecycle::EndReason;
+use crate::domain::model::Session;
 pub use crate::store::body::{Body, BodyTable};
 use crate::store::{StoreError, StoreResult};
 

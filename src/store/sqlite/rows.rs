@@ -10,9 +10,11 @@ impl From<rusqlite::Error> for StoreError {
         // The database was locked by another process, or the disk failed or
         // filled: nothing of this write happened, and it may work next time.
         match e.sqlite_error_code() {
-            Some(DatabaseBusy | DatabaseLocked | SystemIoFailure | DiskFull | CannotOpen) => {
-                StoreError::Unavailable(Box::new(e))
+            Some(DiskFull) => {
+                crate::store::disk::noticed(false);
+                StoreError::DiskFull(Box::new(e))
             }
+            Some(DatabaseBusy | DatabaseLocked | SystemIoFailure | CannotOpen) => StoreError::Unavailable(Box::new(e)),
             _ => StoreError::Internal(Box::new(e)),
         }
     }

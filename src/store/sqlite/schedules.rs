@@ -1,11 +1,11 @@
-//! Schedules on SQLite ([`crate::schedule`]): their definitions, the due
+//! Schedules on SQLite ([`crate::domain::schedule`]): their definitions, the due
 //! ones, and a tick recorded with the schedule moved on from the tick it read.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::rows::{all, ms};
-use crate::schedule::{Schedule, Tick};
+use crate::domain::schedule::{Schedule, Tick};
 use crate::store::rows::at;
 use crate::store::schedule_rows::{self, COLUMNS, TICK_COLUMNS};
 use crate::store::{StoreError, StoreResult};
@@ -32,6 +32,18 @@ pub fn update(conn: &Connection, schedule: &Schedule) -> StoreResult<()> {
         return Err(StoreError::NotFound("schedule"));
     }
     Ok(())
+}
+
+/// A conditional update: the schedule's row only while its `updated_at` is as read.
+pub fn update_if(conn: &Connection, schedule: &Schedule, updated_at: DateTime<Utc>) -> StoreResult<bool> {
+    let (body, paused, next, _, updated) = schedule_rows::columns(schedule)?;
+    let changed = conn
+        .prepare_cached(
+            "UPDATE schedules SET body = ?2, paused = ?3, next_tick_at = ?4, updated_at = ?5
+             WHERE id = ?1 AND updated_at = ?6",
+        )?
+        .execute(params![schedule.id, body, paused, next, updated, ms(updated_at)])?;
+    Ok(changed == 1)
 }
 
 /// Deletes a schedule and its ticks; what its ticks submitted stays.

@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection};
 
 use super::rows::{self, at, ms};
-use crate::credential::{ApiKey, CredentialInfo};
-use crate::secret::{Secret, SecretInfo};
+use crate::domain::credential::{ApiKey, CredentialInfo};
+use crate::domain::secret::{Secret, SecretInfo};
 use crate::store::sealed::SealedTable;
 use crate::store::{StoreError, StoreResult};
 

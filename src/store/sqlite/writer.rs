@@ -26,11 +26,35 @@ use tokio::sync::{mpsc, oneshot};
 use crate::store::{StoreError, StoreResult};
 
 /// Called once the batch's fate is known: `Ok` if it committed.
-type Finisher = Box<dyn FnOnce(Result<(), String>) + Send>;
-/// A write: runs against the connection, says whether it left the
-/// transaction clean (succeeded or refused before writing), and returns the
-/// finisher that delivers its answer after the commit.
-type Job = Box<dyn FnOnce(&Connection) -> (bool, Finisher) + Send>;
+type Finisher = Box<dyn FnOnce(Result<(), Failure>) + Send>;
+/// A write: runs against the connection (or, when the batch could not even
+/// begin, is told why), says whether it left the transaction clean
+/// (succeeded or refused before writing), and returns the finisher that
+/// delivers its answer after the commit.
+type Job = Box<dyn FnOnce(Result<&Connection, &Failure>) -> (bool, Finisher) + Send>;
+
+/// Why a batch wrote nothing, as every caller in it is told.
+#[derive(Debug, Clone)]
+struct Failure {
+    message: String,
+    disk_full: bool,
+}
+
+impl Failure {
+    fn of(e: &rusqlite::Error) -> Failure {
+        Failure { message: e.to_string(), disk_full: e.sqlite_error_code() == Some(ErrorCode::DiskFull) }
+    }
+
+    /// The error a caller gets: a full disk says so; anything else may pass.
+    fn error(&self) -> StoreError {
+        let message = format!("not committed: {}", self.message);
+        if self.disk_full {
+            StoreError::DiskFull(message.into())
+        } else {
+            StoreError::unavailable(message)
+        }
+    }
+}
 
 /// The most writes folded into one transaction.
 const MAX_BATCH: usize = 1024;
@@ -81,12 +105,15 @@ impl Writer {
     {
         let (tx, rx) = oneshot::channel::<StoreResult<T>>();
         let job: Job = Box::new(move |conn| {
-            let (clean, result) = in_savepoint(conn, write);
+            let (clean, result) = match conn {
+                Ok(conn) => in_savepoint(conn, write),
+                Err(failure) => (false, Err(failure.error())),
+            };
             let finisher: Finisher = Box::new(move |commit| {
                 let answer = match (result, commit) {
                     (Err(refused), _) => Err(refused),
                     (Ok(value), Ok(())) => Ok(value),
-                    (Ok(_), Err(e)) => Err(StoreError::unavailable(format!("not committed: {e}"))),
+                    (Ok(_), Err(failure)) => Err(failure.error()),
                 };
                 let _ = tx.send(answer);
             });
@@ -136,24 +163,35 @@ fn run_batch(conn: &Connection, batch: Vec<Job>) {
     let started = Instant::now();
     let size = batch.len();
     if let Err(e) = begin_immediate(conn) {
-        // Dropping the jobs unblocks their callers with an error; nothing was written.
+        // Nothing was written: each caller is told why.
         tracing::error!(error = %e, writes = size, "could not start a write transaction");
+        let failure = Failure::of(&e);
+        if failure.disk_full {
+            crate::store::disk::noticed(false);
+        }
+        for job in batch {
+            job(Err(&failure)).1(Err(failure.clone()));
+        }
         return;
     }
     let mut finishers = Vec::with_capacity(size);
     let mut all_clean = true;
     for job in batch {
-        let (clean, finish) = job(conn);
+        let (clean, finish) = job(Ok(conn));
         all_clean &= clean;
         finishers.push(finish);
     }
     let outcome = if all_clean {
-        conn.execute_batch("COMMIT").map_err(|e| e.to_string())
+        conn.execute_batch("COMMIT").map_err(|e| Failure::of(&e))
     } else {
-        Err("a savepoint of the batch failed; the batch was rolled back".to_string())
+        let message = "a savepoint of the batch failed; the batch was rolled back".to_string();
+        Err(Failure { message, disk_full: false })
     };
     if outcome.is_err() {
         let _ = conn.execute_batch("ROLLBACK");
+    }
+    if all_clean {
+        crate::store::disk::noticed(!matches!(&outcome, Err(failure) if failure.disk_full));
     }
     let took = started.elapsed();
     if took > SLOW_BATCH {

@@ -18,7 +18,7 @@ use std::io::Read;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use crate::shell::{self, ShellState, MAX_VARS_BYTES};
+use crate::domain::shell::{self, ShellState, MAX_VARS_BYTES};
 
 /// The file `BASH_ENV` names, in the call's temporary directory.
 const INIT_FILE: &str = ".wingman-shell-init";

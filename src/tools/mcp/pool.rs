@@ -12,11 +12,11 @@ use tokio_util::sync::CancellationToken;
 
 use super::connection::{with_stderr, Connection};
 use super::start;
-use crate::model::ToolSpec;
-pub use crate::secret::Secrets;
+use crate::domain::model::ToolSpec;
+pub use crate::domain::secret::Secrets;
+use crate::domain::toolset::{self, McpServer};
 use crate::tools::outside::OutsideConfig;
 use crate::tools::{output, ToolOutput};
-use crate::toolset::{self, McpServer};
 
 /// Where the worker may connect: the network policy's settings.
 #[derive(Debug, Clone, Default)]

@@ -16,8 +16,8 @@ use url::Url;
 use super::connection::Connection;
 use super::http::PinnedClient;
 use super::pool::{Reach, Secrets};
+use crate::domain::toolset::{McpServer, Setting};
 use crate::tools::netpolicy;
-use crate::toolset::{McpServer, Setting};
 
 /// Variables a stdio server gets from the worker's environment; nothing
 /// else is passed on but what its definition sets.

@@ -261,7 +261,7 @@ pub struct TempDir(PathBuf);
 impl TempDir {
     fn create() -> std::io::Result<TempDir> {
         use std::os::unix::fs::DirBuilderExt;
-        let path = std::env::temp_dir().join(format!("wingman-tool-{}", crate::model::new_id().to_lowercase()));
+        let path = std::env::temp_dir().join(format!("wingman-tool-{}", crate::domain::model::new_id().to_lowercase()));
         std::fs::DirBuilder::new().mode(0o700).create(&path)?;
         Ok(TempDir(path))
     }

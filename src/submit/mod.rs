@@ -1,0 +1,124 @@
+//! The one door for work: every run is made here, whoever asks. The HTTP
+//! handlers (messages, fleet runs, formation runs, compactions) and the
+//! scheduler hand it a typed submission and an [`Envelope`]; it checks the
+//! submission, builds what the runs carry once ([`Carried`]), writes them
+//! through the store in one transaction, and wakes this process's workers.
+//! The runs that runs make (fleet tasks, formation nodes, sub-agents' runs)
+//! are built by the domain's rules from their maker's `Carried`.
+//!
+//! Its error ([`SubmitError`]) says whether trying again can help, so that
+//! the API maps it to a status and the scheduler retries only what may
+//! succeed.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::domain::model::Carried;
+use crate::store::{IdempotencyKey, Store};
+use crate::tools::outside::OutsideConfig;
+
+pub mod checks;
+mod error;
+mod fleet;
+mod formation;
+mod key;
+mod message;
+
+pub use error::{unavailable_message, SubmitError, SubmitResult, DISK_FULL_MESSAGE};
+pub use fleet::{check_tasks, FleetRunSubmission, Task};
+pub use formation::FormationRunSubmission;
+pub use key::{request_hash, Keyed};
+pub use message::{CompactionSubmission, MessageSubmission};
+
+/// What the door needs to know of the server it belongs to.
+#[derive(Debug, Clone)]
+pub struct SubmitConfig {
+    /// Where runs without a `work_dir` of their own get one (`<data_dir>/sessions/<id>`).
+    pub data_dir: PathBuf,
+    /// Files no `work_dir` may contain: the database.
+    pub protected: Vec<PathBuf>,
+    /// The directory every client-given `work_dir` must resolve inside
+    /// (`--work-root`), canonical; `None` lets clients choose any.
+    pub work_root: Option<PathBuf>,
+    /// Attempts a run gets before a crashing run is failed.
+    pub max_attempts: u32,
+    /// The hosts webhook URLs may name besides public ones (`--allow-webhook-host`).
+    pub webhooks: Arc<OutsideConfig>,
+}
+
+impl Default for SubmitConfig {
+    fn default() -> Self {
+        SubmitConfig {
+            data_dir: PathBuf::from("."),
+            protected: Vec::new(),
+            work_root: None,
+            max_attempts: 3,
+            webhooks: Arc::new(OutsideConfig::webhooks(&[], None)),
+        }
+    }
+}
+
+/// What a submission carries besides what it asks for: how it is keyed
+/// against being made twice, and what every run it makes carries.
+#[derive(Debug, Clone)]
+pub struct Envelope {
+    pub keyed: Keyed,
+    pub carried: Carried,
+}
+
+impl Envelope {
+    /// A client's submission: its `Idempotency-Key`, if it sent one, and its
+    /// `traceparent` (a new trace when it sent none, or an invalid one).
+    pub fn client(idempotency_key: Option<&str>, traceparent: Option<&str>) -> SubmitResult<Envelope> {
+        let keyed = match idempotency_key {
+            Some(key) => Keyed::client(key)?,
+            None => Keyed::None,
+        };
+        Ok(Envelope { keyed, carried: carried(traceparent) })
+    }
+
+    /// A schedule's tick: the schedule and the tick's time make the key, so
+    /// however many servers fire one tick, one submission comes of it.
+    pub fn tick(schedule_id: &str, tick: &str) -> Envelope {
+        let keyed = Keyed::Tick { schedule_id: schedule_id.to_string(), tick: tick.to_string() };
+        Envelope { keyed, carried: carried(None) }
+    }
+
+    /// The idempotency key of a submission within `scope` standing for `parts`.
+    fn key(&self, scope: &str, parts: &[&str]) -> Option<IdempotencyKey> {
+        self.keyed.key(scope, parts)
+    }
+}
+
+/// What the runs of a submission carry: the trace it gave (if valid), or a
+/// new one.
+fn carried(traceparent: Option<&str>) -> Carried {
+    Carried { traceparent: Some(crate::otel::traceparent_or_new(traceparent)) }
+}
+
+/// The door: a store to write through, the server's settings, and whom to
+/// tell when something was written. Cheap to clone.
+#[derive(Clone)]
+pub struct Door {
+    store: Arc<dyn Store>,
+    config: Arc<SubmitConfig>,
+    /// Called after every submission that wrote something: wakes this
+    /// process's workers and event hub.
+    written: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl Door {
+    /// A door writing through `store`, calling `written` after each write.
+    pub fn new(store: Arc<dyn Store>, config: SubmitConfig, written: Arc<dyn Fn() + Send + Sync>) -> Door {
+        Door { store, config: Arc::new(config), written }
+    }
+
+    /// The server's settings the door checks submissions against.
+    pub fn config(&self) -> &SubmitConfig {
+        &self.config
+    }
+
+    fn written(&self) {
+        (self.written)()
+    }
+}
