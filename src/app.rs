@@ -68,10 +68,7 @@ impl Application {
         self.supervise_background(&mut services);
         let written = {
             let (wake, hub) = (wake.clone(), hub.clone());
-            Arc::new(move || {
-                wake.notify_waiters();
-                hub.nudge();
-            })
+            Arc::new(move || api::announce(&wake, &hub))
         };
         let door = Door::new(self.store.clone(), self.config.api.submit.clone(), written);
         let (store, scheduler_door, stop) = (self.store.clone(), door.clone(), shutdown.clone());

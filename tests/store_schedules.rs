@@ -87,4 +87,32 @@ store_tests! {
         store.record_tick(&paused.id, at, &tick(at, Some("r")), None).await.unwrap();
         assert!(store.schedule_ticks(&paused.id, 10).await.unwrap().is_empty(), "no record of a deleted schedule");
     }
+
+    #[tokio::test]
+    async fn a_conditional_update_writes_only_over_the_schedule_it_read(store, _dir) {
+        let read = schedule(Duration::seconds(-1));
+        store.insert_schedule(&read).await.unwrap();
+        let later = read.updated_at + Duration::seconds(1);
+        let mut replaced = read.clone();
+        (replaced.every, replaced.updated_at) = (Some("5s".into()), later);
+        store.update_schedule(&replaced).await.unwrap();
+        let mut paused = read.clone();
+        (paused.paused, paused.paused_reason, paused.next_tick_at) = (true, Some("its rule".into()), None);
+        paused.updated_at = later + Duration::seconds(1);
+        assert!(!store.update_schedule_if(&paused, read.updated_at).await.unwrap(), "changed since it was read");
+        assert_eq!(store.get_schedule(&read.id).await.unwrap(), Some(replaced.clone()), "the replace stands");
+        assert!(store.update_schedule_if(&paused, replaced.updated_at).await.unwrap());
+        let stored = store.get_schedule(&read.id).await.unwrap().unwrap();
+        assert_eq!(stored, paused, "written whole, its reason kept");
+        assert!(store.due_schedules(Utc::now(), 10).await.unwrap().is_empty(), "paused: never due");
+        store.delete_schedule(&read.id).await.unwrap();
+        assert!(!store.update_schedule_if(&paused, paused.updated_at).await.unwrap(), "gone: nothing written");
+    }
+
+    #[tokio::test]
+    async fn the_store_s_clock_is_the_time(store, _dir) {
+        let before = Utc::now() - Duration::seconds(5);
+        let now = store.now().await.unwrap();
+        assert!(now > before && now < Utc::now() + Duration::seconds(5), "{now} beside {before}");
+    }
 }

@@ -2,7 +2,7 @@
 //! as the OpenAPI document describes them; the door checks them
 //! ([`crate::submit::FleetRunSubmission`]).
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
@@ -10,7 +10,7 @@ use super::schemas::{self, AnyJson};
 use crate::submit::{FleetRunSubmission, Task};
 
 /// The body of a fleet run: the original API's.
-#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunBody {
     /// 1 to 10,000 tasks.
@@ -22,7 +22,7 @@ pub struct RunBody {
 }
 
 /// One task: a message for the fleet's agent.
-#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TaskBody {
     /// Not blank; at most 256 KiB.

@@ -139,7 +139,7 @@ async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiRes
 }
 
 /// The body of `POST /formations/{id}/run`.
-#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct FormationRunBody {
     /// What its entry nodes take: text for an agent (any other JSON is

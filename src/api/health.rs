@@ -81,9 +81,9 @@ pub async fn health(State(state): State<AppState>) -> Response {
         Ok(queue) => {
             let sandbox = sandbox::status(state.config.tool_sandbox);
             let disk_full_since = store::disk::full_at().map(|at| timestamp::format(&at));
-            let ok = state.services.all_ok() && disk_full_since.is_none();
-            let status = if ok { "ok" } else { "degraded" };
             let services = state.services.snapshot();
+            let ok = services.values().all(|s| s.state == "ok") && disk_full_since.is_none();
+            let status = if ok { "ok" } else { "degraded" };
             Json(Health { status, queue: queue.into(), sandbox, services, disk_full_since }).into_response()
         }
         Err(e) => {

@@ -123,9 +123,15 @@ impl AppState {
     /// something they follow (a run to claim, events to deliver). The door
     /// does so itself after a submission.
     pub fn changed(&self) {
-        self.wake.notify_waiters();
-        self.hub.nudge();
+        announce(&self.wake, &self.hub);
     }
+}
+
+/// Tells a process's workers (`wake`) and event hub that something they
+/// follow was just written: a run to claim, events to deliver.
+pub fn announce(wake: &Notify, hub: &Hub) {
+    wake.notify_waiters();
+    hub.nudge();
 }
 
 /// Puts `routes` behind `token` as the API's are (a worker's metrics

@@ -104,12 +104,11 @@ async fn claim_due(
     }
     let Some(due) = store.next_delivery_due().await? else { return Ok(config.poll) };
     // Due times are written by the database's clock, and read by it.
-    let now = store.now().await?;
-    let until_due = (due - now).to_std().unwrap_or_default();
+    let claimed = (store.now().await?, Instant::now());
+    let until_due = (due - claimed.0).to_std().unwrap_or_default();
     if !until_due.is_zero() {
         return Ok(until_due.min(config.poll));
     }
-    let claimed = (store.now().await?, Instant::now());
     for delivery in store.claim_deliveries(config.lease(), room).await? {
         attempts.spawn(attempt_and_record(store.clone(), config.clone(), delivery, claimed));
     }

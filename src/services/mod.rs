@@ -67,11 +67,6 @@ impl Board {
         self.services.lock().expect("the board's lock is never poisoned").clone()
     }
 
-    /// True when every service runs.
-    pub fn all_ok(&self) -> bool {
-        self.snapshot().values().all(|s| s.state == "ok")
-    }
-
     fn set(&self, name: &str, change: impl FnOnce(&mut ServiceState)) {
         let mut services = self.services.lock().expect("the board's lock is never poisoned");
         let entry = services.entry(name.to_string()).or_insert(ServiceState { state: "ok", restarts: 0, error: None });

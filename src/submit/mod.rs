@@ -27,7 +27,7 @@ mod message;
 pub use error::{unavailable_message, SubmitError, SubmitResult, DISK_FULL_MESSAGE};
 pub use fleet::{check_tasks, FleetRunSubmission, Task};
 pub use formation::FormationRunSubmission;
-pub use key::{request_hash, Keyed};
+pub use key::Keyed;
 pub use message::{CompactionSubmission, MessageSubmission};
 
 /// What the door needs to know of the server it belongs to.

@@ -229,8 +229,7 @@ pub fn note_connection_lost() {
 /// connection was last seen to die.
 fn released_before_a_loss(idle_for: Duration) -> bool {
     let lost = LAST_CONNECTION_LOST.load(Ordering::Relaxed);
-    let released = process_start().elapsed().saturating_sub(idle_for).as_millis() as u64;
-    lost != 0 && released <= lost
+    lost != 0 && process_start().elapsed().saturating_sub(idle_for).as_millis() as u64 <= lost
 }
 
 /// A pool's settings. A connection is tested when taken only after it sat
