@@ -11,6 +11,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use crate::api::guard::HostPolicy;
+use crate::api::serve::ConnectionLimits;
 use crate::api::{self, ApiConfig, AppState};
 use crate::services::delivery::{self, DeliveryConfig};
 use crate::services::hub::Hub;
@@ -29,9 +30,8 @@ pub struct ServerConfig {
     pub worker: WorkerConfig,
     /// How often the event hub looks for events written by other processes.
     pub event_poll: Duration,
-    /// How long a connection may take none of the bytes waiting for it
-    /// before it is closed ([`api::send_timeout`]).
-    pub send_timeout: Duration,
+    /// How the API holds its connections: timeouts and how many at once.
+    pub connections: ConnectionLimits,
     /// How long logs are kept; `None` keeps everything.
     pub retention: Option<RetentionConfig>,
     /// How webhooks are delivered.
@@ -83,7 +83,7 @@ impl Application {
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
         // Open SSE tails end when their client goes; they do not hold shutdown up.
         let routes = api::router(state);
-        let server = tokio::spawn(api::serve::serve(self.listener, routes, self.config.send_timeout, shutdown.clone()));
+        let server = tokio::spawn(api::serve::serve(self.listener, routes, self.config.connections, shutdown.clone()));
         shutdown.cancelled().await;
         services.join().await;
         let _ = tokio::time::timeout(Duration::from_secs(2), server).await;

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::api::serve::ConnectionLimits;
 use crate::engine::LoopConfig;
 use crate::services::delivery::DeliveryConfig;
 use crate::services::retention::RetentionConfig;
@@ -60,6 +61,23 @@ impl DatabaseArgs {
     /// The store settings these flags describe.
     pub fn store_options(&self) -> StoreOptions {
         StoreOptions { synchronous_full: self.synchronous == "full" }
+    }
+
+    /// The database as messages name it: a SQLite file, or a PostgreSQL URL
+    /// without its password and options.
+    pub fn shown(&self) -> String {
+        match self.database_file() {
+            Some(file) => file.display().to_string(),
+            None => match url::Url::parse(&self.database_url) {
+                Ok(mut url) => {
+                    let _ = url.set_password(None);
+                    url.set_query(None);
+                    url.set_fragment(None);
+                    url.to_string()
+                }
+                Err(_) => "[a PostgreSQL URL that does not parse]".into(),
+            },
+        }
     }
 
     /// The SQLite database file; `None` for PostgreSQL.
@@ -229,12 +247,68 @@ impl WebhookArgs {
     }
 }
 
+/// How the server holds its clients' connections.
+#[derive(Debug, Clone, Args)]
+pub struct ConnectionArgs {
+    /// How long a client may take none of the bytes waiting for it before
+    /// its connection is closed, in milliseconds: an SSE reader that stopped
+    /// reading is disconnected (and resumes with Last-Event-ID) instead of
+    /// holding what the server queued for it.
+    #[arg(long, env = "WINGMAN_SEND_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub send_timeout_ms: u64,
+    /// How long a client has to send a whole request head, in seconds,
+    /// counted from its connection (or from the first byte of a later
+    /// request on it); a connection that sends nothing or half a head is
+    /// closed.
+    #[arg(long, env = "WINGMAN_HEADER_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout_secs: u64,
+    /// How long a connection may sit idle between requests, in seconds, and
+    /// how long a request body may stall. SSE streams and answers still
+    /// being sent are not idle.
+    #[arg(long, env = "WINGMAN_IDLE_TIMEOUT_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout_secs: u64,
+    /// The most connections the server holds at once; past it, new ones
+    /// wait in the listen backlog until others close. Kept 256 below the
+    /// open-file limit, for the database, files and outside tools.
+    #[arg(long, env = "WINGMAN_MAX_CONNECTIONS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections: u64,
+}
+
+impl ConnectionArgs {
+    /// The limits these flags describe, with at most `open_files` - 256
+    /// connections.
+    pub fn limits(&self, open_files: Option<u64>) -> ConnectionLimits {
+        let mut max = self.max_connections;
+        if let Some(allowed) = open_files.map(|n| n.saturating_sub(RESERVED_FILES).max(1)) {
+            if allowed < max {
+                tracing::warn!(
+                    max_connections = allowed,
+                    asked = max,
+                    "--max-connections lowered below the open-file limit"
+                );
+                max = allowed;
+            }
+        }
+        ConnectionLimits {
+            send_timeout: Duration::from_millis(self.send_timeout_ms),
+            header_timeout: Duration::from_secs(self.header_timeout_secs),
+            idle_timeout: Duration::from_secs(self.idle_timeout_secs),
+            max_connections: usize::try_from(max).unwrap_or(usize::MAX),
+        }
+    }
+}
+
+/// Descriptors kept for what is not a client's connection.
+const RESERVED_FILES: u64 = 256;
+
 /// How long the server keeps the logs of what has ended.
 #[derive(Debug, Clone, Args)]
 pub struct RetentionArgs {
     /// Delete the events and checkpoints of runs and fleet runs that ended
-    /// more than this many days ago, in small batches. The runs, their
-    /// results and sessions' histories stay. Unset: everything is kept.
+    /// more than this many days ago, and webhook deliveries that ended,
+    /// schedule ticks and idempotency keys older than that, in small
+    /// batches. The runs, their results and sessions' histories stay.
+    /// Unset: everything is kept.
     #[arg(long, env = "WINGMAN_RETAIN_DAYS", value_parser = clap::value_parser!(u32).range(1..))]
     pub retain_days: Option<u32>,
     /// How often the server looks for logs to delete, in milliseconds.

@@ -28,14 +28,22 @@ pub fn raise() -> std::io::Result<Raised> {
     Ok(Raised { before, now: limit.rlim_cur })
 }
 
-/// Raises the limit and logs what the process got.
-pub fn raise_and_log() {
+/// Raises the limit, logs what the process got and returns it (`None` if
+/// it could not be read).
+pub fn raise_and_log() -> Option<u64> {
     match raise() {
         Ok(Raised { before, now }) if before == now => {
-            tracing::info!(open_files = now, "open-file limit (already the hard limit)")
+            tracing::info!(open_files = now, "open-file limit (already the hard limit)");
+            Some(now)
         }
-        Ok(Raised { before, now }) => tracing::info!(open_files = now, was = before, "open-file limit raised"),
-        Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),
+        Ok(Raised { before, now }) => {
+            tracing::info!(open_files = now, was = before, "open-file limit raised");
+            Some(now)
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "could not raise the open-file limit");
+            None
+        }
     }
 }
 

@@ -53,7 +53,8 @@ pub fn init(endpoint: Option<&str>, service: &str) -> anyhow::Result<Option<Expo
     let resource = opentelemetry_sdk::Resource::builder().with_service_name(service.to_string()).build();
     let provider = SdkTracerProvider::builder().with_batch_exporter(exporter).with_resource(resource).build();
     global::set_tracer_provider(provider.clone());
-    tracing::info!(url = %url, "exporting traces over OTLP/HTTP");
+    let shown = crate::domain::secret::url_for_logs(&url);
+    tracing::info!(url = %shown, "exporting traces over OTLP/HTTP");
     Ok(Some(Exporter { provider }))
 }
 

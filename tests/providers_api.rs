@@ -40,7 +40,7 @@ async fn start() -> Server {
         workers: 0,
         worker: WorkerConfig::default(),
         event_poll: Duration::from_millis(5),
-        send_timeout: Duration::from_secs(30),
+        connections: Default::default(),
         retention: None,
         delivery: Default::default(),
     };

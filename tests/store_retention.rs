@@ -1,7 +1,11 @@
 //! The storage contract for retention, on every backend: pruning removes the
 //! logs of what has ended and nothing else, in batches no larger than asked,
 //! and keeps runs, their results and sessions' histories; deleting a run
-//! works only once it has ended, and takes its whole log with it.
+//! works only once it has ended, and takes its whole log with it. Pruning
+//! records removes ended webhook deliveries with their attempts, old
+//! schedule ticks and idempotency keys, and keeps what is still needed: a
+//! pending delivery, a schedule's newest submission, the key of a run that
+//! has not ended.
 
 mod store_support;
 
@@ -13,6 +17,8 @@ use serde_json::json;
 use store_support::*;
 use wingman::domain::event::RunEvent;
 use wingman::domain::model::{new_id, Fleet, FleetStatus, RunInput, RunKind, RunStatus};
+use wingman::domain::schedule::Tick;
+use wingman::domain::webhook::{Attempt, DeliveryStatus, Next};
 use wingman::store::{Commit, IdempotencyKey, NewFleetRun, NewRun, NewTask, Pruned, Store, StoreError};
 
 /// Everything that ended before now.
@@ -54,7 +60,104 @@ async fn prune_all(store: &Arc<dyn Store>, limit: u32) -> (Pruned, u32) {
     }
 }
 
+/// A message run announcing its end to a webhook, with an idempotency key;
+/// ended (with its delivery written) when `end` is set.
+async fn webhook_run(store: &Arc<dyn Store>, dir: &std::path::Path, key: &str, end: bool) -> String {
+    let s = session(store, dir).await;
+    let new = NewRun {
+        id: new_id(),
+        kind: RunKind::Message,
+        session_id: Some(s.clone()),
+        agent: agent(json!({}), 5),
+        input: RunInput { webhook: Some("https://hooks.example/x".into()), ..RunInput::new("hi", Default::default()) },
+        work_dir: dir.to_string_lossy().into_owned(),
+        max_attempts: 2,
+        strategy: Default::default(),
+    };
+    let key = IdempotencyKey { scope: format!("message:{s}"), key: key.into(), request_hash: "h".into() };
+    let run = store.enqueue_run(new, Some(key)).await.unwrap().run.id;
+    if end {
+        let lease = claim(store, &run).await;
+        store.commit(&lease, text_commit(1, "hello", true)).await.unwrap();
+    }
+    run
+}
+
+fn attempt(n: u32) -> Attempt {
+    Attempt { attempt: n, at: Utc::now(), duration_ms: 3, status_code: Some(500), error: None }
+}
+
 store_tests! {
+    #[tokio::test]
+    async fn old_records_are_pruned_and_what_is_still_needed_stays(store, dir) {
+        // Two ended runs, each with a delivery: one delivered after a retry,
+        // one still pending; and a queued run whose key must stay.
+        let delivered = webhook_run(&store, dir.path(), "a", true).await;
+        let pending = webhook_run(&store, dir.path(), "b", true).await;
+        let queued = webhook_run(&store, dir.path(), "c", false).await;
+        let claimed = store.claim_deliveries(Duration::from_secs(60), 10).await.unwrap();
+        let ended = claimed.iter().find(|d| d.subject_id == delivered).expect("the first run's delivery");
+        let retry = Next::RetryAt(Utc::now() - chrono::Duration::seconds(1));
+        assert!(store.record_delivery_attempt(&ended.id, &attempt(1), &retry).await.unwrap());
+        let again = store.claim_deliveries(Duration::from_secs(60), 10).await.unwrap();
+        assert!(again.iter().any(|d| d.id == ended.id));
+        assert!(store.record_delivery_attempt(&ended.id, &attempt(2), &Next::Delivered).await.unwrap());
+        // A schedule with ticks: two submitted (r1 older, r2 newest), one skipped.
+        let schedule = schedule(chrono::Duration::seconds(-10));
+        store.insert_schedule(&schedule).await.unwrap();
+        let base = schedule.next_tick_at.unwrap();
+        let ticks = [(0, Some("r1")), (1, Some("r2")), (2, None)];
+        for (i, run) in ticks {
+            let at = base + chrono::Duration::seconds(i);
+            let tick = Tick {
+                tick_at: at,
+                kind: run.map(|_| "run".into()),
+                id: run.map(String::from),
+                skipped: run.is_none().then(|| "overlap".into()),
+            };
+            assert!(store.record_tick(&schedule.id, at, &tick, Some(at + chrono::Duration::seconds(1))).await.unwrap());
+        }
+        // Nothing is an hour old.
+        assert!(store.prune_records(Duration::from_secs(3600), 100).await.unwrap().is_empty());
+        tokio::time::sleep(Duration::from_millis(5)).await;
+
+        let mut total = Pruned::default();
+        loop {
+            let batch = store.prune_records(ENDED, 1).await.unwrap();
+            assert!(batch.rows <= 1, "a batch removed {batch:?}, over its limit of 1");
+            if batch.is_empty() {
+                break;
+            }
+            total.add(batch);
+        }
+        assert_eq!((total.deliveries, total.attempts), (1, 2), "the ended delivery and its attempts: {total:?}");
+        assert_eq!(total.ticks, 2, "the older submission and the skip: {total:?}");
+        assert_eq!(total.keys, 2, "the keys of the two ended runs: {total:?}");
+        assert!(store.list_deliveries(&delivered).await.unwrap().is_empty());
+        let kept = store.list_deliveries(&pending).await.unwrap();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].status, DeliveryStatus::Pending, "a pending delivery stays");
+        let left = store.schedule_ticks(&schedule.id, 10).await.unwrap();
+        assert_eq!(left.iter().map(|t| t.id.as_deref()).collect::<Vec<_>>(), [Some("r2")], "the newest submission stays");
+        assert_eq!(store.last_submission(&schedule.id).await.unwrap().and_then(|t| t.id).as_deref(), Some("r2"));
+        assert!(store.get_run(&delivered).await.unwrap().is_some(), "runs stay");
+        // The queued run's key still replays it; the ended runs' keys are forgotten.
+        let s = store.get_run(&queued).await.unwrap().unwrap().session_id.unwrap();
+        let replay = IdempotencyKey { scope: format!("message:{s}"), key: "c".into(), request_hash: "h".into() };
+        let new = NewRun {
+            id: new_id(),
+            kind: RunKind::Message,
+            session_id: Some(s),
+            agent: agent(json!({}), 5),
+            input: RunInput::new("hi", Default::default()),
+            work_dir: dir.path().to_string_lossy().into_owned(),
+            max_attempts: 2,
+            strategy: Default::default(),
+        };
+        let enqueued = store.enqueue_run(new, Some(replay)).await.unwrap();
+        assert!(!enqueued.created && enqueued.run.id == queued, "the queued run's key stays");
+    }
+
     #[tokio::test]
     async fn pruning_removes_only_the_logs_of_runs_that_ended_and_keeps_their_results_and_histories(store, dir) {
         let (ended_session, ended) = ended_run(&store, dir.path(), "the answer").await;

@@ -6,29 +6,10 @@
 
 mod store_support;
 
-use chrono::{Duration, DurationRound, Utc};
-use wingman::domain::model::new_id;
-use wingman::domain::schedule::{Overlap, Schedule, Target, Tick};
+use chrono::{Duration, Utc};
+use store_support::schedule;
+use wingman::domain::schedule::Tick;
 use wingman::store::StoreError;
-
-fn schedule(next_in: Duration) -> Schedule {
-    let now = Utc::now().duration_trunc(Duration::milliseconds(1)).unwrap();
-    Schedule {
-        id: new_id(),
-        name: "every second".into(),
-        cron: None,
-        every: Some("1s".into()),
-        timezone: None,
-        target: Target::Message { session_id: "s".into(), agent_id: None, message: "tick".into() },
-        overlap: Overlap::Skip,
-        paused: false,
-        paused_reason: None,
-        next_tick_at: Some(now + next_in),
-        last_tick_at: None,
-        created_at: now,
-        updated_at: now,
-    }
-}
 
 fn tick(at: chrono::DateTime<Utc>, run: Option<&str>) -> Tick {
     Tick {

@@ -19,7 +19,7 @@ const METHODS: &str = "GET, HEAD, POST, PUT, DELETE, OPTIONS";
 /// resume point and a submission's idempotency key.
 const HEADERS: &str = "authorization, content-type, last-event-id, idempotency-key";
 /// The answer headers a page may read besides the safelisted ones.
-const EXPOSED: &str = "retry-after, www-authenticate";
+const EXPOSED: &str = "retry-after, www-authenticate, wingman-next-after";
 
 /// The origins that may call the API from a page.
 #[derive(Debug, Clone, Default)]

@@ -15,9 +15,9 @@ use super::extract::{JsonBody, QueryParams};
 use super::fleet_tasks::RunBody;
 use super::order::ListOrder;
 use super::peer::{unless_hung_up, Peer};
-use super::runs::{accepted, check_limit, envelope, EventsQuery, WaitQuery};
+use super::runs::{accepted, check_limit, envelope, WaitQuery};
 use super::schemas::{Id, IdempotencyKey, Seq};
-use super::sse::{self, EventFrame, LoggedEvent};
+use super::sse::{self, EventFrame, EventsQuery, LoggedEvent};
 use super::AppState;
 use crate::domain::fleet::{self, TaskEnd, TaskResult};
 use crate::domain::model::FleetRun;
@@ -240,7 +240,7 @@ async fn show(
 
 /// A fleet run's events, exactly like a run's: SSE with `Accept:
 /// text/event-stream` (`204` once a finished fleet run's log is all read),
-/// otherwise a JSON array.
+/// otherwise a JSON array, a page at a time.
 #[utoipa::path(
     get,
     path = "/fleet-runs/{id}/events",
@@ -252,11 +252,12 @@ async fn show(
         ("Last-Event-ID" = Option<Seq>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
     ),
     responses(
-        (status = 200, description = "The events (`fleet_queued`, `result`, `done`): a JSON array, or with `Accept: text/event-stream` an SSE stream. While the database cannot be reached, an SSE client gets a stream of a `retry:` hint alone, which ends: an EventSource reconnects with its `Last-Event-ID` instead of giving up on a 503",
+        (status = 200, description = "The events (`fleet_queued`, `result`, `done`): a JSON array of at most `limit` (a page; `Wingman-Next-After` names the next), or with `Accept: text/event-stream` an SSE stream. While the database cannot be reached, an SSE client gets a stream of a `retry:` hint alone, which ends: an EventSource reconnects with its `Last-Event-ID` instead of giving up on a 503",
             content(
                 (Vec<LoggedEvent> = "application/json"),
                 (EventFrame = "text/event-stream"),
-            )),
+            ),
+            headers(("Wingman-Next-After" = Seq, description = "On a full JSON page: the `seq` to pass as `after` for the next page"))),
         (status = 204, description = "With `Accept: text/event-stream`: the fleet run has ended and the client has every event"),
         (status = 400, description = "A bad `Last-Event-ID` or `after`", body = ErrorBody),
         (status = 404, description = "No such fleet run", body = ErrorBody),
@@ -270,7 +271,7 @@ async fn events(
 ) -> ApiResult<Response> {
     let answer = async {
         let run = find(&state, &id).await?;
-        sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Fleet).await
+        sse::events_answer(&state, &id, run.status.is_terminal(), &headers, &q, sse::Dialect::Fleet).await
     };
     sse::reconnect_when_unavailable(answer.await, &headers)
 }

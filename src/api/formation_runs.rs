@@ -13,9 +13,9 @@ use utoipa_axum::routes;
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::QueryParams;
 use super::order::ListOrder;
-use super::runs::{check_limit, EventsQuery};
+use super::runs::check_limit;
 use super::schemas::{Id, Seq};
-use super::sse::{self, EventFrame, LoggedEvent};
+use super::sse::{self, EventFrame, EventsQuery, LoggedEvent};
 use super::AppState;
 use crate::domain::formation::run::FormationRun;
 use crate::store::FormationRunFilter;
@@ -113,7 +113,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
 
 /// A formation run's events, exactly like a run's: SSE with `Accept:
 /// text/event-stream` (`204` once a finished formation run's log is all
-/// read), otherwise a JSON array.
+/// read), otherwise a JSON array, a page at a time.
 #[utoipa::path(
     get,
     path = "/formation-runs/{id}/events",
@@ -125,11 +125,12 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
         ("Last-Event-ID" = Option<Seq>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
     ),
     responses(
-        (status = 200, description = "The events (`formation_queued`, `node_started`, `node_finished`, `done`): a JSON array, or with `Accept: text/event-stream` an SSE stream",
+        (status = 200, description = "The events (`formation_queued`, `node_started`, `node_finished`, `done`): a JSON array of at most `limit` (a page; `Wingman-Next-After` names the next), or with `Accept: text/event-stream` an SSE stream",
             content(
                 (Vec<LoggedEvent> = "application/json"),
                 (EventFrame = "text/event-stream"),
-            )),
+            ),
+            headers(("Wingman-Next-After" = Seq, description = "On a full JSON page: the `seq` to pass as `after` for the next page"))),
         (status = 204, description = "With `Accept: text/event-stream`: the formation run has ended and the client has every event"),
         (status = 400, description = "A bad `Last-Event-ID` or `after`", body = ErrorBody),
         (status = 404, description = "No such formation run", body = ErrorBody),
@@ -143,7 +144,7 @@ async fn events(
 ) -> ApiResult<Response> {
     let answer = async {
         let run = find(&state, &id).await?;
-        sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Formation).await
+        sse::events_answer(&state, &id, run.status.is_terminal(), &headers, &q, sse::Dialect::Formation).await
     };
     sse::reconnect_when_unavailable(answer.await, &headers)
 }

@@ -14,7 +14,7 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::QueryParams;
 use super::order::ListOrder;
 use super::schemas::{Id, Seq};
-use super::sse::{self, EventFrame, LoggedEvent};
+use super::sse::{self, EventFrame, EventsQuery, LoggedEvent};
 use super::{AppState, Deleted};
 use crate::domain::model::{Run, RunStatus};
 use crate::store::RunFilter;
@@ -206,21 +206,10 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
     Ok(Json(RunPage { runs, next_after }))
 }
 
-/// Where a log's events start.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct EventsQuery {
-    /// The events after this `seq` (0, the default, is from the start);
-    /// `Last-Event-ID` wins over it.
-    #[param(value_type = Option<Seq>)]
-    pub after: Option<u64>,
-}
-
 /// A run's events: with `Accept: text/event-stream`, SSE (replay after
 /// `Last-Event-ID` or `?after=N`, then live, closed after `done`; `204` once
-/// a finished run's log is all read); otherwise a JSON array of the events
-/// after `?after=N`.
+/// a finished run's log is all read); otherwise a JSON array of a page of the
+/// events after `?after=N` (`?limit=`, `Wingman-Next-After`).
 #[utoipa::path(
     get,
     path = "/runs/{id}/events",
@@ -232,11 +221,12 @@ pub struct EventsQuery {
         ("Last-Event-ID" = Option<Seq>, Header, description = "The last `seq` the client has (a reconnecting EventSource sends it)"),
     ),
     responses(
-        (status = 200, description = "The events: a JSON array, or with `Accept: text/event-stream` an SSE stream of frames `id: <seq>`, `event: <type>`, `data: <event JSON>`. While the database cannot be reached, an SSE client gets a stream of a `retry:` hint alone, which ends: an EventSource reconnects with its `Last-Event-ID` instead of giving up on a 503",
+        (status = 200, description = "The events: a JSON array of at most `limit` (a page; `Wingman-Next-After` names the next), or with `Accept: text/event-stream` an SSE stream of frames `id: <seq>`, `event: <type>`, `data: <event JSON>`. While the database cannot be reached, an SSE client gets a stream of a `retry:` hint alone, which ends: an EventSource reconnects with its `Last-Event-ID` instead of giving up on a 503",
             content(
                 (Vec<LoggedEvent> = "application/json"),
                 (EventFrame = "text/event-stream"),
-            )),
+            ),
+            headers(("Wingman-Next-After" = Seq, description = "On a full JSON page: the `seq` to pass as `after` for the next page"))),
         (status = 204, description = "With `Accept: text/event-stream`: the run has ended and the client has every event"),
         (status = 400, description = "A bad `Last-Event-ID` or `after`", body = ErrorBody),
         (status = 404, description = "No such run", body = ErrorBody),
@@ -250,7 +240,7 @@ async fn events(
 ) -> ApiResult<Response> {
     let answer = async {
         let run = read_run(&state, &id).await?;
-        sse::events_answer(&state, &id, run.status.is_terminal(), &headers, q.after, sse::Dialect::Wingman).await
+        sse::events_answer(&state, &id, run.status.is_terminal(), &headers, &q, sse::Dialect::Wingman).await
     };
     sse::reconnect_when_unavailable(answer.await, &headers)
 }

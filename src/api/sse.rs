@@ -9,14 +9,16 @@ use axum::response::sse::{Event as SseEvent, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use futures_util::stream;
+use serde::Deserialize;
 
 use utoipa::openapi::schema::{
     AdditionalProperties, AnyOfBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
 };
 use utoipa::openapi::{Ref, RefOr};
-use utoipa::{PartialSchema, ToSchema};
+use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 use super::error::{ApiError, ApiResult};
+use super::schemas::Seq;
 use super::AppState;
 use crate::domain::model::Usage;
 
@@ -160,16 +162,35 @@ impl Dialect {
     }
 }
 
+/// Where a log's events start, and how many a JSON read answers.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct EventsQuery {
+    /// The events after this `seq` (0, the default, is from the start);
+    /// `Last-Event-ID` wins over it.
+    #[param(value_type = Option<Seq>)]
+    pub after: Option<u64>,
+    /// How many events a JSON read answers, from 1 to 10,000 (default
+    /// 1,000); an SSE stream ignores it.
+    pub limit: Option<u32>,
+}
+
+/// The header that names where a JSON read's next page starts: present when
+/// the page is full, absent at the log's end (as far as it goes now).
+pub const NEXT_AFTER: &str = "wingman-next-after";
+
 /// The answer of a log's events route: SSE when the client accepts it
 /// (replay after `Last-Event-ID` or `?after=N`, then live, then closed after
 /// `done`; `204` once a finished log has nothing more for the client), else a
-/// JSON array of the events after `?after=N`.
+/// JSON array of a page of the events after `?after=N`: no read holds more
+/// than 10,000 events in memory, however long the log.
 pub async fn events_answer(
     state: &AppState,
     log_id: &str,
     finished: bool,
     headers: &HeaderMap,
-    after: Option<u64>,
+    query: &EventsQuery,
     dialect: Dialect,
 ) -> ApiResult<Response> {
     let last_event_id = match headers.get("last-event-id") {
@@ -181,7 +202,7 @@ pub async fn events_answer(
                 .ok_or_else(|| ApiError::BadRequest("Last-Event-ID must be an event seq number".into()))?,
         ),
     };
-    let after = last_event_id.or(after).unwrap_or(0);
+    let after = last_event_id.or(query.after).unwrap_or(0);
     if wants_sse(headers) {
         // A finished log the client has to the end: nothing will ever
         // follow, and 204 is what tells an EventSource to stop reconnecting.
@@ -190,19 +211,15 @@ pub async fn events_answer(
         }
         return Ok(stream(state, log_id, after, dialect));
     }
-    let mut all = Vec::new();
-    let mut last = after;
-    loop {
-        let page = state.store.read_events(log_id, last, 1000).await?;
-        let full = page.len() == 1000;
-        last = page.last().map(|e| e.seq).unwrap_or(last);
-        all.extend(page);
-        if !full {
-            break;
-        }
+    let limit = super::runs::check_limit(query.limit, 1000, 10_000)?;
+    let page = state.store.read_events(log_id, after, limit).await?;
+    let next_after = (page.len() == limit as usize).then(|| page.last().map(|e| e.seq)).flatten();
+    let json: Vec<_> = page.iter().map(|e| e.json_as(dialect.id_key())).collect();
+    let mut answer = Json(json).into_response();
+    if let Some(seq) = next_after {
+        answer.headers_mut().insert(NEXT_AFTER, HeaderValue::from(seq));
     }
-    let json: Vec<_> = all.iter().map(|e| e.json_as(dialect.id_key())).collect();
-    Ok(Json(json).into_response())
+    Ok(answer)
 }
 
 /// Whether a request asks for an SSE stream.

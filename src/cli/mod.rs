@@ -10,7 +10,7 @@ use anyhow::Context;
 
 use crate::api::{ApiConfig, AuthToken, CorsPolicy};
 use crate::app::{Application, ServerConfig};
-use crate::config::{DatabaseArgs, RetentionArgs, WebhookArgs, WorkerArgs};
+use crate::config::{ConnectionArgs, DatabaseArgs, RetentionArgs, WebhookArgs, WorkerArgs};
 use crate::provider::models::ModelCatalog;
 use crate::store;
 use crate::submit::SubmitConfig;
@@ -46,7 +46,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the HTTP API with embedded workers.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Run a worker process that executes runs from the database.
     Worker(WorkerProcessArgs),
     /// Create or upgrade the database schema, then exit.
@@ -81,12 +81,8 @@ struct ServeArgs {
     /// when no change hint woke it, in milliseconds (hints wake it at once).
     #[arg(long, env = "WINGMAN_EVENT_POLL_MS", default_value_t = 250)]
     event_poll_ms: u64,
-    /// How long a client may take none of the bytes waiting for it before
-    /// its connection is closed, in milliseconds: an SSE reader that stopped
-    /// reading is disconnected (and resumes with Last-Event-ID) instead of
-    /// holding what the server queued for it.
-    #[arg(long, env = "WINGMAN_SEND_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
-    send_timeout_ms: u64,
+    #[command(flatten)]
+    connections: ConnectionArgs,
     /// A host name the server answers to besides localhost, 127.0.0.1, [::1]
     /// and its --addr (a name behind a proxy, say), with any port; `*` turns
     /// the check off. Repeatable; the variable takes a comma-separated list.
@@ -203,11 +199,11 @@ impl Cli {
 /// Runs the command line.
 pub async fn main(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Serve(args) => serve(args).await,
+        Command::Serve(args) => serve(*args).await,
         Command::Worker(args) => run_worker(args).await,
         Command::Migrate { db } => {
             store::open(&db.database_url, &db.store_options()).await?;
-            println!("database at {} is up to date", db.database_url);
+            println!("database at {} is up to date", db.shown());
             Ok(())
         }
         Command::Bench(args) => crate::bench::run(args).await,
@@ -216,7 +212,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<()> {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    crate::fdlimit::raise_and_log();
+    let open_files = crate::fdlimit::raise_and_log();
     let store = store::open(&args.db.database_url, &args.db.store_options()).await?;
     let worker = worker_config(&args.worker, &args.db, format!("serve-{}", std::process::id()))?;
     let models = ModelCatalog::load(args.models_file.as_deref(), &worker.engine.pricing)?;
@@ -242,7 +238,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         workers: args.workers,
         worker,
         event_poll: Duration::from_millis(args.event_poll_ms.max(1)),
-        send_timeout: Duration::from_millis(args.send_timeout_ms),
+        connections: args.connections.limits(open_files),
         retention: args.retention.config(),
         delivery,
     };

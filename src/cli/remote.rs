@@ -72,6 +72,26 @@ impl Remote {
         self.call(self.get(path)).await
     }
 
+    /// Every event of a log (`path` is its `…/events` route), read a page
+    /// of 10,000 at a time, as one JSON array.
+    pub async fn read_events(&self, path: &str) -> anyhow::Result<Value> {
+        const PAGE: usize = 10_000;
+        let mut all = Vec::new();
+        loop {
+            let after = all.last().and_then(|e: &Value| e["seq"].as_u64()).unwrap_or(0);
+            let page = self.read(&format!("{path}?after={after}&limit={PAGE}")).await?;
+            let page = match page {
+                Value::Array(events) => events,
+                other => anyhow::bail!("the server answered {path} with {other}, not a list of events"),
+            };
+            let full = page.len() == PAGE;
+            all.extend(page);
+            if !full {
+                return Ok(Value::Array(all));
+            }
+        }
+    }
+
     /// Sends a request and reads its JSON answer; a refusal is an error that
     /// carries the server's `error` message.
     pub async fn call(&self, request: RequestBuilder) -> anyhow::Result<Value> {

@@ -150,7 +150,7 @@ async fn show(remote: &Remote, run_id: &str, show: &ShowArgs) -> anyhow::Result<
         print_json(&run);
         return Ok(());
     }
-    let events = remote.read(&format!("/runs/{}/events", segment(run_id))).await?;
+    let events = remote.read_events(&format!("/runs/{}/events", segment(run_id))).await?;
     let style = Style::stdout();
     let status = style.paint(Tone::Status, run["status"].as_str().unwrap_or_default());
     println!("{} {}  {status}", style.paint(Tone::Bold, "run"), style.paint(Tone::Bold, run_id));

@@ -37,7 +37,7 @@ pub struct Waiting {
 /// Reads what a run last asked for: of its `approval_requested` and
 /// `tool_calls_requested` events, the newest says what it waits for.
 pub async fn waiting(remote: &Remote, run_id: &str) -> anyhow::Result<Waiting> {
-    let events = remote.read(&format!("/runs/{}/events", segment(run_id))).await?;
+    let events = remote.read_events(&format!("/runs/{}/events", segment(run_id))).await?;
     let (waiting_for, request) = events
         .as_array()
         .into_iter()

@@ -104,6 +104,25 @@ impl Secrets {
     }
 }
 
+impl Secrets {
+    /// Replaces every value of these secrets in `text` with `[secret
+    /// NAME]`, for text a tool source writes (an MCP server's stderr) that
+    /// may echo what it was given. Values shorter than four characters are
+    /// left alone, as [`Sealed::scrub`] does.
+    pub fn scrub(&self, text: &str) -> String {
+        let mut text = text.to_string();
+        // Longest first: a value that contains another is replaced whole.
+        let mut values: Vec<(&String, &Secret)> = self.0.iter().filter(|(_, v)| v.value.len() >= 4).collect();
+        values.sort_by_key(|(_, v)| std::cmp::Reverse(v.value.len()));
+        for (name, value) in values {
+            if text.contains(&value.value) {
+                text = text.replace(&value.value, &format!("[secret {name}]"));
+            }
+        }
+        text
+    }
+}
+
 impl From<Vec<(String, Secret)>> for Secrets {
     fn from(pairs: Vec<(String, Secret)>) -> Self {
         Secrets(pairs.into_iter().collect())
@@ -127,6 +146,16 @@ pub struct SecretInfo {
     /// When the current value was stored.
     #[serde(with = "crate::domain::model::timestamp")]
     pub updated_at: DateTime<Utc>,
+}
+
+/// How a URL shows in a log line: `scheme://host:port`, never its user,
+/// password, path or query (a webhook's token sits in its path, a
+/// collector's key in its query).
+pub fn url_for_logs(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return "[not a URL]".into() };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    format!("{scheme}://{host_port}")
 }
 
 /// Checks a secret name: 1 to [`MAX_NAME_CHARS`] characters of `A-Z`, `a-z`,
@@ -169,6 +198,24 @@ mod tests {
         assert_eq!(secret.scrub("got tok-SENTINEL-42, twice: tok-SENTINEL-42"), "got [redacted], twice: [redacted]");
         assert_eq!(Secret::new("ab").scrub("a b ab"), "a b ab", "too short to scrub without garbling");
         assert_eq!(secret, Secret::new("tok-SENTINEL-42"));
+    }
+
+    #[test]
+    fn secrets_are_scrubbed_by_name_and_urls_show_only_where_they_lead() {
+        let secrets = Secrets::from(vec![
+            ("TOKEN".to_string(), Secret::new("tok-SENTINEL-42")),
+            ("LONGER".to_string(), Secret::new("tok-SENTINEL-42-and-more")),
+            ("PIN".to_string(), Secret::new("123")),
+        ]);
+        let echoed = "got tok-SENTINEL-42-and-more and tok-SENTINEL-42, pin 123";
+        assert_eq!(secrets.scrub(echoed), "got [secret LONGER] and [secret TOKEN], pin 123");
+        assert_eq!(
+            url_for_logs("https://user:pw@hooks.slack.com:443/services/T0/B0/XXXX?token=y#f"),
+            "https://hooks.slack.com:443"
+        );
+        assert_eq!(url_for_logs("http://collector:4318/v1/traces"), "http://collector:4318");
+        assert_eq!(url_for_logs("http://[::1]:8080?key=1"), "http://[::1]:8080");
+        assert_eq!(url_for_logs("not a url with secret"), "[not a URL]");
     }
 
     #[test]

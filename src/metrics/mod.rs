@@ -128,6 +128,21 @@ static STALLED: Family = Family {
     labels: &[],
 };
 
+static CONNECTIONS_OPEN: Family = Family {
+    name: "wingman_http_connections_open",
+    help:
+        "Connections this server holds open (at most --max-connections; past it, new ones wait in the listen backlog).",
+    kind: Kind::Gauge,
+    labels: &[],
+};
+
+static TIMED_OUT: Family = Family {
+    name: "wingman_http_connections_timed_out_total",
+    help: "Connections this server closed by reason: header (no complete request head within --header-timeout-secs), idle (no new request within --idle-timeout-secs).",
+    kind: Kind::Counter,
+    labels: &["reason"],
+};
+
 static SERVICE_RESTARTS: Family = Family {
     name: "wingman_service_restarts_total",
     help: "Background services of this process (scheduler, deliverer, pruner, event hub, embedded workers) restarted after a panic or an error they could not get past, by service.",
@@ -154,8 +169,16 @@ const WORKER_FAMILIES: &[&Family] =
     &[&RUNS_FINISHED, &STEP_DURATION, &PROVIDER_DURATION, &TOKENS, &COST, &LEASE_RESCUES, &FENCED_WRITES, &COMPACTIONS];
 
 /// What a server records besides.
-const SERVER_FAMILIES: &[&Family] =
-    &[&PUMP_LAG, &HTTP_REQUESTS, &WEBHOOK_ATTEMPTS, &TAILS_OPEN, &STALLED, &SERVICE_RESTARTS];
+const SERVER_FAMILIES: &[&Family] = &[
+    &PUMP_LAG,
+    &HTTP_REQUESTS,
+    &WEBHOOK_ATTEMPTS,
+    &TAILS_OPEN,
+    &STALLED,
+    &CONNECTIONS_OPEN,
+    &TIMED_OUT,
+    &SERVICE_RESTARTS,
+];
 
 /// A kind of step, for [`step_finished`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,6 +277,22 @@ pub fn tail_closed() {
 /// A connection was closed because its client took nothing for the send timeout.
 pub fn connection_stalled() {
     REGISTRY.add(&STALLED, &[], 1.0);
+}
+
+/// The server accepted a connection.
+pub fn connection_opened() {
+    REGISTRY.add(&CONNECTIONS_OPEN, &[], 1.0);
+}
+
+/// A connection the server held ended.
+pub fn connection_closed() {
+    REGISTRY.add(&CONNECTIONS_OPEN, &[], -1.0);
+}
+
+/// A connection was closed because it owed a request head (`header`) or sat
+/// idle (`idle`) past its timeout.
+pub fn connection_timed_out(reason: &'static str) {
+    REGISTRY.add(&TIMED_OUT, &[reason], 1.0);
 }
 
 /// The API answered a request; `route` is the matched route's template.

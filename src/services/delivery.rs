@@ -144,7 +144,8 @@ async fn attempt_and_record(
         Err(e) => tracing::warn!(delivery = %delivery.id, error = %e, "could not record a webhook attempt"),
     }
     if next == Next::GaveUp {
-        tracing::warn!(delivery = %delivery.id, url = %delivery.url, "gave up delivering a webhook");
+        let url = crate::domain::secret::url_for_logs(&delivery.url);
+        tracing::warn!(delivery = %delivery.id, %url, "gave up delivering a webhook");
     }
 }
 
@@ -202,6 +203,9 @@ async fn attempt_unbounded(config: &DeliveryConfig, delivery: &Delivery) -> (Tri
         Err(e) if e.is_timeout() => {
             (Tried::Failed(format!("no answer within {} ms", config.timeout.as_millis())), None)
         }
-        Err(e) => (Tried::Failed(format!("the request failed: {}", crate::tools::webfetch::error_chain(&e))), None),
+        Err(e) => (
+            Tried::Failed(format!("the request failed: {}", crate::tools::webfetch::error_chain(&e.without_url()))),
+            None,
+        ),
     }
 }

@@ -1,7 +1,9 @@
 //! The pruner: a task of `wingman serve` that deletes the logs (events and
 //! checkpoints) of runs and fleet runs that ended more than `--retain-days`
-//! ago, in small batches, so that the queue's own writes never wait long
-//! behind it. Runs, their results and sessions' histories stay.
+//! ago, then the records that nothing needs any more (ended webhook
+//! deliveries and their attempts, schedule ticks, idempotency keys), in
+//! small batches, so that the queue's own writes never wait long behind it.
+//! Runs, their results and sessions' histories stay.
 //!
 //! **Invariant:** pruning never touches a run that has not ended. Only logs
 //! whose owner has a `finished_at` are candidates ([`Store::prune_logs`]),
@@ -70,18 +72,22 @@ pub async fn run(store: Arc<dyn Store>, config: RetentionConfig, shutdown: Cance
                 events = pruned.events,
                 checkpoints = pruned.checkpoints,
                 logs = pruned.logs,
+                deliveries = pruned.deliveries,
+                attempts = pruned.attempts,
+                ticks = pruned.ticks,
+                keys = pruned.keys,
                 batches = pass.batches,
                 took_ms = pass.took.as_millis() as u64,
-                "pruned old logs"
+                "pruned old logs and records"
             );
         }
         outcome?;
     }
 }
 
-/// Deletes old logs batch after batch until none is left (or `shutdown`),
-/// pausing between batches so that claims and commits go in between. What
-/// it removed is in `pass`, also when a batch failed.
+/// Deletes old logs, then old records, batch after batch until none is
+/// left (or `shutdown`), pausing between batches so that claims and commits
+/// go in between. What it removed is in `pass`, also when a batch failed.
 pub async fn prune_pass(
     store: &dyn Store,
     config: &RetentionConfig,
@@ -89,20 +95,33 @@ pub async fn prune_pass(
     pass: &mut Pass,
 ) -> StoreResult<()> {
     let started = Instant::now();
-    let outcome = loop {
-        let began = Instant::now();
-        let batch = match store.prune_logs(config.retain, config.batch).await {
-            Ok(batch) if batch.is_empty() => break Ok(()),
-            Ok(batch) => batch,
-            Err(e) => break Err(e),
-        };
-        pass.pruned.add(batch);
-        pass.batches += 1;
-        tokio::select! {
-            _ = shutdown.cancelled() => break Ok(()),
-            _ = tokio::time::sleep(began.elapsed().max(MIN_PAUSE)) => {}
-        }
+    let outcome = match in_batches(shutdown, pass, || store.prune_logs(config.retain, config.batch)).await {
+        Ok(()) if shutdown.is_cancelled() => Ok(()),
+        Ok(()) => in_batches(shutdown, pass, || store.prune_records(config.retain, config.batch)).await,
+        failed => failed,
     };
     pass.took = started.elapsed();
     outcome
+}
+
+/// Runs `batch` until it finds nothing (or `shutdown`), adding what each
+/// removed to `pass`.
+async fn in_batches<F, Fut>(shutdown: &CancellationToken, pass: &mut Pass, mut batch: F) -> StoreResult<()>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = StoreResult<Pruned>>,
+{
+    loop {
+        let began = Instant::now();
+        let removed = batch().await?;
+        if removed.is_empty() {
+            return Ok(());
+        }
+        pass.pruned.add(removed);
+        pass.batches += 1;
+        tokio::select! {
+            _ = shutdown.cancelled() => return Ok(()),
+            _ = tokio::time::sleep(began.elapsed().max(MIN_PAUSE)) => {}
+        }
+    }
 }

@@ -285,6 +285,14 @@ pub trait Store: Send + Sync + 'static {
     /// results, and so do sessions' histories. An empty answer means nothing
     /// that old is left to prune.
     async fn prune_logs(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned>;
+    /// Removes, in one short transaction, up to `limit` of the records made
+    /// more than `older_than` ago that nothing needs any more: webhook
+    /// deliveries that ended (with their attempts), schedule ticks (but each
+    /// schedule's newest that submitted something, which says whether its
+    /// work is still open), and idempotency keys (but those of runs, fleet
+    /// runs and formation runs that have not ended). An empty answer means
+    /// nothing that old is left.
+    async fn prune_records(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned>;
     /// Deletes a run that has ended, with its log and the idempotency keys
     /// that name it, in transactions of at most [`retention::DELETE_BATCH`]
     /// rows. Its session keeps its history; its fleet run keeps its counts

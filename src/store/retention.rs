@@ -26,8 +26,18 @@ pub struct Pruned {
     pub checkpoints: u64,
     /// Logs that are now gone for good (runs and fleet runs marked pruned).
     pub logs: u64,
+    /// Ended webhook deliveries removed, with their attempts.
+    pub deliveries: u64,
+    /// Attempts of those deliveries removed.
+    pub attempts: u64,
+    /// Schedule ticks removed.
+    pub ticks: u64,
+    /// Idempotency keys removed.
+    pub keys: u64,
     /// The rows removed, which a batch's limit bounds: one per event and
     /// checkpoint on SQLite; on PostgreSQL a row holds a write's events.
+    /// Of the records, one per delivery (its few attempts go with it), tick
+    /// and key.
     pub rows: u64,
 }
 
@@ -42,6 +52,10 @@ impl Pruned {
         self.events += other.events;
         self.checkpoints += other.checkpoints;
         self.logs += other.logs;
+        self.deliveries += other.deliveries;
+        self.attempts += other.attempts;
+        self.ticks += other.ticks;
+        self.keys += other.keys;
         self.rows += other.rows;
     }
 }

@@ -108,7 +108,7 @@ async fn try_once(tool: &HttpTool, url: &Url, body: &[u8], call: &ToolCall, ctx:
     };
     let response = match client.post(url.clone()).headers(headers).body(body.to_vec()).send().await {
         Ok(response) => response,
-        Err(e) => return Try::Again(format!("the request failed: {}", webfetch::error_chain(&e))),
+        Err(e) => return Try::Again(format!("the request failed: {}", webfetch::error_chain(&e.without_url()))),
     };
     match webfetch::read_page(url.clone(), response, MAX_BODY_BYTES).await {
         Ok(page) => judge(tool, &page),

@@ -517,10 +517,20 @@ impl Api {
     }
 
     /// The run's whole log, read as JSON.
+    /// Every event of a run, read a page of 10,000 at a time.
     pub async fn events(&self, run_id: &str) -> Vec<Value> {
-        let (status, events) = self.get(&format!("/runs/{run_id}/events")).await;
-        assert_eq!(status, 200, "events: {events}");
-        events.as_array().expect("array").clone()
+        let mut all: Vec<Value> = Vec::new();
+        loop {
+            let after = all.last().and_then(|e| e["seq"].as_u64()).unwrap_or(0);
+            let (status, page) = self.get(&format!("/runs/{run_id}/events?after={after}&limit=10000")).await;
+            assert_eq!(status, 200, "events: {page}");
+            let page = page.as_array().expect("array").clone();
+            let full = page.len() == 10_000;
+            all.extend(page);
+            if !full {
+                return all;
+            }
+        }
     }
 
     /// Polls until the run is `waiting` (for a person or its client), or

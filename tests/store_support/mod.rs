@@ -182,3 +182,25 @@ pub fn text_commit(step: u32, text: &str, finish: bool) -> Commit {
 pub fn seqs(events: &[wingman::domain::model::Event]) -> Vec<u64> {
     events.iter().map(|e| e.seq).collect()
 }
+
+/// A schedule of a message every second, its next tick `next_in` from now.
+pub fn schedule(next_in: chrono::Duration) -> wingman::domain::schedule::Schedule {
+    use chrono::DurationRound;
+    use wingman::domain::schedule::{Overlap, Schedule, Target};
+    let now = Utc::now().duration_trunc(chrono::Duration::milliseconds(1)).unwrap();
+    Schedule {
+        id: new_id(),
+        name: "every second".into(),
+        cron: None,
+        every: Some("1s".into()),
+        timezone: None,
+        target: Target::Message { session_id: "s".into(), agent_id: None, message: "tick".into() },
+        overlap: Overlap::Skip,
+        paused: false,
+        paused_reason: None,
+        next_tick_at: Some(now + next_in),
+        last_tick_at: None,
+        created_at: now,
+        updated_at: now,
+    }
+}

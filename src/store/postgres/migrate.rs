@@ -22,6 +22,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (13, "formations", include_str!("../../../migrations/postgres/0013_formations.sql")),
     (14, "webhooks", include_str!("../../../migrations/postgres/0014_webhooks.sql")),
     (15, "schedules", include_str!("../../../migrations/postgres/0015_schedules.sql")),
+    (16, "retention_everywhere", include_str!("../../../migrations/postgres/0016_retention_everywhere.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

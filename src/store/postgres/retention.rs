@@ -122,3 +122,55 @@ pub async fn delete_run(c: &mut PgConnection, id: &str, limit: u32) -> StoreResu
     sqlx::query("DELETE FROM runs WHERE id = $1").bind(id).execute(&mut *c).await?;
     Ok(true)
 }
+
+/// [`crate::store::Store::prune_records`]: ended deliveries with their
+/// attempts, then ticks, then keys, `limit` of them at most, each found
+/// through its index by age.
+pub async fn prune_records(c: &mut PgConnection, older_than: Duration, limit: u32) -> StoreResult<Pruned> {
+    let older_than = i64::try_from(older_than.as_millis()).unwrap_or(i64::MAX);
+    let limit = i64::from(limit.max(1));
+    let (deliveries, attempts): (i64, i64) = sqlx::query_as(
+        "WITH gone AS (
+             DELETE FROM deliveries WHERE ctid = ANY(ARRAY(
+                 SELECT ctid FROM deliveries WHERE status <> 'pending' AND created_at < wingman_ms() - $1
+                 ORDER BY created_at LIMIT $2))
+             RETURNING id),
+         attempts AS (DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM gone) RETURNING 1)
+         SELECT (SELECT COUNT(*) FROM gone), (SELECT COUNT(*) FROM attempts)",
+    )
+    .bind(older_than)
+    .bind(limit)
+    .fetch_one(&mut *c)
+    .await?;
+    let mut pruned = Pruned { deliveries: deliveries as u64, attempts: attempts as u64, ..Pruned::default() };
+    pruned.rows = pruned.deliveries;
+    pruned.ticks = sqlx::query(
+        "DELETE FROM schedule_ticks WHERE ctid = ANY(ARRAY(
+             SELECT t.ctid FROM schedule_ticks t
+             WHERE t.tick_at < wingman_ms() - $1 AND NOT (t.kind IS NOT NULL AND t.tick_at =
+                 (SELECT MAX(n.tick_at) FROM schedule_ticks n WHERE n.schedule_id = t.schedule_id AND n.kind IS NOT NULL))
+             LIMIT $2))",
+    )
+    .bind(older_than)
+    .bind(limit - pruned.rows as i64)
+    .execute(&mut *c)
+    .await?
+    .rows_affected();
+    pruned.rows += pruned.ticks;
+    pruned.keys = sqlx::query(
+        "DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY(
+             SELECT k.ctid FROM idempotency_keys k
+             WHERE k.created_at < wingman_ms() - $1
+               AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = k.run_id AND r.finished_at IS NULL)
+               AND NOT EXISTS (SELECT 1 FROM fleet_runs f WHERE f.id = k.run_id AND f.finished_at IS NULL)
+               AND NOT EXISTS (SELECT 1 FROM formation_runs m WHERE m.id = k.run_id AND m.finished_at IS NULL)
+             LIMIT $2))",
+    )
+    .bind(older_than)
+    .bind(limit - pruned.rows as i64)
+    .execute(&mut *c)
+    .await?
+    .rows_affected();
+    pruned.rows += pruned.keys;
+    Ok(pruned)
+}

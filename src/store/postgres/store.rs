@@ -529,6 +529,10 @@ impl Store for PgStore {
         self.write(move |c, _| Box::pin(retention::prune(c, older_than, limit))).await
     }
 
+    async fn prune_records(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned> {
+        self.write(move |c, _| Box::pin(retention::prune_records(c, older_than, limit))).await
+    }
+
     async fn delete_run(&self, id: &str) -> StoreResult<()> {
         crate::store::retention::delete_in_batches(|| {
             let id = id.to_string();

@@ -19,6 +19,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (12, "formations", include_str!("../../../migrations/sqlite/0012_formations.sql")),
     (13, "webhooks", include_str!("../../../migrations/sqlite/0013_webhooks.sql")),
     (14, "schedules", include_str!("../../../migrations/sqlite/0014_schedules.sql")),
+    (15, "retention_everywhere", include_str!("../../../migrations/sqlite/0015_retention_everywhere.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

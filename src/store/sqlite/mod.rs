@@ -456,6 +456,10 @@ impl Store for SqliteStore {
         self.writer.write(move |c| retention::prune(c, older_than, limit, Utc::now())).await
     }
 
+    async fn prune_records(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned> {
+        self.writer.write(move |c| retention::prune_records(c, older_than, limit, Utc::now())).await
+    }
+
     async fn delete_run(&self, id: &str) -> StoreResult<()> {
         crate::store::retention::delete_in_batches(|| {
             let id = id.to_string();

@@ -1,5 +1,5 @@
 //! Retention on SQLite: pruning the logs of runs, fleet runs and formation runs that ended
-//! long ago, and deleting a run that has ended. Each call is one write of the
+//! long ago and the records nothing needs any more, and deleting a run that has ended. Each call is one write of the
 //! writer's batch, kept to a bounded number of rows: SQLite has one writer,
 //! and every claim and commit of the queue waits behind it.
 
@@ -118,4 +118,50 @@ pub fn delete_run(conn: &Connection, id: &str, limit: u32) -> StoreResult<bool> 
     conn.prepare_cached("DELETE FROM idempotency_keys WHERE run_id = ?1")?.execute([id])?;
     conn.prepare_cached("DELETE FROM runs WHERE id = ?1")?.execute([id])?;
     Ok(true)
+}
+
+/// [`crate::store::Store::prune_records`], judged by `now`: ended
+/// deliveries with their attempts, then ticks, then keys, `limit` of them
+/// at most, each found through its index by age.
+pub fn prune_records(conn: &Connection, older_than: Duration, limit: u32, now: DateTime<Utc>) -> StoreResult<Pruned> {
+    let cutoff = ms(now) - i64::try_from(older_than.as_millis()).unwrap_or(i64::MAX);
+    let mut pruned = Pruned::default();
+    let left = |pruned: &Pruned| (i64::from(limit.max(1)) - pruned.rows as i64).max(0);
+    let deliveries: Vec<String> = conn
+        .prepare_cached(
+            "SELECT id FROM deliveries INDEXED BY deliveries_ended
+             WHERE status <> 'pending' AND created_at < ?1 ORDER BY created_at LIMIT ?2",
+        )?
+        .query_map(params![cutoff, left(&pruned)], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for id in &deliveries {
+        pruned.attempts +=
+            conn.prepare_cached("DELETE FROM delivery_attempts WHERE delivery_id = ?1")?.execute([id])? as u64;
+        conn.prepare_cached("DELETE FROM deliveries WHERE id = ?1")?.execute([id])?;
+    }
+    pruned.deliveries = deliveries.len() as u64;
+    pruned.rows = pruned.deliveries;
+    pruned.ticks = conn
+        .prepare_cached(
+            "DELETE FROM schedule_ticks WHERE rowid IN (
+                SELECT t.rowid FROM schedule_ticks t INDEXED BY schedule_ticks_at
+                WHERE t.tick_at < ?1 AND NOT (t.kind IS NOT NULL AND t.tick_at =
+                    (SELECT MAX(n.tick_at) FROM schedule_ticks n WHERE n.schedule_id = t.schedule_id AND n.kind IS NOT NULL))
+                LIMIT ?2)",
+        )?
+        .execute(params![cutoff, left(&pruned)])? as u64;
+    pruned.rows += pruned.ticks;
+    pruned.keys = conn
+        .prepare_cached(
+            "DELETE FROM idempotency_keys WHERE rowid IN (
+                SELECT k.rowid FROM idempotency_keys k INDEXED BY idempotency_keys_created
+                WHERE k.created_at < ?1
+                  AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = k.run_id AND r.finished_at IS NULL)
+                  AND NOT EXISTS (SELECT 1 FROM fleet_runs f WHERE f.id = k.run_id AND f.finished_at IS NULL)
+                  AND NOT EXISTS (SELECT 1 FROM formation_runs m WHERE m.id = k.run_id AND m.finished_at IS NULL)
+                LIMIT ?2)",
+        )?
+        .execute(params![cutoff, left(&pruned)])? as u64;
+    pruned.rows += pruned.keys;
+    Ok(pruned)
 }

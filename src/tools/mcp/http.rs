@@ -57,6 +57,12 @@ impl PinnedClient {
     }
 }
 
+/// A request's failure, without its URL: errors end up in events and log
+/// lines, and a server's URL may carry a token in its path or query.
+fn client_error(e: reqwest::Error) -> HttpError {
+    HttpError::Client(e.without_url())
+}
+
 fn status_error(response: &Response) -> HttpError {
     let retry_after = response.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok());
     HttpError::HttpStatus(HttpStatusError::new(response.status().as_u16(), retry_after.map(String::from)))
@@ -78,7 +84,7 @@ async fn json_message(response: Response) -> Result<ServerJsonRpcMessage, HttpEr
     let mut body = Vec::new();
     let mut chunks = response.bytes_stream();
     while let Some(chunk) = chunks.next().await {
-        body.extend_from_slice(&chunk.map_err(HttpError::Client)?);
+        body.extend_from_slice(&chunk.map_err(client_error)?);
         if body.len() > MAX_JSON_BYTES {
             return Err(HttpError::ResponseBodyTooLarge { max_size: MAX_JSON_BYTES });
         }
@@ -102,7 +108,7 @@ impl StreamableHttpClient for PinnedClient {
         if let Some(id) = &session_id {
             request = request.header(SESSION_ID, id.as_ref());
         }
-        let response = request.json(&message).send().await.map_err(HttpError::Client)?;
+        let response = request.json(&message).send().await.map_err(client_error)?;
         let status = response.status();
         if matches!(status, StatusCode::ACCEPTED | StatusCode::NO_CONTENT) {
             return Ok(StreamableHttpPostResponse::Accepted);
@@ -137,7 +143,7 @@ impl StreamableHttpClient for PinnedClient {
         custom: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), HttpError> {
         let request = self.with_headers(self.client.delete(uri.as_ref()), auth, custom);
-        let response = request.header(SESSION_ID, session_id.as_ref()).send().await.map_err(HttpError::Client)?;
+        let response = request.header(SESSION_ID, session_id.as_ref()).send().await.map_err(client_error)?;
         match response.status() {
             StatusCode::METHOD_NOT_ALLOWED => Err(HttpError::ServerDoesNotSupportDeleteSession),
             status if status.is_success() || status == StatusCode::NOT_FOUND => Ok(()),
@@ -160,7 +166,7 @@ impl StreamableHttpClient for PinnedClient {
         if let Some(id) = last_event_id {
             request = request.header(LAST_EVENT_ID, id);
         }
-        let response = request.send().await.map_err(HttpError::Client)?;
+        let response = request.send().await.map_err(client_error)?;
         match response.status() {
             StatusCode::METHOD_NOT_ALLOWED => Err(HttpError::ServerDoesNotSupportSse),
             StatusCode::NOT_FOUND => Err(HttpError::SessionExpired),

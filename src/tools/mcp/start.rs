@@ -87,11 +87,15 @@ fn spawn(
     let kept = Arc::new(Mutex::new(String::new()));
     if let Some(mut pipe) = stderr {
         let kept = kept.clone();
+        let secrets = secrets.clone();
         tokio::spawn(async move {
             let mut buf = [0u8; 1024];
             while let Ok(n @ 1..) = pipe.read(&mut buf).await {
                 let mut text = kept.lock().unwrap_or_else(|e| e.into_inner());
                 text.push_str(&String::from_utf8_lossy(&buf[..n]));
+                // Scrubbed whole before it is cut, so a value that arrived in
+                // two reads is replaced, and the cut never leaves a piece of one.
+                *text = secrets.scrub(&text);
                 if text.len() > STDERR_KEEP {
                     let mut cut = text.len() - STDERR_KEEP;
                     while !text.is_char_boundary(cut) {

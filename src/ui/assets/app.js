@@ -96,6 +96,17 @@ async function api(path, {method = "GET", body} = {}) {
   return data;
 }
 
+// Every event of a log: a JSON read answers a page at a time.
+async function allEvents(path) {
+  const all = [];
+  for (;;) {
+    const after = all.length ? all[all.length - 1].seq : 0;
+    const page = await api(`${path}?after=${after}&limit=10000`);
+    all.push(...page);
+    if (page.length < 10000) return all;
+  }
+}
+
 function askToken(problem) {
   stopAll();
   if (document.getElementById("token-form")) return;
@@ -619,7 +630,7 @@ async function approvalsView() {
     for (const run of page.runs) {
       const shown = cards.get(run.id);
       if (shown && !shown.querySelector(".approval.decided")) continue;
-      const events = await api(`/runs/${encodeURIComponent(run.id)}/events`);
+      const events = await allEvents(`/runs/${encodeURIComponent(run.id)}/events`);
       const asked = newestRequest(events);
       if (!asked || (shown && Number(shown.dataset.seq) >= asked.seq)) continue;
       const card = h("div", {class: "card", "data-run": run.id, "data-seq": asked.seq},
