@@ -65,6 +65,7 @@ impl Application {
         hub.supervise(&mut services, self.config.event_poll);
         let wake = Arc::new(Notify::new());
         self.supervise_workers(&mut services, &wake);
+        self.supervise_mcp(&mut services);
         self.supervise_background(&mut services);
         let written = {
             let (wake, hub) = (wake.clone(), hub.clone());
@@ -88,6 +89,21 @@ impl Application {
         services.join().await;
         let _ = tokio::time::timeout(Duration::from_secs(2), server).await;
         Ok(())
+    }
+
+    /// The closing of idle MCP connections, which the embedded workers share.
+    fn supervise_mcp(&self, services: &mut Supervisor) {
+        if self.config.workers == 0 {
+            return;
+        }
+        let (pool, stop) = (self.config.worker.engine.mcp.clone(), services.shutdown());
+        services.spawn("mcp-sweeper", move || {
+            let (pool, stop) = (pool.clone(), stop.clone());
+            async move {
+                crate::tools::mcp::close_idle_until(pool, stop).await;
+                Ok(())
+            }
+        });
     }
 
     /// The embedded workers, each a service of its own: one that cannot

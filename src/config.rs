@@ -7,11 +7,12 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::api::serve::ConnectionLimits;
+use crate::domain::commands::AllowedCommands;
 use crate::engine::LoopConfig;
 use crate::services::delivery::DeliveryConfig;
 use crate::services::retention::RetentionConfig;
 use crate::store::StoreOptions;
-use crate::tools::mcp::{McpPool, Reach};
+use crate::tools::mcp::{McpPool, McpSettings, Reach};
 use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::{SandboxConfig, SandboxMode};
 use crate::tools::signature::SigningSecret;
@@ -150,6 +151,35 @@ pub struct WorkerArgs {
     pub tool_read_paths: Vec<PathBuf>,
     #[command(flatten)]
     pub outside: OutsideArgs,
+    #[command(flatten)]
+    pub mcp: McpArgs,
+}
+
+/// How workers run and keep MCP servers.
+#[derive(Debug, Clone, Args)]
+pub struct McpArgs {
+    /// A program stdio MCP servers may run (`node`, `uvx`, a full path), as
+    /// a definition's `command` writes it; `*` allows any. None may run
+    /// without it: a declaration naming another is refused (422), and a
+    /// worker refuses to start one. Read by servers and workers alike.
+    /// Repeatable; the variable takes a comma-separated list.
+    #[arg(long = "allow-mcp-command", env = "WINGMAN_ALLOW_MCP_COMMANDS", value_delimiter = ',')]
+    pub allow_mcp_commands: Vec<String>,
+    /// How long a worker keeps an MCP connection no run uses, in seconds;
+    /// a stdio server ends with its connection.
+    #[arg(long, env = "WINGMAN_MCP_IDLE_SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pub mcp_idle_secs: u64,
+    /// The most MCP connections a worker process keeps; past it, the least
+    /// recently used idle one is closed.
+    #[arg(long, env = "WINGMAN_MCP_MAX_CONNECTIONS", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    pub mcp_max_connections: u64,
+}
+
+impl McpArgs {
+    /// The commands these flags allow.
+    pub fn commands(&self) -> AllowedCommands {
+        AllowedCommands::new(&self.allow_mcp_commands)
+    }
 }
 
 /// How workers reach the tools agents declare outside them (HTTP tools).
@@ -208,9 +238,11 @@ impl WorkerArgs {
                 retry_base: Duration::from_millis(self.retry_base_ms),
                 allow_private_network: self.allow_private_network,
                 outside: std::sync::Arc::new(self.outside.config()),
-                mcp: std::sync::Arc::new(McpPool::new(Reach {
-                    allow_private_network: self.allow_private_network,
-                    outside: self.outside.config(),
+                mcp: std::sync::Arc::new(McpPool::new(McpSettings {
+                    reach: Reach { allow_private_network: self.allow_private_network, outside: self.outside.config() },
+                    commands: self.mcp.commands(),
+                    idle: Duration::from_secs(self.mcp.mcp_idle_secs),
+                    max_connections: usize::try_from(self.mcp.mcp_max_connections).unwrap_or(usize::MAX),
                 })),
                 ..LoopConfig::default()
             },

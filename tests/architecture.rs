@@ -27,6 +27,7 @@ const DOMAIN: &[&str] = &[
     "domain::subagent",
     "domain::webhook",
     "domain::schedule",
+    "domain::commands",
 ];
 
 /// The folders whose files are modules of their own, each with a rule
@@ -70,6 +71,8 @@ fn rule(module: &str) -> Option<Rule> {
         // A provider key is one kind of sealed value, a secret another.
         "domain::credential" => only(&["domain::model", "domain::secret"]),
         "domain::secret" => only(&["domain::model"]),
+        // Which programs stdio MCP servers may run is read from their definitions alone.
+        "domain::commands" => only(&["domain::model"]),
         // A checkpoint may record a shell state, whose rules read checkpoints.
         "domain::checkpoint" => only(&[
             "domain::model",

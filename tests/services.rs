@@ -1,5 +1,6 @@
 //! The services beside the API (the scheduler, the webhook deliverer, the
-//! pruner, the event pump, the look at quiet logs, the embedded workers)
+//! pruner, the event pump, the look at quiet logs, the embedded workers, the
+//! closing of idle MCP connections)
 //! are supervised: made to panic, or to meet a store error (the test hook
 //! `WINGMAN_TEST_FAULTS`), each is started again, counted in `/metrics`
 //! and shown in `/health`, and does its work afterwards. On PostgreSQL the
@@ -19,7 +20,7 @@ use serde_json::{json, Value};
 const LIMIT: Duration = Duration::from_secs(30);
 
 /// Every service of a server with one embedded worker and `--retain-days`.
-const SERVICES: &[&str] = &["scheduler", "deliverer", "pruner", "event-pump", "quiet-logs", "worker-0"];
+const SERVICES: &[&str] = &["scheduler", "deliverer", "pruner", "event-pump", "quiet-logs", "worker-0", "mcp-sweeper"];
 
 /// A server whose every service meets `fault` once, at its first start.
 fn server_with_faults(env: &mut TestEnv, fault: &str) -> Server {

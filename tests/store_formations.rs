@@ -31,6 +31,7 @@ fn two_steps(agent: &wingman::domain::model::Agent, dir: &std::path::Path) -> Ne
         name: "pair".into(),
         nodes: nodes.unwrap(),
         edges: edges.unwrap(),
+        version: 1,
         created_at: now,
         updated_at: now,
     };

@@ -21,6 +21,7 @@ fn fleet(agent_id: &str) -> Fleet {
         worker_count: 5,
         work_dir: Some("/data/documents".into()),
         status: FleetStatus::Stopped,
+        version: 1,
         created_at: now,
         updated_at: now,
     }
@@ -42,11 +43,14 @@ store_tests! {
         );
         let listed: Vec<String> = store.list_fleets().await.unwrap().into_iter().map(|f| f.id).collect();
         assert_eq!(listed, [first.id.clone(), second.id.clone()], "oldest first");
-        first.worker_count = 0;
-        first.work_dir = None;
+        (first.worker_count, first.work_dir, first.version) = (0, None, 2);
         store.update_fleet(&first).await.unwrap();
         let read = store.get_fleet(&first.id).await.unwrap().unwrap();
-        assert_eq!((read.worker_count, read.work_dir), (0, None));
+        assert_eq!((read.worker_count, read.work_dir, read.version), (0, None, 2));
+        // A change over version 1 again: it is at 2.
+        let stale = store.update_fleet(&Fleet { name: "lost".into(), ..first.clone() }).await;
+        assert!(matches!(stale, Err(StoreError::Stale { current: 2, .. })), "{stale:?}");
+        assert_eq!(store.get_fleet(&first.id).await.unwrap().unwrap().name, "f", "nothing written");
         store.delete_fleet(&first.id).await.unwrap();
         assert!(store.get_fleet(&first.id).await.unwrap().is_none());
         assert!(matches!(store.delete_fleet(&first.id).await, Err(StoreError::NotFound(_))));

@@ -226,6 +226,7 @@ store_tests! {
             worker_count: 1,
             work_dir: None,
             status: FleetStatus::Stopped,
+            version: 1,
             created_at: now,
             updated_at: now,
         };

@@ -55,7 +55,7 @@ store_tests! {
         let mut paused = schedule(Duration::seconds(-5));
         store.insert_schedule(&paused).await.unwrap();
         let at = paused.next_tick_at.unwrap();
-        (paused.paused, paused.next_tick_at) = (true, None);
+        (paused.paused, paused.next_tick_at, paused.version) = (true, None, 2);
         store.update_schedule(&paused).await.unwrap();
         assert!(store.due_schedules(Utc::now(), 10).await.unwrap().is_empty());
         assert_eq!(store.next_schedule_due().await.unwrap(), None);
@@ -70,24 +70,26 @@ store_tests! {
     }
 
     #[tokio::test]
-    async fn a_conditional_update_writes_only_over_the_schedule_it_read(store, _dir) {
+    async fn an_update_writes_only_over_the_version_it_read(store, _dir) {
         let read = schedule(Duration::seconds(-1));
         store.insert_schedule(&read).await.unwrap();
-        let later = read.updated_at + Duration::seconds(1);
         let mut replaced = read.clone();
-        (replaced.every, replaced.updated_at) = (Some("5s".into()), later);
+        (replaced.every, replaced.version) = (Some("5s".into()), 2);
         store.update_schedule(&replaced).await.unwrap();
         let mut paused = read.clone();
-        (paused.paused, paused.paused_reason, paused.next_tick_at) = (true, Some("its rule".into()), None);
-        paused.updated_at = later + Duration::seconds(1);
-        assert!(!store.update_schedule_if(&paused, read.updated_at).await.unwrap(), "changed since it was read");
+        (paused.paused, paused.paused_reason, paused.next_tick_at, paused.version) =
+            (true, Some("its rule".into()), None, 2);
+        let stale = store.update_schedule(&paused).await;
+        assert!(matches!(stale, Err(StoreError::Stale { current: 2, .. })), "changed since it was read: {stale:?}");
         assert_eq!(store.get_schedule(&read.id).await.unwrap(), Some(replaced.clone()), "the replace stands");
-        assert!(store.update_schedule_if(&paused, replaced.updated_at).await.unwrap());
+        paused.version = 3;
+        store.update_schedule(&paused).await.unwrap();
         let stored = store.get_schedule(&read.id).await.unwrap().unwrap();
         assert_eq!(stored, paused, "written whole, its reason kept");
         assert!(store.due_schedules(Utc::now(), 10).await.unwrap().is_empty(), "paused: never due");
         store.delete_schedule(&read.id).await.unwrap();
-        assert!(!store.update_schedule_if(&paused, paused.updated_at).await.unwrap(), "gone: nothing written");
+        paused.version = 4;
+        assert!(matches!(store.update_schedule(&paused).await, Err(StoreError::NotFound(_))), "gone: nothing written");
     }
 
     #[tokio::test]

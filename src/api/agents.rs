@@ -15,6 +15,7 @@ use utoipa_axum::routes;
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
 use super::schemas::{self, Id, JsonObject};
+use super::versions::{self, IfMatch};
 use super::{deleted, AppState, Deleted};
 use crate::domain::compaction::CompactionSettings;
 use crate::domain::guard::Guards;
@@ -34,9 +35,12 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 /// The fields a client may set on an agent. On `PUT`, absent fields keep their value.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct AgentFields {
+    /// On `PUT` only: the version the change is made over, as `If-Match`
+    /// names it (a `409` if the agent is at another).
+    version: Option<u64>,
     /// Required on `POST`; not blank.
     #[schema(schema_with = schemas::name)]
     name: Option<String>,
@@ -309,7 +313,7 @@ pub fn check_tools(agent: &Agent) -> Result<(), String> {
     responses(
         (status = 201, description = "The agent", body = Agent),
         (status = 400, description = "A refused value: an empty name, an unknown provider or tool, a bad option or output_schema, a missing model, a sub-agent whose agent does not exist", body = ErrorBody),
-        (status = 422, description = "A missing `name`; a mistyped or unknown field", body = ErrorBody),
+        (status = 422, description = "A missing `name`; a mistyped or unknown field; a stdio MCP server whose command is not allowed (--allow-mcp-command)", body = ErrorBody),
     )
 )]
 async fn create(
@@ -320,9 +324,11 @@ async fn create(
     if fields.name.is_none() {
         return Err(ApiError::Unprocessable("missing field `name`".into()));
     }
+    versions::none_on_create(fields.version)?;
     let mut agent = blank_agent();
     fields.apply(&mut agent)?;
     validate(&mut agent)?;
+    state.config.mcp_commands.check(&agent.mcp_servers).map_err(ApiError::Unprocessable)?;
     checks::webhook_url(&state.door.config().webhooks, agent.webhook.as_ref(), None)?;
     resolve_subagents(&state, &mut agent).await?;
     state.store.insert_agent(&agent).await?;
@@ -353,6 +359,7 @@ pub fn blank_agent() -> Agent {
         subagents: Vec::new(),
         max_depth: crate::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
+        version: 1,
         created_at: now,
         updated_at: now,
     }
@@ -393,27 +400,39 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     path = "/agents/{id}",
     tag = "agents",
     operation_id = "update_agent",
-    params(("id" = Id, Path, description = "The agent's ID")),
+    params(("id" = Id, Path, description = "The agent's ID"), versions::IfMatchParam),
     request_body = Option<AgentFields>,
     responses(
         (status = 200, description = "The agent as changed", body = Agent),
         (status = 400, description = "A refused value", body = ErrorBody),
         (status = 404, description = "No such agent", body = ErrorBody),
+        (status = 409, description = "`If-Match` (or `version`) names a version the agent is no longer at", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; a stdio MCP server whose command is not allowed (--allow-mcp-command)", body = ErrorBody),
     )
 )]
 async fn update(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    if_match: IfMatch,
     JsonBody(fields): JsonBody<AgentFields>,
 ) -> ApiResult<Json<Agent>> {
-    let mut agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
-    fields.apply(&mut agent)?;
-    validate(&mut agent)?;
-    checks::webhook_url(&state.door.config().webhooks, agent.webhook.as_ref(), None)?;
-    resolve_subagents(&state, &mut agent).await?;
-    agent.updated_at = Utc::now();
-    state.store.update_agent(&agent).await?;
-    Ok(Json(agent))
+    let wanted = versions::wanted(if_match, fields.version)?;
+    let (state, id, fields) = (&state, &id, &fields);
+    versions::edit(wanted, || async move {
+        let mut agent = state.store.get_agent(id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
+        versions::check(wanted, &format!("agent {id}"), agent.version)?;
+        fields.clone().apply(&mut agent)?;
+        validate(&mut agent)?;
+        if fields.mcp_servers.is_some() {
+            state.config.mcp_commands.check(&agent.mcp_servers).map_err(ApiError::Unprocessable)?;
+        }
+        checks::webhook_url(&state.door.config().webhooks, agent.webhook.as_ref(), None)?;
+        resolve_subagents(state, &mut agent).await?;
+        (agent.updated_at, agent.version) = (Utc::now(), agent.version + 1);
+        state.store.update_agent(&agent).await.map_err(naming(format!("agent {id}")))?;
+        Ok(Json(agent))
+    })
+    .await
 }
 
 /// Deletes an agent; runs already queued keep their snapshot of it.

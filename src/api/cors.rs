@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 const METHODS: &str = "GET, HEAD, POST, PUT, DELETE, OPTIONS";
 /// The request headers a page may send: the token, a JSON body, a tail's
 /// resume point and a submission's idempotency key.
-const HEADERS: &str = "authorization, content-type, last-event-id, idempotency-key";
+const HEADERS: &str = "authorization, content-type, last-event-id, idempotency-key, if-match";
 /// The answer headers a page may read besides the safelisted ones.
 const EXPOSED: &str = "retry-after, www-authenticate, wingman-next-after";
 

@@ -28,6 +28,11 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// A change was made over a version of a definition that is no longer
+    /// the stored one ([`super::versions`]): a 409, which a change that
+    /// named no version makes again over the newer one.
+    #[error("{0}")]
+    Stale(String),
     #[error("{0}")]
     Unprocessable(String),
     #[error("{message}")]
@@ -49,7 +54,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::Stale(_) => StatusCode::CONFLICT,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Rejected { status, .. } => *status,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -80,6 +85,7 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::NotFound(what) => ApiError::NotFound(what.to_string()),
+            StoreError::Stale { .. } => ApiError::Stale(e.to_string()),
             StoreError::Conflict(message) | StoreError::Busy(message) => ApiError::Conflict(message),
             StoreError::DiskFull(_) => ApiError::DiskFull(e.to_string()),
             other if other.is_retryable() => {

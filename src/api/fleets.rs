@@ -14,6 +14,7 @@ use utoipa_axum::routes;
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
 use super::schemas::{self, Id};
+use super::versions::{self, IfMatch};
 use super::{deleted, AppState, Deleted};
 use crate::domain::model::{new_id, Fleet, FleetStatus};
 use crate::submit::checks;
@@ -31,6 +32,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct FleetFields {
+    /// On `PUT` only: the version the change is made over, as `If-Match`
+    /// names it (a `409` if the fleet is at another).
+    version: Option<u64>,
     /// Required on `POST`; not blank.
     #[schema(schema_with = schemas::name)]
     name: Option<String>,
@@ -109,6 +113,7 @@ async fn create(
     let (Some(name), Some(agent_id)) = (fields.name.clone(), fields.agent_id.clone()) else {
         return Err(ApiError::Unprocessable("name and agent_id are required".into()));
     };
+    versions::none_on_create(fields.version)?;
     check(&state, &fields).await?;
     let now = Utc::now();
     let fleet = Fleet {
@@ -118,6 +123,7 @@ async fn create(
         worker_count: fields.worker_count.unwrap_or(0),
         work_dir: fields.work_dir.flatten(),
         status: FleetStatus::Stopped,
+        version: 1,
         created_at: now,
         updated_at: now,
     };
@@ -163,37 +169,45 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     path = "/fleets/{id}",
     tag = "fleets",
     operation_id = "update_fleet",
-    params(("id" = Id, Path, description = "The fleet's ID")),
+    params(("id" = Id, Path, description = "The fleet's ID"), versions::IfMatchParam),
     request_body = Option<FleetFields>,
     responses(
         (status = 200, description = "The fleet as changed", body = Fleet),
         (status = 400, description = "An empty name, a `worker_count` over the limit, a refused `work_dir`", body = ErrorBody),
         (status = 404, description = "No such fleet or agent", body = ErrorBody),
+        (status = 409, description = "`If-Match` (or `version`) names a version the fleet is no longer at", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; with --work-root, a `work_dir` outside it", body = ErrorBody),
     )
 )]
 async fn update(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    if_match: IfMatch,
     JsonBody(fields): JsonBody<FleetFields>,
 ) -> ApiResult<Json<Fleet>> {
-    let mut fleet = find(&state, &id).await?;
+    let wanted = versions::wanted(if_match, fields.version)?;
     check(&state, &fields).await?;
-    if let Some(name) = fields.name {
-        fleet.name = name;
-    }
-    if let Some(agent_id) = fields.agent_id {
-        fleet.agent_id = agent_id;
-    }
-    if let Some(n) = fields.worker_count {
-        fleet.worker_count = n;
-    }
-    if let Some(dir) = fields.work_dir {
-        fleet.work_dir = dir;
-    }
-    fleet.updated_at = Utc::now();
-    state.store.update_fleet(&fleet).await?;
-    Ok(Json(fleet))
+    let (state, id, fields) = (&state, &id, &fields);
+    versions::edit(wanted, || async move {
+        let mut fleet = find(state, id).await?;
+        versions::check(wanted, &format!("fleet {id}"), fleet.version)?;
+        if let Some(name) = &fields.name {
+            fleet.name = name.clone();
+        }
+        if let Some(agent_id) = &fields.agent_id {
+            fleet.agent_id = agent_id.clone();
+        }
+        if let Some(n) = fields.worker_count {
+            fleet.worker_count = n;
+        }
+        if let Some(dir) = &fields.work_dir {
+            fleet.work_dir = dir.clone();
+        }
+        (fleet.updated_at, fleet.version) = (Utc::now(), fleet.version + 1);
+        state.store.update_fleet(&fleet).await.map_err(naming(format!("fleet {id}")))?;
+        Ok(Json(fleet))
+    })
+    .await
 }
 
 /// Deletes a fleet; its fleet runs stay readable.

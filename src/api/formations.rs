@@ -82,6 +82,7 @@ async fn create(
         name: body.name,
         nodes: body.nodes,
         edges: body.edges,
+        version: 1,
         created_at: now,
         updated_at: now,
     };

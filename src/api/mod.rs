@@ -26,6 +26,8 @@ pub use bearer::AuthToken;
 pub use cors::CorsPolicy;
 use guard::HostPolicy;
 
+use crate::domain::commands::AllowedCommands;
+
 mod agent_tools;
 mod agents;
 mod auth;
@@ -59,6 +61,7 @@ mod sessions;
 mod sse;
 mod sse_body;
 mod tool_results;
+mod versions;
 mod webhooks;
 mod workers;
 
@@ -82,6 +85,8 @@ pub struct ApiConfig {
     pub auth_token: Option<AuthToken>,
     /// Origins of pages served elsewhere that may call the API (`--cors-origin`).
     pub cors: CorsPolicy,
+    /// The programs stdio MCP servers may be declared with (`--allow-mcp-command`).
+    pub mcp_commands: AllowedCommands,
 }
 
 impl Default for ApiConfig {
@@ -95,6 +100,7 @@ impl Default for ApiConfig {
             models: Arc::new(ModelCatalog::shipped()),
             auth_token: None,
             cors: CorsPolicy::default(),
+            mcp_commands: AllowedCommands::default(),
         }
     }
 }

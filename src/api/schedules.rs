@@ -17,6 +17,7 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::runs::check_limit;
 use super::schemas::{self, Id};
+use super::versions::{self, IfMatch};
 use super::{deleted, AppState, Deleted};
 use crate::domain::formation;
 use crate::domain::model::new_id;
@@ -34,9 +35,12 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 /// A schedule's definition: `POST /schedules` and `PUT /schedules/{id}`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ScheduleBody {
+    /// On `PUT` only: the version the change is made over, as `If-Match`
+    /// names it (a `409` if the schedule is at another).
+    version: Option<u64>,
     /// 1 to 200 characters.
     #[schema(min_length = 1, max_length = 200, pattern = r"^[^\u0000]*[^\u0000\s][^\u0000]*$")]
     name: String,
@@ -126,6 +130,7 @@ fn schedule_of(id: String, body: ScheduleBody, when: &When, paused: bool) -> Api
         paused_reason: None,
         next_tick_at: if paused { None } else { next_tick_at },
         last_tick_at: None,
+        version: 1,
         created_at: now,
         updated_at: now,
     })
@@ -149,6 +154,7 @@ async fn create(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<ScheduleBody>,
 ) -> ApiResult<(StatusCode, Json<Schedule>)> {
+    versions::none_on_create(body.version)?;
     let when = check(&state, &body).await?;
     let schedule = schedule_of(new_id(), body, &when, false)?;
     state.store.insert_schedule(&schedule).await?;
@@ -194,26 +200,36 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     path = "/schedules/{id}",
     tag = "schedules",
     operation_id = "replace_schedule",
-    params(("id" = Id, Path, description = "The schedule's ID")),
+    params(("id" = Id, Path, description = "The schedule's ID"), versions::IfMatchParam),
     request_body = ScheduleRequest,
     responses(
         (status = 200, description = "The schedule", body = Schedule),
         (status = 400, description = "A bad name, pattern, period, time zone, message or task", body = ErrorBody),
         (status = 404, description = "No such schedule, or the target's session, agent, fleet or formation", body = ErrorBody),
+        (status = 409, description = "`If-Match` (or `version`) names a version the schedule is no longer at", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field", body = ErrorBody),
     )
 )]
 async fn replace(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    if_match: IfMatch,
     JsonBody(body): JsonBody<ScheduleBody>,
 ) -> ApiResult<Json<Schedule>> {
-    let old = find(&state, &id).await?;
+    let wanted = versions::wanted(if_match, body.version)?;
+    find(&state, &id).await?;
     let when = check(&state, &body).await?;
-    let mut schedule = schedule_of(id.clone(), body, &when, old.paused)?;
-    (schedule.created_at, schedule.last_tick_at) = (old.created_at, old.last_tick_at);
-    state.store.update_schedule(&schedule).await.map_err(naming(format!("schedule {id}")))?;
-    Ok(Json(schedule))
+    let (state, id, body, when) = (&state, &id, &body, &when);
+    versions::edit(wanted, || async move {
+        let old = find(state, id).await?;
+        versions::check(wanted, &format!("schedule {id}"), old.version)?;
+        let mut schedule = schedule_of(id.clone(), body.clone(), when, old.paused)?;
+        (schedule.created_at, schedule.last_tick_at, schedule.version) =
+            (old.created_at, old.last_tick_at, old.version + 1);
+        state.store.update_schedule(&schedule).await.map_err(naming(format!("schedule {id}")))?;
+        Ok(Json(schedule))
+    })
+    .await
 }
 
 /// Deletes a schedule and the record of its ticks; what they submitted stays.
@@ -239,14 +255,16 @@ async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiRes
     path = "/schedules/{id}/pause",
     tag = "schedules",
     operation_id = "pause_schedule",
-    params(("id" = Id, Path, description = "The schedule's ID")),
+    params(("id" = Id, Path, description = "The schedule's ID"), versions::IfMatchParam),
     responses(
         (status = 200, description = "The schedule, paused", body = Schedule),
+        (status = 400, description = "An `If-Match` that names no version", body = ErrorBody),
         (status = 404, description = "No such schedule", body = ErrorBody),
+        (status = 409, description = "`If-Match` names a version the schedule is no longer at, or its stored rule no longer parses", body = ErrorBody),
     )
 )]
-async fn pause(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Schedule>> {
-    set_paused(&state, &id, true).await
+async fn pause(State(state): State<AppState>, Path(id): Path<String>, if_match: IfMatch) -> ApiResult<Json<Schedule>> {
+    set_paused(&state, &id, true, if_match.0).await
 }
 
 /// Resumes a schedule: its next tick is the first after now (the ticks
@@ -256,26 +274,32 @@ async fn pause(State(state): State<AppState>, Path(id): Path<String>) -> ApiResu
     path = "/schedules/{id}/resume",
     tag = "schedules",
     operation_id = "resume_schedule",
-    params(("id" = Id, Path, description = "The schedule's ID")),
+    params(("id" = Id, Path, description = "The schedule's ID"), versions::IfMatchParam),
     responses(
         (status = 200, description = "The schedule, running", body = Schedule),
+        (status = 400, description = "An `If-Match` that names no version", body = ErrorBody),
         (status = 404, description = "No such schedule", body = ErrorBody),
+        (status = 409, description = "`If-Match` names a version the schedule is no longer at, or its stored rule no longer parses", body = ErrorBody),
     )
 )]
-async fn resume(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Schedule>> {
-    set_paused(&state, &id, false).await
+async fn resume(State(state): State<AppState>, Path(id): Path<String>, if_match: IfMatch) -> ApiResult<Json<Schedule>> {
+    set_paused(&state, &id, false, if_match.0).await
 }
 
-async fn set_paused(state: &AppState, id: &str, paused: bool) -> ApiResult<Json<Schedule>> {
-    let mut schedule = find(state, id).await?;
-    let when = schedule.when().map_err(|e| {
-        ApiError::Conflict(format!("schedule {id}'s stored rule no longer parses ({e}): replace it with PUT first"))
-    })?;
-    (schedule.paused, schedule.paused_reason) = (paused, None);
-    schedule.next_tick_at = if paused { None } else { when.next_after(Utc::now()) };
-    schedule.updated_at = Utc::now();
-    state.store.update_schedule(&schedule).await.map_err(naming(format!("schedule {id}")))?;
-    Ok(Json(schedule))
+async fn set_paused(state: &AppState, id: &str, paused: bool, wanted: Option<u64>) -> ApiResult<Json<Schedule>> {
+    versions::edit(wanted, || async move {
+        let mut schedule = find(state, id).await?;
+        versions::check(wanted, &format!("schedule {id}"), schedule.version)?;
+        let when = schedule.when().map_err(|e| {
+            ApiError::Conflict(format!("schedule {id}'s stored rule no longer parses ({e}): replace it with PUT first"))
+        })?;
+        (schedule.paused, schedule.paused_reason) = (paused, None);
+        schedule.next_tick_at = if paused { None } else { when.next_after(Utc::now()) };
+        (schedule.updated_at, schedule.version) = (Utc::now(), schedule.version + 1);
+        state.store.update_schedule(&schedule).await.map_err(naming(format!("schedule {id}")))?;
+        Ok(Json(schedule))
+    })
+    .await
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

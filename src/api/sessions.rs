@@ -137,6 +137,9 @@ async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()>
     if fields.metadata.as_ref().is_some_and(|m| !m.is_object()) {
         return Err(ApiError::BadRequest("metadata must be a JSON object".into()));
     }
+    if let Some(servers) = &fields.mcp_servers {
+        state.config.mcp_commands.check(servers).map_err(ApiError::Unprocessable)?;
+    }
     Ok(())
 }
 
@@ -151,7 +154,7 @@ async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()>
         (status = 201, description = "The session, with an empty history", body = SessionView),
         (status = 400, description = "A refused `work_dir`, `metadata` that is not an object, or refused tools", body = ErrorBody),
         (status = 404, description = "No such agent", body = ErrorBody),
-        (status = 422, description = "A mistyped or unknown field; with --work-root, a `work_dir` outside it", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; with --work-root, a `work_dir` outside it; a stdio MCP server whose command is not allowed (--allow-mcp-command)", body = ErrorBody),
     )
 )]
 async fn create(
@@ -281,7 +284,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
         (status = 200, description = "The session as changed", body = SessionView),
         (status = 400, description = "A refused `work_dir`, `metadata` that is not an object, or refused tools", body = ErrorBody),
         (status = 404, description = "No such session or agent", body = ErrorBody),
-        (status = 422, description = "A mistyped or unknown field; with --work-root, a `work_dir` outside it", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; with --work-root, a `work_dir` outside it; a stdio MCP server whose command is not allowed (--allow-mcp-command)", body = ErrorBody),
     )
 )]
 async fn update(

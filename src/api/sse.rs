@@ -173,6 +173,7 @@ pub struct EventsQuery {
     pub after: Option<u64>,
     /// How many events a JSON read answers, from 1 to 10,000 (default
     /// 1,000); an SSE stream ignores it.
+    #[param(minimum = 1, maximum = 10000)]
     pub limit: Option<u32>,
 }
 

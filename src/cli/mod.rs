@@ -234,6 +234,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             models: std::sync::Arc::new(models),
             auth_token: access.auth_token,
             cors: access.cors,
+            mcp_commands: args.worker.mcp.commands(),
         },
         workers: args.workers,
         worker,
@@ -281,6 +282,7 @@ pub async fn run_worker(args: WorkerProcessArgs) -> anyhow::Result<()> {
         crate::metrics::serve(addr, routes, shutdown.clone()).await?;
     }
     let exporter = start_traces(&args.worker).await?;
+    tokio::spawn(crate::tools::mcp::close_idle_until(config.engine.mcp.clone(), shutdown.clone()));
     let ran = crate::worker::run(store, config, wake, shutdown).await;
     stop_traces(exporter).await;
     ran

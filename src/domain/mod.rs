@@ -8,6 +8,7 @@
 pub mod approval;
 pub mod attempt;
 pub mod checkpoint;
+pub mod commands;
 pub mod compaction;
 pub mod credential;
 pub mod event;

@@ -205,6 +205,10 @@ pub struct Schedule {
     #[serde(default, with = "crate::domain::model::timestamp::option")]
     #[schema(value_type = Option<String>)]
     pub last_tick_at: Option<DateTime<Utc>>,
+    /// 1 when made, one more with each change: what `If-Match` names to
+    /// make a change only over the version read.
+    #[serde(default = "crate::domain::model::first_version")]
+    pub version: u64,
     #[serde(with = "crate::domain::model::timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "crate::domain::model::timestamp")]

@@ -25,7 +25,7 @@ use tokio_util::sync::CancellationToken;
 use super::ServiceResult;
 use crate::domain::model::timestamp;
 use crate::domain::schedule::{self, Schedule, Target, Tick};
-use crate::store::{Store, StoreResult};
+use crate::store::{Store, StoreError, StoreResult};
 use crate::submit::{Door, Envelope, FleetRunSubmission, FormationRunSubmission, MessageSubmission, SubmitError, Task};
 
 /// The longest sleep between two looks at the schedules: a schedule made or
@@ -106,8 +106,15 @@ async fn pause_broken(
     let reason = format!("its stored rule no longer parses ({error}): replace it (PUT), then resume it");
     let mut paused = schedule.clone();
     (paused.paused, paused.paused_reason, paused.next_tick_at, paused.updated_at) = (true, Some(reason), None, now);
-    if store.update_schedule_if(&paused, schedule.updated_at).await? {
-        tracing::warn!(schedule = %schedule.id, reason = paused.paused_reason.as_deref(), "paused a schedule");
+    paused.version += 1;
+    // Over the version read only: a schedule replaced or deleted meanwhile
+    // is left as its client made it.
+    match store.update_schedule(&paused).await {
+        Ok(()) => {
+            tracing::warn!(schedule = %schedule.id, reason = paused.paused_reason.as_deref(), "paused a schedule")
+        }
+        Err(StoreError::Stale { .. } | StoreError::NotFound(_)) => {}
+        Err(e) => return Err(e.into()),
     }
     Ok(())
 }

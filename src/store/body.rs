@@ -37,6 +37,8 @@ impl BodyTable {
 pub struct Body {
     pub id: String,
     pub json: String,
+    /// Its version: an update is written only over `version - 1`.
+    pub version: u64,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -46,9 +48,15 @@ impl Body {
     pub fn of<T: serde::Serialize>(
         id: &str,
         value: &T,
+        version: u64,
         created_at: DateTime<Utc>,
         updated_at: DateTime<Utc>,
     ) -> StoreResult<Body> {
-        Ok(Body { id: id.to_string(), json: serde_json::to_string(value)?, created_at, updated_at })
+        Ok(Body { id: id.to_string(), json: serde_json::to_string(value)?, version, created_at, updated_at })
+    }
+
+    /// The version an update of this body is written over.
+    pub fn replaces(&self) -> i64 {
+        self.version as i64 - 1
     }
 }

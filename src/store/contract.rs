@@ -31,6 +31,10 @@ pub trait Store: Send + Sync + 'static {
     async fn insert_agent(&self, agent: &Agent) -> StoreResult<()>;
     async fn get_agent(&self, id: &str) -> StoreResult<Option<Agent>>;
     async fn list_agents(&self) -> StoreResult<Vec<Agent>>;
+    /// Replaces an agent if it is still at the version before
+    /// `agent.version` (the one it was read at, which the caller moved on
+    /// by one): else [`StoreError::Stale`], writing nothing. Fleets and
+    /// schedules are updated alike.
     async fn update_agent(&self, agent: &Agent) -> StoreResult<()>;
     async fn delete_agent(&self, id: &str) -> StoreResult<()>;
 
@@ -135,12 +139,10 @@ pub trait Store: Send + Sync + 'static {
     async fn insert_schedule(&self, schedule: &Schedule) -> StoreResult<()>;
     async fn get_schedule(&self, id: &str) -> StoreResult<Option<Schedule>>;
     async fn list_schedules(&self) -> StoreResult<Vec<Schedule>>;
-    /// Replaces a schedule's definition, `paused` and `next_tick_at`.
+    /// Replaces a schedule's definition, `paused` and `next_tick_at`, if it
+    /// is still at the version before `schedule.version` (the one it was
+    /// read at): else [`StoreError::Stale`], writing nothing.
     async fn update_schedule(&self, schedule: &Schedule) -> StoreResult<()>;
-    /// Replaces a schedule as [`Store::update_schedule`] does only if it was
-    /// last changed at `updated_at` (when it was read); `false`, writing
-    /// nothing, when it changed since or is gone.
-    async fn update_schedule_if(&self, schedule: &Schedule, updated_at: DateTime<Utc>) -> StoreResult<bool>;
     /// Deletes a schedule and its ticks' records; what they submitted stays.
     async fn delete_schedule(&self, id: &str) -> StoreResult<()>;
     /// Schedules not paused whose next tick is at or before `now`, soonest first.

@@ -16,6 +16,10 @@ pub enum StoreError {
     /// The request conflicts with the stored state.
     #[error("{0}")]
     Conflict(String),
+    /// A change was made over a version of a definition that is no longer
+    /// the stored one: nothing was written.
+    #[error("the {what} has changed since: it is at version {current}")]
+    Stale { what: &'static str, current: u64 },
     /// The session has an unfinished run and the submission asked not to
     /// queue behind it (`multitask_strategy: reject`).
     #[error("{0}")]
@@ -64,6 +68,15 @@ impl StoreError {
     /// this `id` exists.
     pub fn already_exists(what: &str, id: &str) -> StoreError {
         StoreError::Conflict(format!("{what} {id} already exists"))
+    }
+
+    /// What an update over `expected` that changed no row found: no row
+    /// (`current` is `None`), or a row at another version.
+    pub fn not_updated(what: &'static str, current: Option<u64>) -> StoreError {
+        match current {
+            None => StoreError::NotFound(what),
+            Some(current) => StoreError::Stale { what, current },
+        }
     }
 
     /// An [`StoreError::Unavailable`] error with a message of its own.

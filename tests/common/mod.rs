@@ -103,6 +103,9 @@ impl TestEnv {
             ("WINGMAN_GRACE_MS".into(), "2000".into()),
             ("WINGMAN_RETRY_BASE_MS".into(), "20".into()),
             ("WINGMAN_LOG".into(), "warn,wingman=info".into()),
+            // The suites' MCP servers run python3, node, sh: tests of the
+            // setting itself set or unset it.
+            ("WINGMAN_ALLOW_MCP_COMMANDS".into(), "*".into()),
         ];
         TestEnv { dir, env, backend: Backend::Sqlite, database: None }
     }
@@ -169,6 +172,11 @@ impl TestEnv {
     pub fn set(&mut self, key: &str, value: &str) {
         self.env.retain(|(k, _)| k != key);
         self.env.push((key.into(), value.into()));
+    }
+
+    /// Removes an environment variable from every process started later.
+    pub fn unset(&mut self, key: &str) {
+        self.env.retain(|(k, _)| k != key);
     }
 
     pub fn path(&self) -> &Path {

@@ -114,6 +114,7 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         subagents: Vec::new(),
         max_depth: wingman::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
+        version: 1,
         created_at: now,
         updated_at: now,
     }
@@ -200,6 +201,7 @@ pub fn schedule(next_in: chrono::Duration) -> wingman::domain::schedule::Schedul
         paused_reason: None,
         next_tick_at: Some(now + next_in),
         last_tick_at: None,
+        version: 1,
         created_at: now,
         updated_at: now,
     }

@@ -37,6 +37,10 @@ pub struct Formation {
     pub nodes: Vec<Node>,
     /// In the order given: a node with several inputs receives them in this order.
     pub edges: Vec<Edge>,
+    /// 1 when made, one more with each change: what `If-Match` names to
+    /// make a change only over the version read.
+    #[serde(default = "crate::domain::model::first_version")]
+    pub version: u64,
     #[serde(with = "crate::domain::model::timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "crate::domain::model::timestamp")]

@@ -97,6 +97,7 @@ fn outline_fleet_assembly() -> Snapshot {
         name: "essay".into(),
         nodes: graph,
         edges: edges(&chain),
+        version: 1,
         created_at: now,
         updated_at: now,
     };
@@ -107,6 +108,7 @@ fn outline_fleet_assembly() -> Snapshot {
         worker_count: 2,
         work_dir: None,
         status: Default::default(),
+        version: 1,
         created_at: now,
         updated_at: now,
     };

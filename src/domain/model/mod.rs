@@ -74,6 +74,11 @@ pub fn storable_text(text: String) -> String {
     }
 }
 
+/// The version of a definition when it is made ([`Agent::version`]).
+pub fn first_version() -> u64 {
+    1
+}
+
 /// Returns a fresh ULID as a string; every Wingman ID is one.
 ///
 /// IDs made by one process increase strictly, even within a millisecond:
@@ -144,6 +149,10 @@ pub struct Agent {
     /// names its own ([`crate::domain::webhook`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook: Option<Webhook>,
+    /// 1 when made, one more with each change: what `If-Match` names to
+    /// make a change only over the version read.
+    #[serde(default = "crate::domain::model::first_version")]
+    pub version: u64,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
@@ -230,6 +239,10 @@ pub struct Fleet {
     /// derived when the fleet is read, never stored.
     #[serde(default)]
     pub status: FleetStatus,
+    /// 1 when made, one more with each change: what `If-Match` names to
+    /// make a change only over the version read.
+    #[serde(default = "crate::domain::model::first_version")]
+    pub version: u64,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]

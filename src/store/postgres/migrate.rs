@@ -23,6 +23,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (14, "webhooks", include_str!("../../../migrations/postgres/0014_webhooks.sql")),
     (15, "schedules", include_str!("../../../migrations/postgres/0015_schedules.sql")),
     (16, "retention_everywhere", include_str!("../../../migrations/postgres/0016_retention_everywhere.sql")),
+    (17, "versions", include_str!("../../../migrations/postgres/0017_versions.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

@@ -10,12 +10,14 @@ use crate::store::rows::ms;
 use crate::store::{StoreError, StoreResult};
 
 pub async fn insert_body(c: &mut PgConnection, table: BodyTable, body: &Body) -> StoreResult<()> {
-    let sql = format!("INSERT INTO {} (id, body, created_at, updated_at) VALUES ($1, $2, $3, $4)", table.name());
+    let sql =
+        format!("INSERT INTO {} (id, body, created_at, updated_at, version) VALUES ($1, $2, $3, $4, $5)", table.name());
     let inserted = sqlx::query(&sql)
         .bind(&body.id)
         .bind(&body.json)
         .bind(ms(body.created_at))
         .bind(ms(body.updated_at))
+        .bind(body.version as i64)
         .execute(&mut *c)
         .await;
     match inserted {
@@ -27,9 +29,28 @@ pub async fn insert_body(c: &mut PgConnection, table: BodyTable, body: &Body) ->
 }
 
 pub async fn update_body(c: &mut PgConnection, table: BodyTable, body: &Body) -> StoreResult<()> {
-    let sql = format!("UPDATE {} SET body = $1, updated_at = $2 WHERE id = $3", table.name());
-    let updated = sqlx::query(&sql).bind(&body.json).bind(ms(body.updated_at)).bind(&body.id).execute(&mut *c).await?;
-    found(updated.rows_affected(), table.what())
+    let sql =
+        format!("UPDATE {} SET body = $1, updated_at = $2, version = $4 WHERE id = $3 AND version = $5", table.name());
+    let updated = sqlx::query(&sql)
+        .bind(&body.json)
+        .bind(ms(body.updated_at))
+        .bind(&body.id)
+        .bind(body.version as i64)
+        .bind(body.replaces())
+        .execute(&mut *c)
+        .await?;
+    if updated.rows_affected() == 1 {
+        return Ok(());
+    }
+    let current = version_of(c, table.name(), &body.id).await?;
+    Err(StoreError::not_updated(table.what(), current))
+}
+
+/// A definition's version as PostgreSQL holds it (`None`: no such row).
+pub async fn version_of(c: &mut PgConnection, table: &str, id: &str) -> StoreResult<Option<u64>> {
+    let sql = format!("SELECT version FROM {table} WHERE id = $1");
+    let version: Option<i64> = sqlx::query_scalar(&sql).bind(id).fetch_optional(&mut *c).await?;
+    Ok(version.map(|v| v as u64))
 }
 
 pub async fn delete_body(c: &mut PgConnection, table: BodyTable, id: &str) -> StoreResult<()> {

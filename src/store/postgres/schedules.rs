@@ -14,7 +14,8 @@ use crate::store::{StoreError, StoreResult};
 pub async fn insert(pool: &PgPool, schedule: &Schedule) -> StoreResult<()> {
     let (body, paused, next, created, updated) = schedule_rows::columns(schedule)?;
     sqlx::query(
-        "INSERT INTO schedules (id, body, paused, next_tick_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO schedules (id, body, paused, next_tick_at, created_at, updated_at, version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(&schedule.id)
     .bind(body)
@@ -22,44 +23,34 @@ pub async fn insert(pool: &PgPool, schedule: &Schedule) -> StoreResult<()> {
     .bind(next)
     .bind(created)
     .bind(updated)
+    .bind(schedule.version as i64)
     .execute(pool)
     .await?;
     Ok(())
 }
 
-/// Writes a schedule's new definition, pause and next tick over the old.
+/// Writes a schedule's new definition, pause and next tick over the
+/// version before `schedule.version`.
 pub async fn update(pool: &PgPool, schedule: &Schedule) -> StoreResult<()> {
     let (body, paused, next, _, updated) = schedule_rows::columns(schedule)?;
-    let changed =
-        sqlx::query("UPDATE schedules SET body = $2, paused = $3, next_tick_at = $4, updated_at = $5 WHERE id = $1")
-            .bind(&schedule.id)
-            .bind(body)
-            .bind(paused)
-            .bind(next)
-            .bind(updated)
-            .execute(pool)
-            .await?;
-    if changed.rows_affected() == 0 {
-        return Err(StoreError::NotFound("schedule"));
-    }
-    Ok(())
-}
-
-/// Replaces a schedule last changed at `updated_at`; whether it was.
-pub async fn update_if(pool: &PgPool, schedule: &Schedule, updated_at: DateTime<Utc>) -> StoreResult<bool> {
-    let (body, paused, next, _, updated) = schedule_rows::columns(schedule)?;
     let changed = sqlx::query(
-        "UPDATE schedules SET body = $2, paused = $3, next_tick_at = $4, updated_at = $5 WHERE id = $1 AND updated_at = $6",
+        "UPDATE schedules SET body = $2, paused = $3, next_tick_at = $4, updated_at = $5, version = $6
+         WHERE id = $1 AND version = $6 - 1",
     )
     .bind(&schedule.id)
     .bind(body)
     .bind(paused)
     .bind(next)
     .bind(updated)
-    .bind(ms(updated_at))
+    .bind(schedule.version as i64)
     .execute(pool)
     .await?;
-    Ok(changed.rows_affected() == 1)
+    if changed.rows_affected() == 1 {
+        return Ok(());
+    }
+    let mut c = pool.acquire().await?;
+    let current = super::resources::version_of(&mut c, "schedules", &schedule.id).await?;
+    Err(StoreError::not_updated("schedule", current))
 }
 
 /// Removes a schedule with its tick records (not what they submitted).

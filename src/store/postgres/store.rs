@@ -38,7 +38,7 @@ const FLEET_SELECT: &str = "SELECT body, EXISTS(SELECT 1 FROM fleet_runs
 #[async_trait]
 impl Store for PgStore {
     async fn insert_agent(&self, agent: &Agent) -> StoreResult<()> {
-        let body = Body::of(&agent.id, agent, agent.created_at, agent.updated_at)?;
+        let body = Body::of(&agent.id, agent, agent.version, agent.created_at, agent.updated_at)?;
         self.write(move |c, _| Box::pin(async move { resources::insert_body(c, BodyTable::Agents, &body).await })).await
     }
 
@@ -53,7 +53,7 @@ impl Store for PgStore {
     }
 
     async fn update_agent(&self, agent: &Agent) -> StoreResult<()> {
-        let body = Body::of(&agent.id, agent, agent.created_at, agent.updated_at)?;
+        let body = Body::of(&agent.id, agent, agent.version, agent.created_at, agent.updated_at)?;
         self.write(move |c, _| Box::pin(async move { resources::update_body(c, BodyTable::Agents, &body).await })).await
     }
 
@@ -63,7 +63,7 @@ impl Store for PgStore {
     }
 
     async fn insert_fleet(&self, fleet: &Fleet) -> StoreResult<()> {
-        let body = Body::of(&fleet.id, fleet, fleet.created_at, fleet.updated_at)?;
+        let body = Body::of(&fleet.id, fleet, fleet.version, fleet.created_at, fleet.updated_at)?;
         self.write(move |c, _| Box::pin(async move { resources::insert_body(c, BodyTable::Fleets, &body).await })).await
     }
 
@@ -78,7 +78,7 @@ impl Store for PgStore {
     }
 
     async fn update_fleet(&self, fleet: &Fleet) -> StoreResult<()> {
-        let body = Body::of(&fleet.id, fleet, fleet.created_at, fleet.updated_at)?;
+        let body = Body::of(&fleet.id, fleet, fleet.version, fleet.created_at, fleet.updated_at)?;
         self.write(move |c, _| Box::pin(async move { resources::update_body(c, BodyTable::Fleets, &body).await })).await
     }
 
@@ -268,7 +268,7 @@ impl Store for PgStore {
     }
 
     async fn insert_formation(&self, formation: &Formation) -> StoreResult<()> {
-        let body = Body::of(&formation.id, formation, formation.created_at, formation.updated_at)?;
+        let body = Body::of(&formation.id, formation, formation.version, formation.created_at, formation.updated_at)?;
         self.write(move |c, _| Box::pin(async move { resources::insert_body(c, BodyTable::Formations, &body).await }))
             .await
     }
@@ -324,10 +324,6 @@ impl Store for PgStore {
 
     async fn update_schedule(&self, schedule: &Schedule) -> StoreResult<()> {
         schedules::update(&self.pool, schedule).await
-    }
-
-    async fn update_schedule_if(&self, schedule: &Schedule, updated_at: DateTime<Utc>) -> StoreResult<bool> {
-        schedules::update_if(&self.pool, schedule, updated_at).await
     }
 
     async fn delete_schedule(&self, id: &str) -> StoreResult<()> {

@@ -83,7 +83,7 @@ impl SqliteStore {
 #[async_trait]
 impl Store for SqliteStore {
     async fn insert_agent(&self, agent: &Agent) -> StoreResult<()> {
-        let body = Body::of(&agent.id, agent, agent.created_at, agent.updated_at)?;
+        let body = Body::of(&agent.id, agent, agent.version, agent.created_at, agent.updated_at)?;
         self.writer.write(move |c| resources::insert_body(c, BodyTable::Agents, &body)).await
     }
 
@@ -97,7 +97,7 @@ impl Store for SqliteStore {
     }
 
     async fn update_agent(&self, agent: &Agent) -> StoreResult<()> {
-        let body = Body::of(&agent.id, agent, agent.created_at, agent.updated_at)?;
+        let body = Body::of(&agent.id, agent, agent.version, agent.created_at, agent.updated_at)?;
         self.writer.write(move |c| resources::update_body(c, BodyTable::Agents, &body)).await
     }
 
@@ -107,7 +107,7 @@ impl Store for SqliteStore {
     }
 
     async fn insert_fleet(&self, fleet: &Fleet) -> StoreResult<()> {
-        let body = Body::of(&fleet.id, fleet, fleet.created_at, fleet.updated_at)?;
+        let body = Body::of(&fleet.id, fleet, fleet.version, fleet.created_at, fleet.updated_at)?;
         self.writer.write(move |c| resources::insert_body(c, BodyTable::Fleets, &body)).await
     }
 
@@ -121,7 +121,7 @@ impl Store for SqliteStore {
     }
 
     async fn update_fleet(&self, fleet: &Fleet) -> StoreResult<()> {
-        let body = Body::of(&fleet.id, fleet, fleet.created_at, fleet.updated_at)?;
+        let body = Body::of(&fleet.id, fleet, fleet.version, fleet.created_at, fleet.updated_at)?;
         self.writer.write(move |c| resources::update_body(c, BodyTable::Fleets, &body)).await
     }
 
@@ -227,7 +227,7 @@ impl Store for SqliteStore {
     }
 
     async fn insert_formation(&self, formation: &Formation) -> StoreResult<()> {
-        let body = Body::of(&formation.id, formation, formation.created_at, formation.updated_at)?;
+        let body = Body::of(&formation.id, formation, formation.version, formation.created_at, formation.updated_at)?;
         self.writer.write(move |c| resources::insert_body(c, BodyTable::Formations, &body)).await
     }
 
@@ -285,11 +285,6 @@ impl Store for SqliteStore {
     async fn update_schedule(&self, schedule: &Schedule) -> StoreResult<()> {
         let schedule = schedule.clone();
         self.writer.write(move |c| schedules::update(c, &schedule)).await
-    }
-
-    async fn update_schedule_if(&self, schedule: &Schedule, updated_at: DateTime<Utc>) -> StoreResult<bool> {
-        let schedule = schedule.clone();
-        self.writer.write(move |c| schedules::update_if(c, &schedule, updated_at)).await
     }
 
     async fn delete_schedule(&self, id: &str) -> StoreResult<()> {

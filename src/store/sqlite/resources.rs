@@ -3,7 +3,7 @@
 //! anything changes.
 
 use chrono::Utc;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 
 use super::progress;
 use super::rows::ms;
@@ -13,9 +13,10 @@ pub use crate::store::body::{Body, BodyTable};
 use crate::store::{StoreError, StoreResult};
 
 pub fn insert_body(conn: &Connection, table: BodyTable, body: &Body) -> StoreResult<()> {
-    let sql = format!("INSERT INTO {} (id, body, created_at, updated_at) VALUES (?1, ?2, ?3, ?4)", table.name());
-    let inserted =
-        conn.prepare_cached(&sql)?.execute(params![body.id, body.json, ms(body.created_at), ms(body.updated_at)]);
+    let sql =
+        format!("INSERT INTO {} (id, body, created_at, updated_at, version) VALUES (?1, ?2, ?3, ?4, ?5)", table.name());
+    let values = params![body.id, body.json, ms(body.created_at), ms(body.updated_at), body.version as i64];
+    let inserted = conn.prepare_cached(&sql)?.execute(values);
     match inserted {
         Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) => {
             Err(StoreError::already_exists(table.what(), &body.id))
@@ -25,9 +26,21 @@ pub fn insert_body(conn: &Connection, table: BodyTable, body: &Body) -> StoreRes
 }
 
 pub fn update_body(conn: &Connection, table: BodyTable, body: &Body) -> StoreResult<()> {
-    let sql = format!("UPDATE {} SET body = ?1, updated_at = ?2 WHERE id = ?3", table.name());
-    let updated = conn.prepare_cached(&sql)?.execute(params![body.json, ms(body.updated_at), body.id])?;
-    found(updated, table.what())
+    let sql =
+        format!("UPDATE {} SET body = ?1, updated_at = ?2, version = ?4 WHERE id = ?3 AND version = ?5", table.name());
+    let values = params![body.json, ms(body.updated_at), body.id, body.version as i64, body.replaces()];
+    if conn.prepare_cached(&sql)?.execute(values)? == 1 {
+        return Ok(());
+    }
+    let current = version_of(conn, table.name(), &body.id)?;
+    Err(StoreError::not_updated(table.what(), current))
+}
+
+/// A definition's version as SQLite holds it (`None`: no such row).
+pub fn version_of(conn: &Connection, table: &str, id: &str) -> StoreResult<Option<u64>> {
+    let sql = format!("SELECT version FROM {table} WHERE id = ?1");
+    let version: Option<i64> = conn.prepare_cached(&sql)?.query_row([id], |r| r.get(0)).optional()?;
+    Ok(version.map(|v| v as u64))
 }
 
 pub fn delete_body(conn: &Connection, table: BodyTable, id: &str) -> StoreResult<()> {

@@ -14,36 +14,27 @@ use crate::store::{StoreError, StoreResult};
 pub fn insert(conn: &Connection, schedule: &Schedule) -> StoreResult<()> {
     let (body, paused, next, created, updated) = schedule_rows::columns(schedule)?;
     conn.prepare_cached(
-        "INSERT INTO schedules (id, body, paused, next_tick_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO schedules (id, body, paused, next_tick_at, created_at, updated_at, version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
-    .execute(params![schedule.id, body, paused, next, created, updated])?;
+    .execute(params![schedule.id, body, paused, next, created, updated, schedule.version as i64])?;
     Ok(())
 }
 
-/// Replaces a schedule's definition, paused flag and next tick.
+/// Replaces a schedule's definition, paused flag and next tick, over the
+/// version before `schedule.version`.
 pub fn update(conn: &Connection, schedule: &Schedule) -> StoreResult<()> {
     let (body, paused, next, _, updated) = schedule_rows::columns(schedule)?;
     let changed = conn
         .prepare_cached(
-            "UPDATE schedules SET body = ?2, paused = ?3, next_tick_at = ?4, updated_at = ?5 WHERE id = ?1",
+            "UPDATE schedules SET body = ?2, paused = ?3, next_tick_at = ?4, updated_at = ?5, version = ?6
+             WHERE id = ?1 AND version = ?6 - 1",
         )?
-        .execute(params![schedule.id, body, paused, next, updated])?;
-    if changed == 0 {
-        return Err(StoreError::NotFound("schedule"));
+        .execute(params![schedule.id, body, paused, next, updated, schedule.version as i64])?;
+    if changed == 1 {
+        return Ok(());
     }
-    Ok(())
-}
-
-/// A conditional update: the schedule's row only while its `updated_at` is as read.
-pub fn update_if(conn: &Connection, schedule: &Schedule, updated_at: DateTime<Utc>) -> StoreResult<bool> {
-    let (body, paused, next, _, updated) = schedule_rows::columns(schedule)?;
-    let changed = conn
-        .prepare_cached(
-            "UPDATE schedules SET body = ?2, paused = ?3, next_tick_at = ?4, updated_at = ?5
-             WHERE id = ?1 AND updated_at = ?6",
-        )?
-        .execute(params![schedule.id, body, paused, next, updated, ms(updated_at)])?;
-    Ok(changed == 1)
+    Err(StoreError::not_updated("schedule", super::resources::version_of(conn, "schedules", &schedule.id)?))
 }
 
 /// Deletes a schedule and its ticks; what its ticks submitted stays.

@@ -15,4 +15,22 @@ mod pool;
 mod start;
 
 pub use connection::IDEMPOTENCY_KEY;
-pub use pool::{Listed, McpPool, Reach, Secrets};
+pub use pool::{Listed, McpPool, McpSettings, Reach, Secrets};
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+
+/// Closes `pool`'s idle connections as they pass the idle setting, until
+/// `shutdown`: a pass every half of the setting (at most every 30 s).
+pub async fn close_idle_until(pool: Arc<McpPool>, shutdown: CancellationToken) {
+    let every = (pool.settings().idle / 2).clamp(Duration::from_millis(100), Duration::from_secs(30));
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tokio::time::sleep(every) => {}
+        }
+        pool.close_idle();
+    }
+}

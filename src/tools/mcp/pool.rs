@@ -1,9 +1,12 @@
-//! The worker's MCP connections, one per server definition and secrets.
+//! The worker's MCP connections, one per server definition and secrets:
+//! kept while they are used, closed (a stdio server ending with its
+//! connection) once idle for the setting, and at most so many at once, the
+//! least recently used idle one closed to make room.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rmcp::model::{CallToolResult, Tool};
 use serde_json::Value;
@@ -12,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::connection::{with_stderr, Connection};
 use super::start;
+use crate::domain::commands::AllowedCommands;
 use crate::domain::model::ToolSpec;
 pub use crate::domain::secret::Secrets;
 use crate::domain::toolset::{self, McpServer};
@@ -34,14 +38,64 @@ pub struct Listed {
     pub unavailable: Vec<(String, String)>,
 }
 
-type Slot = Arc<tokio::sync::Mutex<Option<Arc<Connection>>>>;
+/// How a worker keeps its MCP connections.
+#[derive(Debug, Clone)]
+pub struct McpSettings {
+    /// Where HTTP servers may be reached.
+    pub reach: Reach,
+    /// The programs stdio servers may run (`--allow-mcp-command`).
+    pub commands: AllowedCommands,
+    /// A connection unused this long is closed (`--mcp-idle-secs`).
+    pub idle: Duration,
+    /// The most connections kept at once (`--mcp-max-connections`).
+    pub max_connections: usize,
+}
+
+impl Default for McpSettings {
+    fn default() -> Self {
+        McpSettings {
+            reach: Reach::default(),
+            commands: AllowedCommands::default(),
+            idle: Duration::from_secs(300),
+            max_connections: 64,
+        }
+    }
+}
+
+/// One definition's connection, and when a run last asked for it.
+#[derive(Default)]
+struct SlotState {
+    connection: tokio::sync::Mutex<Option<Arc<Connection>>>,
+    last_used: Mutex<Option<Instant>>,
+}
+
+impl SlotState {
+    fn touch(&self) {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+    }
+
+    fn last_used(&self) -> Option<Instant> {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// True while a run holds the connection (a call, a listing) or is
+    /// opening it: such a slot is never closed.
+    fn in_use(&self) -> bool {
+        match self.connection.try_lock() {
+            Ok(held) => held.as_ref().is_some_and(|c| Arc::strong_count(c) > 1),
+            Err(_) => true,
+        }
+    }
+}
+
+type Slot = Arc<SlotState>;
 
 /// A worker's connections to MCP servers.
 #[derive(Default)]
 pub struct McpPool {
     /// By definition: the digest of its secrets' values, and its slot.
     slots: Mutex<HashMap<String, (String, Slot)>>,
-    reach: Reach,
+    settings: McpSettings,
     opened: AtomicU64,
 }
 
@@ -52,9 +106,57 @@ impl std::fmt::Debug for McpPool {
 }
 
 impl McpPool {
-    /// A pool whose HTTP servers are reached under these settings.
-    pub fn new(reach: Reach) -> Self {
-        McpPool { reach, ..Default::default() }
+    /// A pool that keeps its connections under these settings.
+    pub fn new(settings: McpSettings) -> Self {
+        McpPool { settings, ..Default::default() }
+    }
+
+    /// The settings it keeps its connections under.
+    pub fn settings(&self) -> &McpSettings {
+        &self.settings
+    }
+
+    /// How many connections it keeps now.
+    pub fn kept(&self) -> usize {
+        self.slots.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// Closes the connections no run has used for the idle setting (a stdio
+    /// server ends with its connection); returns how many.
+    pub fn close_idle(&self) -> usize {
+        let now = Instant::now();
+        let idle = self.settings.idle;
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        let before = slots.len();
+        slots.retain(|_, (_, slot)| {
+            slot.in_use() || slot.last_used().is_none_or(|used| now.duration_since(used) < idle)
+        });
+        let closed = before - slots.len();
+        if closed > 0 {
+            tracing::info!(closed, kept = slots.len(), "closed idle MCP connections");
+        }
+        closed
+    }
+
+    /// Past the cap, closes the least recently used idle connections but `keep`'s.
+    fn make_room(&self, keep: &Slot) {
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        while slots.len() > self.settings.max_connections.max(1) {
+            let oldest = slots
+                .iter()
+                .filter(|(_, (_, slot))| !Arc::ptr_eq(slot, keep) && !slot.in_use())
+                .min_by_key(|(_, (_, slot))| slot.last_used())
+                .map(|(definition, _)| definition.clone());
+            let Some(oldest) = oldest else {
+                tracing::warn!(
+                    kept = slots.len(),
+                    "every MCP connection is in use: over --mcp-max-connections for now"
+                );
+                return;
+            };
+            slots.remove(&oldest);
+            tracing::info!(kept = slots.len(), "closed the least recently used MCP connection to make room");
+        }
     }
 
     /// How many connections this pool has opened (each one initialized once).
@@ -120,14 +222,17 @@ impl McpPool {
     /// runs asking at once wait for one connection rather than open several.
     async fn connection(&self, server: &McpServer, secrets: &Secrets) -> Result<Arc<Connection>, String> {
         let slot = self.slot(server, secrets);
-        let mut held = slot.lock().await;
+        slot.touch();
+        let mut held = slot.connection.lock().await;
         if let Some(connection) = held.as_ref().filter(|c| !c.is_closed()) {
             return Ok(connection.clone());
         }
-        let connection = Arc::new(start::open(server, secrets, &self.reach).await?);
+        let connection = Arc::new(start::open(server, secrets, &self.settings).await?);
         self.opened.fetch_add(1, Ordering::Relaxed);
         tracing::info!(server = %server.name, "connected to an MCP server");
         *held = Some(connection.clone());
+        drop(held);
+        self.make_room(&slot);
         Ok(connection)
     }
 

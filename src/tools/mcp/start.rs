@@ -15,7 +15,7 @@ use url::Url;
 
 use super::connection::Connection;
 use super::http::PinnedClient;
-use super::pool::{Reach, Secrets};
+use super::pool::{McpSettings, Reach, Secrets};
 use crate::domain::toolset::{McpServer, Setting};
 use crate::tools::netpolicy;
 
@@ -25,16 +25,18 @@ const ENV_ALLOWLIST: &[&str] = &["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "
 /// How much of a stdio server's stderr is kept for error messages.
 const STDERR_KEEP: usize = 2048;
 
-/// Opens and initializes a connection to `server`.
-pub async fn open(server: &McpServer, secrets: &Secrets, reach: &Reach) -> Result<Connection, String> {
+/// Opens and initializes a connection to `server`. A stdio server whose
+/// command this worker does not allow is refused before anything starts.
+pub async fn open(server: &McpServer, secrets: &Secrets, settings: &McpSettings) -> Result<Connection, String> {
     let timeout = Duration::from_millis(server.timeout_ms());
     match (&server.command, &server.url) {
+        (Some(command), _) if !settings.commands.allows(command) => Err(settings.commands.refusal(command)),
         (Some(command), _) => {
             let (transport, stderr) = spawn(server, command, secrets)?;
             Connection::open(transport, timeout, stderr).await
         }
         (None, Some(url)) => {
-            let transport = http_transport(server, url, secrets, reach).await?;
+            let transport = http_transport(server, url, secrets, &settings.reach).await?;
             Connection::open(transport, timeout, Arc::default()).await
         }
         (None, None) => Err("has neither a command nor a url".into()),
