@@ -5,14 +5,15 @@
 //! idle one is closed; a stdio server may be declared only with a command
 //! the operator allows (`--allow-mcp-command`; a 422 otherwise, and none
 //! without the setting), and a worker refuses to start one its own setting
-//! does not allow.
+//! does not allow. And what a worker listed is stored: an API-only server
+//! answers `GET /agents/{id}/tools` with it, and says when it was listed.
 
 mod common;
 mod mcp_support;
 
 use std::time::{Duration, Instant};
 
-use common::{Api, TestEnv};
+use common::{Api, Backend, TestEnv};
 use mcp_support::Recorder;
 use serde_json::{json, Value};
 
@@ -111,4 +112,34 @@ async fn only_allowed_commands_may_be_declared_and_a_worker_keeps_to_its_own_set
     let refused = events.iter().find(|e| e["type"] == "tool_source_unavailable").expect("the server was refused");
     assert!(refused["error"].as_str().unwrap().contains("not allowed"), "{refused}");
     assert!(started(&recorder).is_empty(), "the worker started nothing");
+}
+
+on_both_backends! {
+async fn an_api_only_server_shows_the_tools_a_worker_listed_with_their_age(backend: Backend) {
+    let mut env = TestEnv::on(backend);
+    env.set("WINGMAN_ALLOW_TOOL_HOSTS", "127.0.0.1");
+    let recorder = Recorder::new(env.path(), "rec");
+    let http = recorder.http();
+    let server = env.server(0);
+    let _worker = env.worker();
+    let api = server.api();
+    let servers = [recorder.stdio("rec", json!({})), json!({"name": "web", "url": http.url})];
+    let agent = agent_calling(&api, "a", &servers, "web").await;
+    let (status, before) = api.get(&format!("/agents/{agent}/tools")).await;
+    assert_eq!(status, 200, "{before}");
+    let unlisted = before["unavailable"].as_array().unwrap();
+    assert_eq!(unlisted.len(), 2, "{before}");
+    assert!(unlisted.iter().all(|u| u["error"].as_str().unwrap().contains("no worker has listed")), "{before}");
+
+    run_once(&api, &agent).await;
+    let (_, after) = api.get(&format!("/agents/{agent}/tools")).await;
+    assert_eq!(after["unavailable"], json!([]), "{after}");
+    let names: Vec<&str> = after["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    for tool in ["rec__note", "rec__env", "web__note", "web__env"] {
+        assert!(names.contains(&tool), "{tool} is shown: {names:?}");
+    }
+    let listings = after["listings"].as_array().unwrap();
+    assert_eq!(listings.iter().map(|l| l["server"].as_str().unwrap()).collect::<Vec<_>>(), ["rec", "web"]);
+    assert!(listings.iter().all(|l| l["age_secs"].as_u64().unwrap() < 60 && l["listed_at"].is_string()), "{after}");
+}
 }

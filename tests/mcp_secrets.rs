@@ -64,9 +64,15 @@ async fn a_secret_reaches_its_own_server_only(backend: Backend) {
     assert!(unset["error"].as_str().unwrap().contains("never-set"), "{unset}");
 
     let (_, offered) = api.get(&format!("/agents/{agent}/tools")).await;
+    // An API-only server answers what the worker listed: the three servers'
+    // tools, and why the fourth could not be listed.
     let unavailable = offered["unavailable"].as_array().unwrap();
-    assert_eq!(unavailable.len(), 4, "an API-only server reaches no MCP server: {offered}");
-    assert!(unavailable[0]["error"].as_str().unwrap().contains("runs no workers"), "{offered}");
+    assert_eq!(unavailable.len(), 1, "{offered}");
+    assert_eq!(unavailable[0]["server"], "missing", "{offered}");
+    assert!(unavailable[0]["error"].as_str().unwrap().contains("never-set"), "{offered}");
+    let names: Vec<&str> = offered["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(["own__env", "other__env", "web__env"].iter().all(|t| names.contains(t)), "{names:?}");
+    assert_eq!(offered["listings"].as_array().unwrap().len(), 4, "{offered}");
     let mut seen = vec![
         serde_json::to_string(&events).unwrap(),
         api.run(&run).await.to_string(),

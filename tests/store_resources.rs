@@ -29,6 +29,29 @@ fn fleet(agent_id: &str) -> Fleet {
 
 store_tests! {
     #[tokio::test]
+    async fn an_mcp_listing_is_kept_by_definition_and_only_a_newer_one_replaces_it(store, _dir) {
+        use wingman::domain::model::{McpListing, ToolSpec};
+        let at = |secs: i64| chrono::DateTime::from_timestamp(1_800_000_000 + secs, 0).unwrap();
+        let tool = |name: &str| ToolSpec { name: name.into(), description: "d".into(), input_schema: json!({"type": "object"}) };
+        let listing = |secs: i64, tools: Vec<ToolSpec>, error: Option<&str>| McpListing {
+            definition: "def-1".into(),
+            server: "s".into(),
+            tools,
+            error: error.map(String::from),
+            listed_at: at(secs),
+        };
+        assert_eq!(store.mcp_listing("def-1").await.unwrap(), None);
+        store.record_mcp_listing(&listing(10, vec![tool("s__a")], None)).await.unwrap();
+        store.record_mcp_listing(&listing(20, Vec::new(), Some("down"))).await.unwrap();
+        store.record_mcp_listing(&listing(15, vec![tool("s__old")], None)).await.unwrap();
+        assert_eq!(store.mcp_listing("def-1").await.unwrap(), Some(listing(20, Vec::new(), Some("down"))), "the newest");
+        store.record_mcp_listing(&listing(30, vec![tool("s__a"), tool("s__b")], None)).await.unwrap();
+        let kept = store.mcp_listing("def-1").await.unwrap().unwrap();
+        assert_eq!((kept.tools.len(), kept.error, kept.listed_at), (2, None, at(30)));
+        assert_eq!(store.mcp_listing("def-2").await.unwrap(), None);
+    }
+
+    #[tokio::test]
     async fn fleets_are_created_read_listed_updated_and_deleted(store, _dir) {
         let mut first = fleet("agent-1");
         // IDs order by their millisecond first: the second is made a little later.

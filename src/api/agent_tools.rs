@@ -3,6 +3,7 @@
 
 use axum::extract::{Path, State};
 use axum::Json;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -15,7 +16,7 @@ use super::schemas::Id;
 use super::sessions::with_session_tools;
 use super::AppState;
 use crate::domain::model::ToolSpec;
-use crate::domain::toolset::Source;
+use crate::domain::toolset::{self, Source};
 use crate::tools;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
@@ -40,6 +41,20 @@ struct OfferedTools {
     /// MCP servers that could not be reached or could not list their tools
     /// now: a run's step would go without their tools.
     unavailable: Vec<UnavailableServer>,
+    /// When a worker last listed each MCP server's tools (what the answer
+    /// shows of them), by server.
+    listings: Vec<ServerListing>,
+}
+
+/// When a worker listed an MCP server's tools.
+#[derive(Debug, Serialize, ToSchema)]
+struct ServerListing {
+    server: String,
+    #[schema(value_type = String)]
+    #[serde(with = "crate::domain::model::timestamp")]
+    listed_at: DateTime<Utc>,
+    /// Seconds since.
+    age_secs: u64,
 }
 
 /// An MCP server whose tools are missing now, and why.
@@ -67,7 +82,8 @@ struct OfferedTool {
 /// The tools the agent's runs are offered, in the order the model sees
 /// them; with `session_id`, the session's additions too. MCP servers are
 /// asked for their tools through the embedded workers' connections; an
-/// API-only server lists them as unavailable.
+/// API-only server answers what a worker last listed (`listings` says
+/// when), or says that no worker has listed them yet.
 #[utoipa::path(
     get,
     path = "/agents/{id}/tools",
@@ -103,16 +119,41 @@ async fn list(
     };
     let mut offered: Vec<OfferedTool> = tools::offered(&agent).into_iter().map(|o| shown(o.source, o.spec)).collect();
     let mut unavailable = Vec::new();
-    let Some(mcp) = &state.mcp else {
-        let error = "this API server runs no workers, and only workers start or reach MCP servers";
-        unavailable.extend(
-            agent.mcp_servers.iter().map(|s| UnavailableServer { server: s.name.clone(), error: error.into() }),
-        );
-        return Ok(Json(OfferedTools { tools: offered, unavailable }));
-    };
-    let secrets = state.store.secrets_of(&agent.mcp_servers).await?;
-    let listed = mcp.list(&agent.mcp_servers, &secrets).await;
-    offered.extend(listed.tools.into_iter().map(|spec| shown(Source::Mcp, spec)));
-    unavailable.extend(listed.unavailable.into_iter().map(|(server, error)| UnavailableServer { server, error }));
-    Ok(Json(OfferedTools { tools: offered, unavailable }))
+    if let Some(mcp) = &state.mcp {
+        // This server's own workers ask the servers now, and keep what they learn.
+        let secrets = state.store.secrets_of(&agent.mcp_servers).await?;
+        let listed = mcp.list(&agent.mcp_servers, &secrets).await;
+        for listing in &listed.fresh {
+            state.store.record_mcp_listing(listing).await?;
+        }
+        offered.extend(listed.tools.into_iter().map(|spec| shown(Source::Mcp, spec)));
+        unavailable.extend(listed.unavailable.into_iter().map(|(server, error)| UnavailableServer { server, error }));
+    }
+    let mut listings = Vec::new();
+    let now = Utc::now();
+    for server in &agent.mcp_servers {
+        let stored = state.store.mcp_listing(&toolset::definition_key(server)).await?;
+        let Some(listing) = stored else {
+            if state.mcp.is_none() {
+                unavailable.push(UnavailableServer { server: server.name.clone(), error: NOT_LISTED.into() });
+            }
+            continue;
+        };
+        let age_secs = (now - listing.listed_at).num_seconds().max(0) as u64;
+        listings.push(ServerListing { server: server.name.clone(), listed_at: listing.listed_at, age_secs });
+        if state.mcp.is_some() {
+            continue;
+        }
+        match listing.error {
+            Some(error) => unavailable.push(UnavailableServer {
+                server: server.name.clone(),
+                error: format!("{error} (as a worker found it {age_secs} s ago)"),
+            }),
+            None => offered.extend(listing.tools.into_iter().map(|spec| shown(Source::Mcp, spec))),
+        }
+    }
+    Ok(Json(OfferedTools { tools: offered, unavailable, listings }))
 }
+
+/// Why an API-only server shows no tools of an MCP server.
+const NOT_LISTED: &str = "no worker has listed this server's tools yet: a worker lists them when a run first uses it";

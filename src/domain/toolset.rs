@@ -25,6 +25,15 @@ pub const MAX_MCP_TIMEOUT_MS: u64 = 3_600_000;
 /// The longest MCP server name, so that `<server>__<tool>` leaves room for the tool.
 pub const MAX_SERVER_NAME_LEN: usize = 24;
 
+/// What names a server's definition wherever it is declared (secrets by
+/// name, never their values): the digest of its JSON. Runs of any agent
+/// that declares the same server share its listing.
+pub fn definition_key(server: &McpServer) -> String {
+    use sha2::{Digest, Sha256};
+    let json = serde_json::to_string(server).unwrap_or_default();
+    format!("{:x}", Sha256::digest(json.as_bytes()))
+}
+
 /// The names of the secrets these servers refer to, each once.
 pub fn secret_names(servers: &[McpServer]) -> Vec<String> {
     let mut names: Vec<String> = servers.iter().flat_map(McpServer::secret_names).collect();

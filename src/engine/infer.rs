@@ -30,6 +30,13 @@ impl Execution {
         self.secrets = None;
         let secrets = self.step_secrets().await?;
         let listed = self.config.mcp.list(&self.ctx.agent.mcp_servers, &secrets).await;
+        // What the servers said is kept for every API server to show; a
+        // failure to keep it costs the run nothing.
+        for listing in &listed.fresh {
+            if let Err(e) = self.store.record_mcp_listing(listing).await {
+                tracing::debug!(server = %listing.server, error = %e, "could not store an MCP listing");
+            }
+        }
         specs.extend(listed.tools);
         for (server, error) in listed.unavailable {
             tracing::warn!(server = %server, error = %error, "an MCP server is unavailable");

@@ -18,7 +18,7 @@ use crate::domain::formation::run::{FormationRun, NewFormationRun};
 use crate::domain::formation::Formation;
 use crate::domain::history::HistoryCache;
 use crate::domain::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun};
-use crate::domain::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStatus, Session};
 use crate::domain::schedule::{Schedule, Tick};
 use crate::domain::secret::{Secret, SecretInfo, Secrets};
 use crate::domain::toolset::{self, McpServer};
@@ -276,6 +276,14 @@ pub trait Store: Send + Sync + 'static {
     }
     /// Every stored secret, by name, without the values.
     async fn list_secrets(&self) -> StoreResult<Vec<SecretInfo>>;
+
+    // What workers saw of MCP servers' tools.
+    /// Keeps `listing` as its definition's newest, unless a newer one is
+    /// stored already.
+    async fn record_mcp_listing(&self, listing: &McpListing) -> StoreResult<()>;
+    /// The newest listing of the definition with this key, if any worker
+    /// has listed it.
+    async fn mcp_listing(&self, definition: &str) -> StoreResult<Option<McpListing>>;
     /// Forgets a secret; [`StoreError::NotFound`] if there was none.
     async fn delete_secret(&self, name: &str) -> StoreResult<()>;
 

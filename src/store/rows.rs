@@ -78,6 +78,18 @@ pub fn at(ms: i64) -> DateTime<Utc> {
     Utc.timestamp_millis_opt(ms).single().unwrap_or_default()
 }
 
+/// An MCP listing from its row (`definition`, `server`, `tools`, `error`,
+/// `listed_at`).
+pub fn mcp_listing(row: &impl Columns) -> StoreResult<crate::domain::model::McpListing> {
+    Ok(crate::domain::model::McpListing {
+        definition: row.text("definition")?,
+        server: row.text("server")?,
+        tools: json(row, "tools")?,
+        error: row.opt_text("error")?,
+        listed_at: at(row.int("listed_at")?),
+    })
+}
+
 /// Decodes a column of JSON text.
 pub fn json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResult<T> {
     Ok(serde_json::from_str(&row.text(col)?)?)

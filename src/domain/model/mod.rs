@@ -812,13 +812,29 @@ impl Serialize for EventField<'_> {
 }
 
 /// A tool the model may call, as described to the provider.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ToolSpec {
     pub name: String,
     /// What the tool does; left out of the request when empty.
     pub description: String,
     /// A JSON schema of the tool's input object.
     pub input_schema: Value,
+}
+
+/// What a worker saw when it listed an MCP server's tools: the tools as the
+/// model is offered them, or why it could not list them. Stored by
+/// definition, so that any server, an API-only one included, can say what
+/// an agent's runs are offered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpListing {
+    /// The definition's key ([`crate::domain::toolset::definition_key`]).
+    pub definition: String,
+    /// The server's name in it.
+    pub server: String,
+    pub tools: Vec<ToolSpec>,
+    /// Why it could not be listed, when it could not.
+    pub error: Option<String>,
+    pub listed_at: DateTime<Utc>,
 }
 
 #[cfg(test)]

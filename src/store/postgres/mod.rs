@@ -41,6 +41,7 @@ mod events;
 mod fleet;
 mod formations;
 mod listen;
+mod listings;
 mod load;
 mod migrate;
 mod people;

@@ -10,8 +10,8 @@ use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
 use super::{
-    deliveries, events, fleet, formations, load, people, progress, queue, retention, schedules, sealed, workers,
-    PgStore,
+    deliveries, events, fleet, formations, listings, load, people, progress, queue, retention, schedules, sealed,
+    workers, PgStore,
 };
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::credential::{ApiKey, CredentialInfo};
@@ -19,7 +19,7 @@ use crate::domain::event::RunEvent;
 use crate::domain::formation::run::{FormationRun, NewFormationRun};
 use crate::domain::formation::Formation;
 use crate::domain::history::HistoryCache;
-use crate::domain::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStatus, Session};
 use crate::domain::schedule::{Schedule, Tick};
 use crate::domain::secret::{Secret, SecretInfo};
 use crate::domain::webhook::{Attempt, Delivery, Next};
@@ -514,6 +514,14 @@ impl Store for PgStore {
 
     async fn list_secrets(&self) -> StoreResult<Vec<SecretInfo>> {
         sealed::list_secrets(&self.pool).await
+    }
+
+    async fn record_mcp_listing(&self, listing: &McpListing) -> StoreResult<()> {
+        listings::record(&self.pool, listing).await
+    }
+
+    async fn mcp_listing(&self, definition: &str) -> StoreResult<Option<McpListing>> {
+        listings::get(&self.pool, definition).await
     }
 
     async fn delete_secret(&self, name: &str) -> StoreResult<()> {

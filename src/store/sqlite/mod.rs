@@ -15,7 +15,7 @@ use crate::domain::event::RunEvent;
 use crate::domain::formation::run::{FormationRun, NewFormationRun};
 use crate::domain::formation::Formation;
 use crate::domain::history::HistoryCache;
-use crate::domain::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStatus, Session};
 use crate::domain::schedule::{Schedule, Tick};
 use crate::domain::secret::{Secret, SecretInfo};
 use crate::domain::webhook::{Attempt, Delivery, Next};
@@ -30,6 +30,7 @@ mod children;
 mod deliveries;
 mod fleet;
 mod formations;
+mod listings;
 mod load;
 mod migrate;
 mod open;
@@ -440,6 +441,16 @@ impl Store for SqliteStore {
 
     async fn list_secrets(&self) -> StoreResult<Vec<SecretInfo>> {
         self.readers.read(sealed::list_secrets).await
+    }
+
+    async fn record_mcp_listing(&self, listing: &McpListing) -> StoreResult<()> {
+        let listing = listing.clone();
+        self.writer.write(move |c| listings::record(c, &listing)).await
+    }
+
+    async fn mcp_listing(&self, definition: &str) -> StoreResult<Option<McpListing>> {
+        let definition = definition.to_string();
+        self.readers.read(move |c| listings::get(c, &definition)).await
     }
 
     async fn delete_secret(&self, name: &str) -> StoreResult<()> {

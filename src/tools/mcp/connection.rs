@@ -65,13 +65,13 @@ impl Connection {
         self.service.is_closed() || self.service.peer().is_transport_closed()
     }
 
-    /// The server's tools: the cached list, or a fresh one when there is
-    /// none yet or the server said it changed.
-    pub async fn tools(&self, timeout: Duration) -> Result<Vec<Tool>, String> {
+    /// The server's tools: the cached list, or a fresh one (`true`) when
+    /// there is none yet or the server said it changed.
+    pub async fn tools(&self, timeout: Duration) -> Result<(Vec<Tool>, bool), String> {
         let mut cached = self.tools.lock().await;
         let stale = self.stale.swap(false, Ordering::SeqCst);
         if let (Some(tools), false) = (cached.as_ref(), stale) {
-            return Ok(tools.clone());
+            return Ok((tools.clone(), false));
         }
         let listed = match tokio::time::timeout(timeout, self.service.peer().list_all_tools()).await {
             Ok(Ok(tools)) => tools,
@@ -82,7 +82,7 @@ impl Connection {
             Err(_) => return Err(format!("did not list its tools within {} ms", timeout.as_millis())),
         };
         *cached = Some(listed.clone());
-        Ok(listed)
+        Ok((listed, true))
     }
 
     /// Calls `tool` with `arguments`, the idempotency key in `_meta`, and a

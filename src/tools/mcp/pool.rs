@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::connection::{with_stderr, Connection};
 use super::start;
 use crate::domain::commands::AllowedCommands;
-use crate::domain::model::ToolSpec;
+use crate::domain::model::{McpListing, ToolSpec};
 pub use crate::domain::secret::Secrets;
 use crate::domain::toolset::{self, McpServer};
 use crate::tools::outside::OutsideConfig;
@@ -36,6 +36,10 @@ pub struct Listed {
     pub tools: Vec<ToolSpec>,
     /// The servers left out, by name, with why.
     pub unavailable: Vec<(String, String)>,
+    /// What this call learned from the servers themselves (a list not
+    /// cached, or a failure not reported within the last minute), for the
+    /// caller to store: what any server answers `GET /agents/{id}/tools` from.
+    pub fresh: Vec<McpListing>,
 }
 
 /// How a worker keeps its MCP connections.
@@ -97,7 +101,12 @@ pub struct McpPool {
     slots: Mutex<HashMap<String, (String, Slot)>>,
     settings: McpSettings,
     opened: AtomicU64,
+    /// By definition key: the failure last reported as fresh, and when.
+    failures: Mutex<HashMap<String, (String, Instant)>>,
 }
+
+/// How long a failure, once reported, is not reported again.
+const FAILURE_REPORTED_FOR: Duration = Duration::from_secs(60);
 
 impl std::fmt::Debug for McpPool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -169,21 +178,57 @@ impl McpPool {
     pub async fn list(&self, servers: &[McpServer], secrets: &Secrets) -> Listed {
         let mut listed = Listed::default();
         for server in servers {
+            let listing = |tools: Vec<ToolSpec>, error: Option<String>| McpListing {
+                definition: toolset::definition_key(server),
+                server: server.name.clone(),
+                tools,
+                error,
+                listed_at: chrono::Utc::now(),
+            };
             match self.tools(server, secrets).await {
-                Ok(tools) => listed.tools.extend(tools),
-                Err(error) => listed.unavailable.push((server.name.clone(), error)),
+                Ok((tools, fresh)) => {
+                    self.failures.lock().unwrap_or_else(|e| e.into_inner()).remove(&toolset::definition_key(server));
+                    if fresh {
+                        listed.fresh.push(listing(tools.clone(), None));
+                    }
+                    listed.tools.extend(tools);
+                }
+                Err(error) => {
+                    if self.failure_is_news(server, &error) {
+                        listed.fresh.push(listing(Vec::new(), Some(error.clone())));
+                    }
+                    listed.unavailable.push((server.name.clone(), error));
+                }
             }
         }
         listed
     }
 
+    /// Whether this failure is worth storing: not the one reported for this
+    /// server within the last minute (a server that stays down would
+    /// otherwise be written at every step of every run).
+    fn failure_is_news(&self, server: &McpServer, error: &str) -> bool {
+        let key = toolset::definition_key(server);
+        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        let repeated = failures
+            .get(&key)
+            .is_some_and(|(last, at)| last == error && now.duration_since(*at) < FAILURE_REPORTED_FOR);
+        if !repeated {
+            failures.insert(key, (error.to_string(), now));
+        }
+        !repeated
+    }
+
     /// The server's tools as the model is offered them, `<server>__<tool>`,
-    /// under its allowlist; or why there are none now.
-    async fn tools(&self, server: &McpServer, secrets: &Secrets) -> Result<Vec<ToolSpec>, String> {
+    /// under its allowlist, and whether they were listed anew; or why there
+    /// are none now.
+    async fn tools(&self, server: &McpServer, secrets: &Secrets) -> Result<(Vec<ToolSpec>, bool), String> {
         let connection = self.connection(server, secrets).await?;
         let tools = connection.tools(Duration::from_millis(server.timeout_ms())).await;
-        let tools = tools.map_err(|e| self.failed(server, secrets, &connection, e))?;
-        Ok(tools.iter().filter(|t| server.offers(&t.name)).filter_map(|t| spec(server, t)).collect())
+        let (tools, fresh) = tools.map_err(|e| self.failed(server, secrets, &connection, e))?;
+        let specs = tools.iter().filter(|t| server.offers(&t.name)).filter_map(|t| spec(server, t)).collect();
+        Ok((specs, fresh))
     }
 
     /// Calls the server's tool `tool`. Whatever goes wrong is an error result.
