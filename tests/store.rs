@@ -165,7 +165,10 @@ store_tests! {
             assert_eq!(store.claim_runs(&w, 1).await.unwrap().len(), 1);
             tokio::time::sleep(LEASE + Duration::from_millis(100)).await;
         }
-        let w = worker(&store).await;
+        // A lease long enough that a loaded machine cannot let it lapse
+        // between the registration and the claim.
+        let w = new_id();
+        store.register_worker(&w, "test", Duration::from_secs(30)).await.unwrap();
         assert!(store.claim_runs(&w, 1).await.unwrap().is_empty());
         let failed = store.get_run(&run).await.unwrap().unwrap();
         assert_eq!(failed.status, RunStatus::Failed);

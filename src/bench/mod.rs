@@ -21,6 +21,7 @@ mod history;
 mod http;
 mod idle;
 mod memory;
+mod soak;
 mod steps;
 
 /// Benchmark arguments.
@@ -67,6 +68,8 @@ enum Which {
     Fanout(fanout::FanoutArgs),
     /// (j) A model's answer of some megabytes: the API server's peak memory on its way to a tail.
     Answer(answer::AnswerArgs),
+    /// (k) Steady mixed load for a while: every process's resident memory, sampled.
+    Soak(soak::SoakArgs),
 }
 
 /// Runs a benchmark and prints its figures.
@@ -109,6 +112,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         Which::Formation(a) => formation::run(&setup, a).await,
         Which::Fanout(a) => fanout::run(&setup, a).await,
         Which::Answer(a) => answer::run(&setup, a).await,
+        Which::Soak(a) => soak::run(&setup, a).await,
     };
     if let Some(exporter) = exporter {
         tokio::task::spawn_blocking(move || exporter.shutdown()).await?;
