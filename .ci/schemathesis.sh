@@ -60,7 +60,9 @@ mkdir "$work/root"
 # shell that starts the server has opened it.
 : >"$work/stdout"
 # Port 0: the server picks a free port and prints its address first.
-WINGMAN_LOG=warn "$binary" serve --addr 127.0.0.1:0 --workers 2 \
+# Any stdio MCP command may be declared: which ones an operator allows is
+# a setting the document cannot state, and declarations are what is tested.
+WINGMAN_LOG=warn WINGMAN_ALLOW_MCP_COMMANDS='*' "$binary" serve --addr 127.0.0.1:0 --workers 2 \
     --database-url "$work/wingman.db" --data-dir "$work" --work-root "$work/root" \
     --auth-token "$token" >"$work/stdout" 2>"$work/server.log" &
 server=$!

@@ -127,7 +127,7 @@ struct NewAgent;
 impl PartialSchema for NewAgent {
     fn schema() -> RefOr<Schema> {
         let description = "A new agent: `name` is required, and `model` unless the provider is `scripted`";
-        let fields = schemas::requiring(AgentFields::schema(), &["name"], description);
+        let fields = schemas::requiring(schemas::without_version(AgentFields::schema()), &["name"], description);
         let scripted = ObjectBuilder::new().schema_type(SchemaType::AnyValue).property(
             "provider",
             ObjectBuilder::new().schema_type(SchemaType::AnyValue).enum_values(Some([Some("scripted"), None])),

@@ -59,7 +59,7 @@ struct NewFleet;
 impl PartialSchema for NewFleet {
     fn schema() -> RefOr<Schema> {
         let description = "A new fleet: `name` and `agent_id` are required, the rest optional.";
-        schemas::requiring(FleetFields::schema(), &["name", "agent_id"], description)
+        schemas::requiring(schemas::without_version(FleetFields::schema()), &["name", "agent_id"], description)
     }
 }
 

@@ -72,6 +72,23 @@ impl PartialSchema for ScheduleRequest {
     }
 }
 
+/// The body of `POST /schedules` in the document: [`ScheduleRequest`]
+/// without `version` (nothing to make a change over yet).
+struct NewScheduleRequest;
+
+impl PartialSchema for NewScheduleRequest {
+    fn schema() -> RefOr<Schema> {
+        let body = schemas::without_version(ScheduleBody::schema());
+        AllOfBuilder::new().item(body).item(schemas::schedule::one_of_cron_or_every()).into()
+    }
+}
+
+impl ToSchema for NewScheduleRequest {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        ScheduleBody::schemas(schemas);
+    }
+}
+
 impl ToSchema for ScheduleRequest {
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
         schemas.push(("ScheduleBody".to_string(), ScheduleBody::schema()));
@@ -142,7 +159,7 @@ fn schedule_of(id: String, body: ScheduleBody, when: &When, paused: bool) -> Api
     path = "/schedules",
     tag = "schedules",
     operation_id = "create_schedule",
-    request_body = ScheduleRequest,
+    request_body = NewScheduleRequest,
     responses(
         (status = 201, description = "The schedule", body = Schedule),
         (status = 400, description = "A bad name, pattern, period, time zone, message or task", body = ErrorBody),

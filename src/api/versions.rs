@@ -25,7 +25,7 @@ pub struct IfMatchParam {
     /// The version the change is made over (`3`, `"3"` or `W/"3"`; `*` is
     /// any): a `409` if it is at another. Without it, the change is made over
     /// the newest version.
-    #[param(rename = "If-Match", value_type = Option<String>)]
+    #[param(rename = "If-Match", value_type = Option<String>, pattern = r#"^(\*|W/"[0-9]{1,18}"|"[0-9]{1,18}"|[0-9]{1,18})$"#)]
     #[allow(dead_code)]
     if_match: Option<String>,
 }

@@ -20,7 +20,7 @@ pub mod schedule;
 
 pub use json::{AnyJson, JsonObject};
 use nullable::or_null;
-pub use nullable::{not_null, requiring};
+pub use nullable::{not_null, requiring, without_version};
 
 /// Text without NUL characters: the API refuses a body with one in any
 /// string or key (PostgreSQL cannot store it).

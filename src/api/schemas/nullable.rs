@@ -89,3 +89,12 @@ pub fn requiring(schema: RefOr<Schema>, fields: &[&str], description: &str) -> R
     object.description = Some(description.to_string());
     RefOr::T(Schema::Object(object))
 }
+
+/// A definition's fields as a `POST` takes them: without `version`, which
+/// names what a change is made over and so only a `PUT` takes.
+pub fn without_version(schema: RefOr<Schema>) -> RefOr<Schema> {
+    let RefOr::T(Schema::Object(mut object)) = schema else { return schema };
+    object.properties.remove("version");
+    object.required.retain(|r| r != "version");
+    RefOr::T(Schema::Object(object))
+}
