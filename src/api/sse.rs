@@ -214,7 +214,7 @@ pub async fn events_answer(
     }
     let limit = super::runs::check_limit(query.limit, 1000, 10_000)?;
     let page = state.store.read_events(log_id, after, limit).await?;
-    let next_after = (page.len() == limit as usize).then(|| page.last().map(|e| e.seq)).flatten();
+    let next_after = page.last().filter(|_| page.len() == limit as usize).map(|e| e.seq);
     let json: Vec<_> = page.iter().map(|e| e.json_as(dialect.id_key())).collect();
     let mut answer = Json(json).into_response();
     if let Some(seq) = next_after {

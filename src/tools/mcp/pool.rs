@@ -125,11 +125,6 @@ impl McpPool {
         &self.settings
     }
 
-    /// How many connections it keeps now.
-    pub fn kept(&self) -> usize {
-        self.slots.lock().unwrap_or_else(|e| e.into_inner()).len()
-    }
-
     /// Closes the connections no run has used for the idle setting (a stdio
     /// server ends with its connection); returns how many.
     pub fn close_idle(&self) -> usize {
@@ -178,24 +173,18 @@ impl McpPool {
     pub async fn list(&self, servers: &[McpServer], secrets: &Secrets) -> Listed {
         let mut listed = Listed::default();
         for server in servers {
-            let listing = |tools: Vec<ToolSpec>, error: Option<String>| McpListing {
-                definition: toolset::definition_key(server),
-                server: server.name.clone(),
-                tools,
-                error,
-                listed_at: chrono::Utc::now(),
-            };
-            match self.tools(server, secrets).await {
+            let outcome = self.tools(server, secrets).await;
+            let failure_is_news = self.note_failure(server, outcome.as_ref().err());
+            match outcome {
                 Ok((tools, fresh)) => {
-                    self.failures.lock().unwrap_or_else(|e| e.into_inner()).remove(&toolset::definition_key(server));
                     if fresh {
-                        listed.fresh.push(listing(tools.clone(), None));
+                        listed.fresh.push(listing(server, tools.clone(), None));
                     }
                     listed.tools.extend(tools);
                 }
                 Err(error) => {
-                    if self.failure_is_news(server, &error) {
-                        listed.fresh.push(listing(Vec::new(), Some(error.clone())));
+                    if failure_is_news {
+                        listed.fresh.push(listing(server, Vec::new(), Some(error.clone())));
                     }
                     listed.unavailable.push((server.name.clone(), error));
                 }
@@ -204,18 +193,27 @@ impl McpPool {
         listed
     }
 
-    /// Whether this failure is worth storing: not the one reported for this
-    /// server within the last minute (a server that stays down would
-    /// otherwise be written at every step of every run).
-    fn failure_is_news(&self, server: &McpServer, error: &str) -> bool {
-        let key = toolset::definition_key(server);
+    /// Notes how listing `server` went, and says whether a failure is worth
+    /// storing: not the one reported for it within the last minute (a server
+    /// that stays down would otherwise be written at every step of every
+    /// run). A success forgets its failure.
+    fn note_failure(&self, server: &McpServer, error: Option<&String>) -> bool {
         let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        // The common case, a server that answers and never failed, costs no digest.
+        if error.is_none() && failures.is_empty() {
+            return false;
+        }
+        let key = toolset::definition_key(server);
+        let Some(error) = error else {
+            failures.remove(&key);
+            return false;
+        };
         let now = Instant::now();
         let repeated = failures
             .get(&key)
             .is_some_and(|(last, at)| last == error && now.duration_since(*at) < FAILURE_REPORTED_FOR);
         if !repeated {
-            failures.insert(key, (error.to_string(), now));
+            failures.insert(key, (error.clone(), now));
         }
         !repeated
     }
@@ -308,6 +306,17 @@ impl McpPool {
             }
         }
         with_stderr(error, &connection.stderr)
+    }
+}
+
+/// What was just learned of `server`'s tools, to be stored.
+fn listing(server: &McpServer, tools: Vec<ToolSpec>, error: Option<String>) -> McpListing {
+    McpListing {
+        definition: toolset::definition_key(server),
+        server: server.name.clone(),
+        tools,
+        error,
+        listed_at: chrono::Utc::now(),
     }
 }
 
