@@ -8,6 +8,7 @@ use clap::Args;
 
 use crate::api::serve::ConnectionLimits;
 use crate::domain::commands::AllowedCommands;
+use crate::domain::history::HistoryCache;
 use crate::engine::LoopConfig;
 use crate::services::delivery::DeliveryConfig;
 use crate::services::retention::RetentionConfig;
@@ -132,6 +133,11 @@ pub struct WorkerArgs {
     /// each wait is drawn uniformly between half the delay and all of it).
     #[arg(long, env = "WINGMAN_RETRY_BASE_MS", default_value_t = 500)]
     pub retry_base_ms: u64,
+    /// The decoded session histories each worker process keeps for the
+    /// sessions' next runs, in MB (estimated; the least recently used go
+    /// first). 0 keeps none: every run reads its session's whole history.
+    #[arg(long, env = "WINGMAN_HISTORY_CACHE_MB", default_value_t = 64)]
+    pub history_cache_mb: usize,
     /// A JSON file of model prices laid over the shipped ones (docs/providers.md).
     #[arg(long, env = "WINGMAN_PRICING_FILE")]
     pub pricing_file: Option<PathBuf>,
@@ -244,6 +250,7 @@ impl WorkerArgs {
                     idle: Duration::from_secs(self.mcp.mcp_idle_secs),
                     max_connections: usize::try_from(self.mcp.mcp_max_connections).unwrap_or(usize::MAX),
                 })),
+                histories: std::sync::Arc::new(HistoryCache::new(self.history_cache_mb.saturating_mul(1 << 20))),
                 ..LoopConfig::default()
             },
         }

@@ -1,7 +1,9 @@
-//! `wingman bench burndown` end to end at a small size: it drains what it
+//! `wingman bench` end to end at small sizes: a burn-down drains what it
 //! enqueued and prints its figures, the rate and the CPU a run cost (the
-//! database's too when PostgreSQL runs on this machine). No figure is
-//! judged here; docs/benchmarks.md records them.
+//! database's too when PostgreSQL runs on this machine); a fan-out checks
+//! every tail's log; a soak samples every process's memory and what its
+//! metrics say it holds. No figure is judged here; docs/benchmarks.md
+//! records them.
 
 mod pg_support;
 
@@ -66,4 +68,21 @@ fn a_small_fanout_checks_every_tails_log_and_prints_its_figures() {
 fn a_large_answer_prints_the_servers_peak_memory() {
     let out = bench(&["answer", "--bytes", "200000"]);
     assert!(out.contains("an answer of 0.2 MB: 0.4 MB of SSE read"), "{out}");
+}
+
+#[test]
+fn a_short_soak_samples_every_process_and_what_its_metrics_say_it_holds() {
+    let out = bench(&["soak", "--minutes", "0.2", "--sample-secs", "3"]);
+    let samples: Vec<&str> = out.lines().filter(|line| line.contains(" runs  server ")).collect();
+    assert!(samples.len() >= 3, "a sample every 3 s for 12 s: {out}");
+    for sample in &samples {
+        assert_eq!(sample.matches(" (sqlite ").count(), 3, "the server's and both workers' metrics: {sample}");
+        assert!(!sample.contains("no metrics"), "{sample}");
+    }
+    let last = samples.last().unwrap();
+    assert!(!last.starts_with("    3 s  0 runs"), "the load ran: {out}");
+    for process in ["server", "worker-1", "worker-2"] {
+        let report = format!("{process}: warm-up peak ");
+        assert!(out.lines().any(|line| line.starts_with(&report) && line.contains(" MB a minute")), "{out}");
+    }
 }

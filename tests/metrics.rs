@@ -25,6 +25,10 @@ const WORKER_FAMILIES: &[&str] = &[
     "wingman_lease_rescues_total",
     "wingman_fenced_writes_refused_total",
     "wingman_compactions_total",
+    "wingman_history_cache_bytes",
+    "wingman_history_cache_sessions",
+    "process_resident_memory_bytes",
+    "wingman_sqlite_memory_bytes",
 ];
 const SERVER_FAMILIES: &[&str] = &[
     "wingman_event_pump_lag_seconds",
@@ -64,6 +68,15 @@ async fn the_server_and_a_worker_count_a_workload(backend: Backend) {
     check_worker(&worker);
     let scraped = scrape(&format!("{}/metrics", server.url)).await;
     check_server(&scraped, 5);
+    for process in [&scraped, &worker] {
+        let resident = process.value("process_resident_memory_bytes", &[]).unwrap_or(0.0);
+        assert!(resident > 5e6, "a process's resident memory is megabytes: {resident}");
+        let sqlite = process.value("wingman_sqlite_memory_bytes", &[]).unwrap_or(-1.0);
+        match backend {
+            Backend::Sqlite => assert!(sqlite > 0.0 && sqlite < resident, "SQLite's share: {sqlite}"),
+            Backend::Postgres => assert_eq!(sqlite, 0.0, "no SQLite in a process on PostgreSQL"),
+        }
+    }
     for run in [&rescued, &failed, &stalled, &parked[0], &parked[1]] {
         assert!(!scraped.text.contains(run.as_str()) && !worker.text.contains(run.as_str()), "no run ID in a label");
     }

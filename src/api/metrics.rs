@@ -36,7 +36,7 @@ async fn scrape(State(state): State<AppState>) -> Response {
             None
         }
     };
-    metrics::response(metrics::render_server(database))
+    metrics::response(metrics::render_server(database, crate::store::memory_held_by_sqlite()))
 }
 
 async fn database_gauges(store: &dyn Store) -> StoreResult<DatabaseGauges> {

@@ -2,11 +2,14 @@
 //! memory sampled. An API-only server and two worker processes serve three
 //! clients that each send a message (one `write` call of 2 KB, then a 1 KB
 //! answer) and follow its SSE stream to its end, one after another, and a
-//! fourth that sends fleet runs of 20 such tasks and waits for each. Each
-//! process's memory should climb while its caches fill (SQLite's page
+//! fourth that sends fleet runs of 20 such tasks and waits for each. The
+//! agent's model has a context window, as every real one has, so the three
+//! long sessions are compacted as they grow. Each process's memory should
+//! climb while its caches fill (SQLite's page caches, the workers' history
 //! caches, the connection pools) and then stay flat: the figures are its
 //! peak during the warm-up and its lowest, highest and last after it, and
-//! the slope after it.
+//! the slope after it. Each sample also shows what the processes' `/metrics`
+//! say SQLite and the history caches hold.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -23,28 +26,49 @@ use super::Setup;
 
 #[derive(Debug, Args)]
 pub struct SoakArgs {
-    /// How long the load lasts, in minutes.
-    #[arg(long, default_value_t = 30)]
-    minutes: u64,
+    /// How long the load lasts, in minutes (fractions are allowed).
+    #[arg(long, default_value_t = 30.0)]
+    minutes: f64,
     /// How often memory is sampled, in seconds.
     #[arg(long, default_value_t = 30)]
     sample_secs: u64,
     /// The share of the time counted as warm-up, in percent.
     #[arg(long, default_value_t = 20)]
     warm_up_percent: u64,
+    /// The agent's context window in tokens (a 200,000-token model's by
+    /// default); 0 gives it none, so that its sessions are never compacted
+    /// and their histories grow for as long as the soak lasts.
+    #[arg(long, default_value_t = 200_000)]
+    context_window: u64,
 }
 
 /// Runs the load and prints a line per sample, then each process's figures.
 pub async fn run(setup: &Setup, args: SoakArgs) -> anyhow::Result<()> {
     let mut server = setup.spawn(&["serve", "--addr", "127.0.0.1:0", "--workers", "0"], &[])?;
     let base = super::server_url(&mut server)?;
-    let workers = [setup.spawn(&["worker"], &[])?, setup.spawn(&["worker"], &[])?];
-    let pids = [("server", server.id()), ("worker-1", workers[0].id()), ("worker-2", workers[1].id())];
-    let outcome = soak(setup, &base, &pids, &args).await;
+    let scrapes = [format!("127.0.0.1:{}", super::free_port()?), format!("127.0.0.1:{}", super::free_port()?)];
+    let workers = [
+        setup.spawn(&["worker", "--metrics-addr", &scrapes[0]], &[])?,
+        setup.spawn(&["worker", "--metrics-addr", &scrapes[1]], &[])?,
+    ];
+    let processes = [
+        Process { name: "server", pid: server.id(), metrics: format!("{base}/metrics") },
+        Process { name: "worker-1", pid: workers[0].id(), metrics: format!("http://{}/metrics", scrapes[0]) },
+        Process { name: "worker-2", pid: workers[1].id(), metrics: format!("http://{}/metrics", scrapes[1]) },
+    ];
+    let outcome = soak(setup, &base, &processes, &args).await;
     let [w1, w2] = workers;
     super::stop_all(&mut [server, w1, w2]);
-    report(&pids, &outcome?, &args);
+    report(&processes, &outcome?, &args);
     Ok(())
+}
+
+/// A process the soak samples: its name, its pid and where it serves
+/// `/metrics`.
+struct Process {
+    name: &'static str,
+    pid: u32,
+    metrics: String,
 }
 
 /// One sample: when, and each process's resident memory.
@@ -53,7 +77,7 @@ struct Sample {
     resident: Vec<u64>,
 }
 
-async fn soak(setup: &Setup, base: &str, pids: &[(&str, u32)], args: &SoakArgs) -> anyhow::Result<Vec<Sample>> {
+async fn soak(setup: &Setup, base: &str, processes: &[Process], args: &SoakArgs) -> anyhow::Result<Vec<Sample>> {
     let http = reqwest::Client::new();
     let work = super::work_dir(setup);
     std::fs::create_dir_all(&work)?;
@@ -61,14 +85,14 @@ async fn soak(setup: &Setup, base: &str, pids: &[(&str, u32)], args: &SoakArgs) 
         {"tool_calls": [{"name": "write", "input": {"path": "out.txt", "content": "x".repeat(2048)}}]},
         {"text": "y".repeat(1024)}
     ]);
-    let agent = post(
-        &http,
-        &format!("{base}/agents"),
-        json!({"name": "soak", "tools": ["write"], "options": {"script": script}}),
-    )
-    .await?;
+    let mut options = json!({"script": script});
+    if args.context_window > 0 {
+        options["context_window"] = json!(args.context_window);
+    }
+    let agent =
+        post(&http, &format!("{base}/agents"), json!({"name": "soak", "tools": ["write"], "options": options})).await?;
     let agent_id = agent["id"].as_str().context("agent id")?.to_string();
-    let until = Instant::now() + Duration::from_secs(args.minutes * 60);
+    let until = Instant::now() + Duration::from_secs_f64(args.minutes.max(0.0) * 60.0);
     let ran = Arc::new(AtomicU64::new(0));
     let mut load = tokio::task::JoinSet::new();
     for client in 0..3 {
@@ -83,7 +107,7 @@ async fn soak(setup: &Setup, base: &str, pids: &[(&str, u32)], args: &SoakArgs) 
         post(&http, &format!("{base}/fleets"), json!({"name": "soak", "agent_id": agent_id, "work_dir": work})).await?;
     let url = format!("{base}/fleets/{}/run?wait=true", fleet["id"].as_str().context("fleet id")?);
     load.spawn(fleets(http.clone(), url, until, ran.clone()));
-    let samples = sample(pids, until, Duration::from_secs(args.sample_secs.max(1)), &ran).await;
+    let samples = sample(&http, processes, until, Duration::from_secs(args.sample_secs.max(1)), &ran).await;
     while let Some(done) = load.join_next().await {
         done??;
     }
@@ -116,27 +140,56 @@ async fn fleets(http: reqwest::Client, url: String, until: Instant, ran: Arc<Ato
     Ok(())
 }
 
-async fn sample(pids: &[(&str, u32)], until: Instant, every: Duration, ran: &AtomicU64) -> anyhow::Result<Vec<Sample>> {
+async fn sample(
+    http: &reqwest::Client,
+    processes: &[Process],
+    until: Instant,
+    every: Duration,
+    ran: &AtomicU64,
+) -> anyhow::Result<Vec<Sample>> {
     let started = Instant::now();
     let mut samples = Vec::new();
     while Instant::now() < until {
         tokio::time::sleep(every.min(until.saturating_duration_since(Instant::now()))).await;
-        let resident: Vec<u64> = pids.iter().map(|(_, pid)| resident(*pid).map(|r| r.0)).collect::<Result<_, _>>()?;
-        let shown: Vec<String> =
-            pids.iter().zip(&resident).map(|((name, _), r)| format!("{name} {}", mb(*r))).collect();
+        let mut sizes = Vec::new();
+        let mut shown = Vec::new();
+        for process in processes {
+            let bytes = resident(process.pid)?.0;
+            let held = held(http, &process.metrics).await;
+            shown.push(format!("{} {} ({held})", process.name, mb(bytes)));
+            sizes.push(bytes);
+        }
         let at = started.elapsed();
         println!("{:>5} s  {} runs  {}", at.as_secs(), ran.load(Ordering::Relaxed), shown.join(", "));
-        samples.push(Sample { at, resident });
+        samples.push(Sample { at, resident: sizes });
     }
     Ok(samples)
 }
 
+/// What a process's `/metrics` say SQLite and its history cache hold, as
+/// `sqlite 31.5 MB, histories 12.0 MB in 40`.
+async fn held(http: &reqwest::Client, url: &str) -> String {
+    let text = match http.get(url).send().await.and_then(|r| r.error_for_status()) {
+        Ok(response) => response.text().await.unwrap_or_default(),
+        Err(e) => return format!("no metrics: {e}"),
+    };
+    let gauge = |name: &str| {
+        text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse::<f64>().ok()).unwrap_or(0.0)
+    };
+    format!(
+        "sqlite {}, histories {} in {}",
+        mb(gauge("wingman_sqlite_memory_bytes") as u64),
+        mb(gauge("wingman_history_cache_bytes") as u64),
+        gauge("wingman_history_cache_sessions")
+    )
+}
+
 /// Each process's peak during the warm-up, its lowest, highest and last
 /// after it, and the least-squares slope after it.
-fn report(pids: &[(&str, u32)], samples: &[Sample], args: &SoakArgs) {
-    let warm_up = Duration::from_secs(args.minutes * 60 * args.warm_up_percent / 100);
+fn report(processes: &[Process], samples: &[Sample], args: &SoakArgs) {
+    let warm_up = Duration::from_secs_f64(args.minutes.max(0.0) * 60.0 * args.warm_up_percent as f64 / 100.0);
     let (warming, after): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|s| s.at < warm_up);
-    for (i, (name, _)) in pids.iter().enumerate() {
+    for (i, Process { name, .. }) in processes.iter().enumerate() {
         let of = |s: &&Sample| s.resident[i];
         let peak = warming.iter().map(of).max().unwrap_or(0);
         let (low, high) = (after.iter().map(of).min().unwrap_or(0), after.iter().map(of).max().unwrap_or(0));

@@ -108,10 +108,13 @@ impl History {
 
     /// The history with `messages` appended as they come, markers applied.
     pub fn followed_by(mut self, messages: impl IntoIterator<Item = Message>) -> History {
-        for message in messages {
+        for mut message in messages {
             match compaction::marker_of(&message) {
                 Some(marker) => self.apply(marker),
                 None => {
+                    // A decoded vector of blocks keeps room for four; most
+                    // messages hold one, and a long session keeps them all.
+                    message.content.shrink_to_fit();
                     self.bytes += size_of(&message);
                     self.chars += compaction::chars_of(&message);
                     Arc::make_mut(&mut self.messages).push(Arc::new(message));
@@ -144,18 +147,72 @@ impl History {
     }
 }
 
-/// An estimate of the memory a decoded message occupies: its strings and
-/// a fixed cost per block.
+/// An estimate of the heap a decoded message occupies: the shared
+/// allocation that holds it, its blocks, their strings, and a tool call's
+/// input node by node. It counts what the allocator hands out for each
+/// allocation besides the bytes asked for, so that the cache's bound is a
+/// bound on memory, not on text (`tests/history_memory.rs` holds it to a
+/// counting allocator).
 fn size_of(message: &Message) -> usize {
-    let block = |c: &Content| match c {
-        Content::Text { text } => text.len(),
-        Content::ToolUse { id, name, input } => id.len() + name.len() + input.to_string().len(),
-        Content::ToolResult { tool_use_id, content, .. } => tool_use_id.len() + content.len(),
-        Content::Thinking { thinking, signature } => thinking.len() + signature.as_ref().map_or(0, String::len),
-        Content::RedactedThinking { data } => data.len(),
-        Content::Compaction(marker) => marker.summary.as_ref().map_or(0, String::len),
-    };
-    64 + message.content.iter().map(|c| 48 + block(c)).sum::<usize>()
+    let blocks: usize = message.content.iter().map(block_heap).sum();
+    let block_vector = message.content.capacity() * std::mem::size_of::<Content>() + ALLOCATION;
+    let shared = 2 * std::mem::size_of::<usize>() + std::mem::size_of::<Message>() + ALLOCATION;
+    // Its pointer in the history's vector, with the vector's slack.
+    let pointer = 2 * std::mem::size_of::<Arc<Message>>();
+    shared + block_vector + blocks + pointer
+}
+
+/// What an allocation costs beyond its bytes (glibc's header, rounded).
+const ALLOCATION: usize = 16;
+
+fn string_heap(s: &str) -> usize {
+    if s.is_empty() {
+        0
+    } else {
+        s.len() + ALLOCATION
+    }
+}
+
+fn block_heap(c: &Content) -> usize {
+    match c {
+        Content::Text { text } => string_heap(text),
+        Content::ToolUse { id, name, input } => string_heap(id) + string_heap(name) + json_heap(input),
+        Content::ToolResult { tool_use_id, content, .. } => string_heap(tool_use_id) + string_heap(content),
+        Content::Thinking { thinking, signature } => {
+            string_heap(thinking) + signature.as_deref().map_or(0, string_heap)
+        }
+        Content::RedactedThinking { data } => string_heap(data),
+        Content::Compaction(marker) => {
+            std::mem::size_of::<Marker>() + ALLOCATION + marker.summary.as_deref().map_or(0, string_heap)
+        }
+    }
+}
+
+/// A JSON value's heap: its strings, and for arrays and objects their
+/// elements. An object's entries live in B-tree nodes of eleven slots each,
+/// about two thirds full past the first.
+fn json_heap(value: &serde_json::Value) -> usize {
+    use serde_json::Value;
+    let node = std::mem::size_of::<Value>();
+    match value {
+        Value::String(s) => string_heap(s),
+        Value::Array(items) => ALLOCATION + items.capacity() * node + items.iter().map(json_heap).sum::<usize>(),
+        Value::Object(map) => {
+            const SLOTS: usize = 11;
+            // A node's slots, its parent's pointer and its two counts.
+            let slots = SLOTS * (std::mem::size_of::<String>() + node) + 16;
+            let nodes = (map.len() * 3).div_ceil(2 * SLOTS).max(1);
+            let keys: usize = map.keys().map(|k| string_heap(k)).sum();
+            nodes * (slots + ALLOCATION) + keys + map.values().map(json_heap).sum::<usize>()
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => 0,
+    }
+}
+
+/// What the cache spends on a session besides its messages: the map's slot,
+/// the session's ID and the history's own allocations.
+fn entry_overhead(session_id: &str) -> usize {
+    std::mem::size_of::<(String, (History, u64))>() * 2 + string_heap(session_id) + 4 * ALLOCATION
 }
 
 /// The histories a worker loaded, by session, kept while they fit in
@@ -198,25 +255,29 @@ impl HistoryCache {
         let mut entries = self.lock();
         match entries.by_session.remove(session_id) {
             Some((history, _)) => {
-                entries.bytes -= history.bytes;
+                entries.bytes -= history.bytes + entry_overhead(session_id);
                 history
             }
             None => History::default(),
         }
     }
 
-    /// Keeps a session's history as loaded, for its next run.
+    /// Keeps a session's history as loaded, for its next run. A history of
+    /// no rows is not kept: knowing it saves its next load nothing, and a
+    /// fleet's tasks, each a session of its own, would fill the cache with
+    /// them.
     pub fn keep(&self, session_id: &str, history: &History) {
         let mut entries = self.lock();
         if let Some((old, _)) = entries.by_session.remove(session_id) {
-            entries.bytes -= old.bytes;
+            entries.bytes -= old.bytes + entry_overhead(session_id);
         }
-        if history.bytes > self.limit_bytes {
+        let cost = history.bytes + entry_overhead(session_id);
+        if history.last_row == 0 || cost > self.limit_bytes {
             return;
         }
         entries.clock += 1;
         let now = entries.clock;
-        entries.bytes += history.bytes;
+        entries.bytes += cost;
         entries.by_session.insert(session_id.to_string(), (history.clone(), now));
         while entries.bytes > self.limit_bytes {
             entries.evict_oldest();
@@ -239,8 +300,10 @@ impl HistoryCache {
 impl Entries {
     fn evict_oldest(&mut self) {
         let oldest = self.by_session.iter().min_by_key(|(_, (_, used))| *used).map(|(id, _)| id.clone());
-        if let Some((old, _)) = oldest.and_then(|id| self.by_session.remove(&id)) {
-            self.bytes -= old.bytes;
+        if let Some(id) = oldest {
+            if let Some((old, _)) = self.by_session.remove(&id) {
+                self.bytes -= old.bytes + entry_overhead(&id);
+            }
         }
     }
 }
@@ -281,16 +344,30 @@ mod tests {
     #[test]
     fn the_least_recently_used_session_goes_first() {
         let one = History::default().extended(vec![row(1, &["x"])]);
-        let cache = HistoryCache::new(one.bytes * 2);
+        let cost = one.bytes + entry_overhead("a");
+        let cache = HistoryCache::new(cost * 2);
         cache.keep("a", &one);
         cache.keep("b", &one);
         let a = cache.known("a");
         cache.keep("a", &a);
         cache.keep("c", &one);
-        assert_eq!(cache.size(), (2, one.bytes * 2));
+        assert_eq!(cache.size(), (2, cost * 2));
         assert_eq!(cache.known("b").last_row(), 0, "b was evicted");
         assert_eq!(cache.known("a").last_row(), 1);
-        assert_eq!(cache.size(), (1, one.bytes), "a is out until it is kept again");
+        assert_eq!(cache.size(), (1, cost), "a is out until it is kept again");
+    }
+
+    #[test]
+    fn a_history_of_no_rows_is_not_kept() {
+        let cache = HistoryCache::default();
+        for task in 0..1000 {
+            cache.keep(&format!("fleet-task-{task}"), &History::default().extended(Vec::new()));
+        }
+        assert_eq!(cache.size(), (0, 0), "a fleet's fresh sessions take no room");
+        let one = History::default().extended(vec![row(1, &["x"])]);
+        cache.keep("s", &one);
+        cache.keep("s", &History::default());
+        assert_eq!(cache.size(), (0, 0), "keeping an empty history forgets the one before");
     }
 
     #[test]

@@ -164,9 +164,47 @@ static WORKERS_LIVE: Family = Family {
     labels: &[],
 };
 
+static RESIDENT: Family = Family {
+    name: "process_resident_memory_bytes",
+    help: "This process's resident memory (RSS), read at scrape time.",
+    kind: Kind::Gauge,
+    labels: &[],
+};
+
+static SQLITE_MEMORY: Family = Family {
+    name: "wingman_sqlite_memory_bytes",
+    help: "What SQLite holds in this process's heap (its connections' page caches, statements and schemas), read at scrape time; 0 on PostgreSQL.",
+    kind: Kind::Gauge,
+    labels: &[],
+};
+
+static HISTORY_CACHE_BYTES: Family = Family {
+    name: "wingman_history_cache_bytes",
+    help: "Decoded session histories this process's workers keep for the sessions' next runs, estimated (bounded by --history-cache-mb).",
+    kind: Kind::Gauge,
+    labels: &[],
+};
+
+static HISTORY_CACHE_SESSIONS: Family = Family {
+    name: "wingman_history_cache_sessions",
+    help: "Sessions whose history this process's workers keep.",
+    kind: Kind::Gauge,
+    labels: &[],
+};
+
 /// What every process that executes runs records.
-const WORKER_FAMILIES: &[&Family] =
-    &[&RUNS_FINISHED, &STEP_DURATION, &PROVIDER_DURATION, &TOKENS, &COST, &LEASE_RESCUES, &FENCED_WRITES, &COMPACTIONS];
+const WORKER_FAMILIES: &[&Family] = &[
+    &RUNS_FINISHED,
+    &STEP_DURATION,
+    &PROVIDER_DURATION,
+    &TOKENS,
+    &COST,
+    &LEASE_RESCUES,
+    &FENCED_WRITES,
+    &COMPACTIONS,
+    &HISTORY_CACHE_BYTES,
+    &HISTORY_CACHE_SESSIONS,
+];
 
 /// What a server records besides.
 const SERVER_FAMILIES: &[&Family] = &[
@@ -311,6 +349,13 @@ pub fn service_restarted(service: &str) {
     REGISTRY.add(&SERVICE_RESTARTS, &[service], 1.0);
 }
 
+/// The sessions and the estimated bytes the workers' history cache holds
+/// now.
+pub fn history_cache(sessions: usize, bytes: usize) {
+    REGISTRY.set(&HISTORY_CACHE_SESSIONS, &[], sessions as f64);
+    REGISTRY.set(&HISTORY_CACHE_BYTES, &[], bytes as f64);
+}
+
 /// The queue as the database holds it, for a server's scrape.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DatabaseGauges {
@@ -320,11 +365,13 @@ pub struct DatabaseGauges {
     pub workers: u64,
 }
 
-/// A server's scrape: the process's families, then the database's gauges
-/// (their families without samples when the database did not answer).
-pub fn render_server(database: Option<DatabaseGauges>) -> String {
+/// A server's scrape: the process's families, its memory, then the
+/// database's gauges (their families without samples when the database did
+/// not answer). `sqlite_bytes` is what SQLite holds in this process.
+pub fn render_server(database: Option<DatabaseGauges>, sqlite_bytes: u64) -> String {
     let mut out = Exposition::default();
     REGISTRY.render(WORKER_FAMILIES, &mut out);
+    render_memory(sqlite_bytes, &mut out);
     REGISTRY.render(SERVER_FAMILIES, &mut out);
     out.family(&QUEUE_DEPTH);
     if let Some(db) = database {
@@ -339,17 +386,39 @@ pub fn render_server(database: Option<DatabaseGauges>) -> String {
     out.into_text()
 }
 
-/// A worker process's scrape: what its workers recorded.
-pub fn render_worker() -> String {
+/// A worker process's scrape: what its workers recorded, and its memory.
+pub fn render_worker(sqlite_bytes: u64) -> String {
     let mut out = Exposition::default();
     REGISTRY.render(WORKER_FAMILIES, &mut out);
+    render_memory(sqlite_bytes, &mut out);
     out.into_text()
 }
 
+/// The process's resident memory (where `/proc` tells it) and SQLite's share.
+fn render_memory(sqlite_bytes: u64, out: &mut Exposition) {
+    out.family(&RESIDENT);
+    if let Some(bytes) = resident_bytes() {
+        out.sample(RESIDENT.name, &[], bytes as f64);
+    }
+    out.family(&SQLITE_MEMORY);
+    out.sample(SQLITE_MEMORY.name, &[], sqlite_bytes as f64);
+}
+
+/// This process's resident set: the second field of `/proc/self/statm`, in
+/// pages (`None` off Linux).
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf has no memory-safety requirements.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    Some(pages * u64::try_from(page).ok()?)
+}
+
 /// A worker process's metrics listener: `GET /metrics`, and nothing else.
-pub fn worker_routes() -> Router {
+/// `sqlite_bytes` reads what SQLite holds in the process at each scrape.
+pub fn worker_routes(sqlite_bytes: fn() -> u64) -> Router {
     Router::new()
-        .route("/metrics", get(|| async { response(render_worker()) }))
+        .route("/metrics", get(move || async move { response(render_worker(sqlite_bytes())) }))
         .fallback(|| async { (axum::http::StatusCode::NOT_FOUND, "only /metrics is served here\n") })
 }
 

@@ -80,6 +80,12 @@ pub async fn open(url: &str, options: &StoreOptions) -> anyhow::Result<std::sync
     Ok(std::sync::Arc::new(store))
 }
 
+/// What SQLite holds in this process's heap now (0 in a process that uses
+/// only PostgreSQL), for the memory gauges.
+pub fn memory_held_by_sqlite() -> u64 {
+    sqlite::memory_used()
+}
+
 /// True when a database URL names PostgreSQL.
 pub fn is_postgres(url: &str) -> bool {
     url.starts_with("postgres:") || url.starts_with("postgresql:")

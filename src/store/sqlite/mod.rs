@@ -52,6 +52,13 @@ use readers::Readers;
 use resources::{Body, BodyTable};
 use writer::Writer;
 
+/// What SQLite holds in this process's heap now, over every connection of
+/// every store: page caches, prepared statements, schemas.
+pub fn memory_used() -> u64 {
+    // SAFETY: sqlite3_memory_used only reads SQLite's own counter.
+    u64::try_from(unsafe { rusqlite::ffi::sqlite3_memory_used() }).unwrap_or(0)
+}
+
 /// A Wingman store in one SQLite file.
 pub struct SqliteStore {
     /// Read-only connections, each used on a blocking thread.
