@@ -38,6 +38,24 @@ pub struct ServerConfig {
     pub delivery: DeliveryConfig,
 }
 
+/// Binds the server's address, with an error that names it and the flag
+/// that sets it: `wingman serve` binds before it opens (or creates) the
+/// database, so a port in use leaves nothing behind.
+pub async fn bind(addr: SocketAddr) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(addr).await.map_err(|e| {
+        let hint = match e.kind() {
+            std::io::ErrorKind::AddrInUse => {
+                "another process listens there; stop it, or give another address with --addr (WINGMAN_ADDR)"
+            }
+            std::io::ErrorKind::PermissionDenied => {
+                "ports below 1024 need privileges; give another with --addr (WINGMAN_ADDR)"
+            }
+            _ => "give another address with --addr (WINGMAN_ADDR)",
+        };
+        anyhow::anyhow!("cannot listen on {addr}: {e}; {hint}")
+    })
+}
+
 /// A bound, ready-to-run server.
 pub struct Application {
     listener: TcpListener,
@@ -48,8 +66,12 @@ pub struct Application {
 impl Application {
     /// Binds the listener (port 0 picks a free port).
     pub async fn build(store: Arc<dyn Store>, addr: SocketAddr, config: ServerConfig) -> anyhow::Result<Application> {
-        let listener = TcpListener::bind(addr).await?;
-        Ok(Application { listener, store, config })
+        Ok(Application::on(bind(addr).await?, store, config))
+    }
+
+    /// A server on a listener already bound (see [`bind`]).
+    pub fn on(listener: TcpListener, store: Arc<dyn Store>, config: ServerConfig) -> Application {
+        Application { listener, store, config }
     }
 
     /// The port the server listens on.

@@ -113,6 +113,20 @@ fn migrate_creates_the_database_and_can_run_again() {
     assert!(db.exists());
 }
 
+#[test]
+fn a_port_in_use_is_named_with_its_flag_and_creates_no_database() {
+    let mut env = TestEnv::new();
+    let db = env.path().join("fresh/w.db");
+    env.set("WINGMAN_DATABASE_URL", db.to_str().unwrap());
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let (code, _, stderr) = env.client_exit(&["serve", "--addr", &addr, "--workers", "0"]);
+    assert_ne!(code, 0, "{stderr}");
+    assert!(stderr.contains(&format!("cannot listen on {addr}")), "the address: {stderr}");
+    assert!(stderr.contains("--addr") && stderr.contains("WINGMAN_ADDR"), "the flag: {stderr}");
+    assert!(!db.exists() && !db.parent().unwrap().exists(), "no database was created");
+}
+
 /// Runs `wingman migrate` with no database named, `HOME` at `home` and
 /// `XDG_DATA_HOME` set to `xdg` (or unset), from `cwd`.
 fn migrate_by_default(home: &std::path::Path, xdg: Option<&str>, cwd: &std::path::Path) {

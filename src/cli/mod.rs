@@ -213,10 +213,13 @@ pub async fn main(cli: Cli) -> anyhow::Result<()> {
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let open_files = crate::fdlimit::raise_and_log();
+    let access = args.access.check(args.addr)?;
+    // Bound before the database is opened, so that a port in use creates
+    // and migrates nothing.
+    let listener = crate::app::bind(args.addr).await?;
     let store = store::open(&args.db.database_url, &args.db.store_options()).await?;
     let worker = worker_config(&args.worker, &args.db, format!("serve-{}", std::process::id()))?;
     let models = ModelCatalog::load(args.models_file.as_deref(), &worker.engine.pricing)?;
-    let access = args.access.check(args.addr)?;
     let delivery = args.webhooks.config();
     let config = ServerConfig {
         api: ApiConfig {
@@ -244,7 +247,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         delivery,
     };
     let exporter = start_traces(&args.worker).await?;
-    let app = Application::build(store, args.addr, config).await?;
+    let app = Application::on(listener, store, config);
     println!("wingman listening on http://{}:{}", args.addr.ip(), app.port());
     let served = app.run_until_stopped(shutdown_signal()).await;
     stop_traces(exporter).await;

@@ -62,8 +62,8 @@ impl When {
                 Utc.timestamp_millis_opt(next).single()
             }
             When::Cron { cron, zone } => {
-                let local = after.with_timezone(zone);
-                cron.find_next_occurrence(&local, false).ok().map(|t| t.with_timezone(&Utc))
+                let local = whole_second(after).with_timezone(zone);
+                cron.find_next_occurrence(&local, false).ok().map(|t| whole_second(t.with_timezone(&Utc)))
             }
         }
     }
@@ -76,11 +76,18 @@ impl When {
                 Utc.timestamp_millis_opt(now.timestamp_millis().div_euclid(period) * period).single()
             }
             When::Cron { cron, zone } => {
-                let local = now.with_timezone(zone);
-                cron.find_previous_occurrence(&local, true).ok().map(|t| t.with_timezone(&Utc))
+                let local = whole_second(now).with_timezone(zone);
+                cron.find_previous_occurrence(&local, true).ok().map(|t| whole_second(t.with_timezone(&Utc)))
             }
         }
     }
+}
+
+/// `t` without its fraction of a second. A cron pattern names whole seconds,
+/// and the search carries the fraction of the time it starts from into the
+/// time it finds (a schedule created at 12:00:00.319 ticked at 09:30:00.319).
+fn whole_second(t: DateTime<Utc>) -> DateTime<Utc> {
+    Utc.timestamp_opt(t.timestamp(), 0).single().unwrap_or(t)
 }
 
 fn parse_cron(pattern: &str) -> Result<croner::Cron, String> {
@@ -241,6 +248,18 @@ mod tests {
 
     fn at(text: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(text).unwrap().with_timezone(&Utc)
+    }
+
+    #[test]
+    fn cron_ticks_fall_on_whole_seconds_whatever_the_time_searched_from() {
+        let when = When::parse(Some("0 30 9 * * MON-FRI"), None, None).unwrap();
+        // A Friday noon and a fraction: the next is Monday's 09:30:00 exactly.
+        assert_eq!(when.next_after(at("2026-11-27T12:00:00.319Z")), Some(at("2026-11-30T09:30:00Z")));
+        assert_eq!(when.latest_at_or_before(at("2026-11-30T09:30:00.999Z")), Some(at("2026-11-30T09:30:00Z")));
+        let every_second = When::parse(Some("* * * * * *"), None, None).unwrap();
+        let next = every_second.next_after(at("2026-11-27T12:00:00.319Z")).unwrap();
+        assert_eq!(next, at("2026-11-27T12:00:01Z"), "strictly after, on the next whole second");
+        assert_eq!(next.timestamp_subsec_nanos(), 0);
     }
 
     #[test]
