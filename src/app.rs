@@ -99,10 +99,13 @@ impl Application {
         let hosts = HostPolicy::new(self.listener.local_addr()?, &self.config.api.allowed_hosts)
             .with_cors(self.config.api.cors.clone());
         let hosts = Arc::new(hosts);
-        let mcp = (self.config.workers > 0).then(|| self.config.worker.engine.mcp.clone());
+        let embedded = self.config.workers > 0;
+        let mcp = embedded.then(|| self.config.worker.engine.mcp.clone());
+        let histories = embedded.then(|| self.config.worker.engine.histories.clone());
         let config = Arc::new(self.config.api.clone());
         let board = services.board();
-        let state = AppState { store: self.store.clone(), door, hub, config, wake, hosts, mcp, services: board };
+        let state =
+            AppState { store: self.store.clone(), door, hub, config, wake, hosts, mcp, histories, services: board };
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
         // Open SSE tails end when their client goes; they do not hold shutdown up.
         let routes = api::router(state);

@@ -289,8 +289,6 @@ impl Worker {
                     RunExit::Finished | RunExit::HandedBack | RunExit::Waiting => {}
                 }
                 tracing::debug!(run_id = lease.run_id, ?exit, "run left the worker");
-                let (sessions, bytes) = self.config.engine.histories.size();
-                metrics::history_cache(sessions, bytes);
                 // After a lapsed lease the same run may be claimed again before
                 // the abandoned attempt has wound down: remove only this attempt.
                 if self.in_flight.get(&lease.run_id).is_some_and(|f| f.lease == lease) {

@@ -36,7 +36,11 @@ async fn scrape(State(state): State<AppState>) -> Response {
             None
         }
     };
-    metrics::response(metrics::render_server(database, crate::store::memory_held_by_sqlite()))
+    let held = metrics::Held {
+        sqlite_bytes: crate::store::memory_held_by_sqlite(),
+        history: state.histories.as_ref().map_or((0, 0), |cache| cache.size()),
+    };
+    metrics::response(metrics::render_server(database, held))
 }
 
 async fn database_gauges(store: &dyn Store) -> StoreResult<DatabaseGauges> {

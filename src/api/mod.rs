@@ -1,6 +1,7 @@
 //! The HTTP API. It only enqueues work and reads state: no handler executes
 //! a run.
 
+use crate::domain::history::HistoryCache;
 use crate::tools::mcp::McpPool;
 use std::sync::Arc;
 
@@ -121,6 +122,9 @@ pub struct AppState {
     /// the embedded workers' own. An API-only server (`--workers 0`) has
     /// none, and starts or reaches no MCP server: it executes nothing.
     pub mcp: Option<Arc<McpPool>>,
+    /// The session histories the embedded workers keep, for `/metrics`
+    /// (none in an API-only server).
+    pub histories: Option<Arc<HistoryCache>>,
     /// How the services beside the API stand, for `GET /health`.
     pub services: Arc<Board>,
 }

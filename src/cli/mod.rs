@@ -277,7 +277,11 @@ pub async fn run_worker(args: WorkerProcessArgs) -> anyhow::Result<()> {
     let wake = std::sync::Arc::new(tokio::sync::Notify::new());
     let shutdown = shutdown_signal();
     if let Some(addr) = args.metrics_addr {
-        let routes = crate::metrics::worker_routes(store::memory_held_by_sqlite);
+        let histories = config.engine.histories.clone();
+        let routes = crate::metrics::worker_routes(move || crate::metrics::Held {
+            sqlite_bytes: store::memory_held_by_sqlite(),
+            history: histories.size(),
+        });
         let routes = match args.auth_token.as_deref().filter(|t| !t.is_empty()) {
             Some(token) => crate::api::behind_token(routes, AuthToken::new(token).map_err(anyhow::Error::msg)?),
             None => routes,

@@ -180,31 +180,21 @@ static SQLITE_MEMORY: Family = Family {
 
 static HISTORY_CACHE_BYTES: Family = Family {
     name: "wingman_history_cache_bytes",
-    help: "Decoded session histories this process's workers keep for the sessions' next runs, estimated (bounded by --history-cache-mb).",
+    help: "Decoded session histories this process's workers keep for the sessions' next runs, estimated as the allocator counts them (bounded by --history-cache-mb), read at scrape time.",
     kind: Kind::Gauge,
     labels: &[],
 };
 
 static HISTORY_CACHE_SESSIONS: Family = Family {
     name: "wingman_history_cache_sessions",
-    help: "Sessions whose history this process's workers keep.",
+    help: "Sessions whose history this process's workers keep, read at scrape time.",
     kind: Kind::Gauge,
     labels: &[],
 };
 
 /// What every process that executes runs records.
-const WORKER_FAMILIES: &[&Family] = &[
-    &RUNS_FINISHED,
-    &STEP_DURATION,
-    &PROVIDER_DURATION,
-    &TOKENS,
-    &COST,
-    &LEASE_RESCUES,
-    &FENCED_WRITES,
-    &COMPACTIONS,
-    &HISTORY_CACHE_BYTES,
-    &HISTORY_CACHE_SESSIONS,
-];
+const WORKER_FAMILIES: &[&Family] =
+    &[&RUNS_FINISHED, &STEP_DURATION, &PROVIDER_DURATION, &TOKENS, &COST, &LEASE_RESCUES, &FENCED_WRITES, &COMPACTIONS];
 
 /// What a server records besides.
 const SERVER_FAMILIES: &[&Family] = &[
@@ -349,11 +339,15 @@ pub fn service_restarted(service: &str) {
     REGISTRY.add(&SERVICE_RESTARTS, &[service], 1.0);
 }
 
-/// The sessions and the estimated bytes the workers' history cache holds
-/// now.
-pub fn history_cache(sessions: usize, bytes: usize) {
-    REGISTRY.set(&HISTORY_CACHE_SESSIONS, &[], sessions as f64);
-    REGISTRY.set(&HISTORY_CACHE_BYTES, &[], bytes as f64);
+/// What a process holds in memory besides its code and its runs, read at
+/// each scrape from where it is held (nothing mirrors it between scrapes).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Held {
+    /// What SQLite holds in the process's heap (0 on PostgreSQL).
+    pub sqlite_bytes: u64,
+    /// The sessions and the estimated bytes of the workers' history cache
+    /// (none in an API-only server).
+    pub history: (usize, usize),
 }
 
 /// The queue as the database holds it, for a server's scrape.
@@ -367,11 +361,11 @@ pub struct DatabaseGauges {
 
 /// A server's scrape: the process's families, its memory, then the
 /// database's gauges (their families without samples when the database did
-/// not answer). `sqlite_bytes` is what SQLite holds in this process.
-pub fn render_server(database: Option<DatabaseGauges>, sqlite_bytes: u64) -> String {
+/// not answer).
+pub fn render_server(database: Option<DatabaseGauges>, held: Held) -> String {
     let mut out = Exposition::default();
     REGISTRY.render(WORKER_FAMILIES, &mut out);
-    render_memory(sqlite_bytes, &mut out);
+    render_memory(held, &mut out);
     REGISTRY.render(SERVER_FAMILIES, &mut out);
     out.family(&QUEUE_DEPTH);
     if let Some(db) = database {
@@ -387,21 +381,29 @@ pub fn render_server(database: Option<DatabaseGauges>, sqlite_bytes: u64) -> Str
 }
 
 /// A worker process's scrape: what its workers recorded, and its memory.
-pub fn render_worker(sqlite_bytes: u64) -> String {
+pub fn render_worker(held: Held) -> String {
     let mut out = Exposition::default();
     REGISTRY.render(WORKER_FAMILIES, &mut out);
-    render_memory(sqlite_bytes, &mut out);
+    render_memory(held, &mut out);
     out.into_text()
 }
 
-/// The process's resident memory (where `/proc` tells it) and SQLite's share.
-fn render_memory(sqlite_bytes: u64, out: &mut Exposition) {
+/// The process's resident memory (where `/proc` tells it), SQLite's share
+/// and the history cache.
+fn render_memory(held: Held, out: &mut Exposition) {
     out.family(&RESIDENT);
     if let Some(bytes) = resident_bytes() {
         out.sample(RESIDENT.name, &[], bytes as f64);
     }
-    out.family(&SQLITE_MEMORY);
-    out.sample(SQLITE_MEMORY.name, &[], sqlite_bytes as f64);
+    let (sessions, bytes) = held.history;
+    for (family, value) in [
+        (&SQLITE_MEMORY, held.sqlite_bytes as f64),
+        (&HISTORY_CACHE_BYTES, bytes as f64),
+        (&HISTORY_CACHE_SESSIONS, sessions as f64),
+    ] {
+        out.family(family);
+        out.sample(family.name, &[], value);
+    }
 }
 
 /// This process's resident set: the second field of `/proc/self/statm`, in
@@ -415,10 +417,10 @@ fn resident_bytes() -> Option<u64> {
 }
 
 /// A worker process's metrics listener: `GET /metrics`, and nothing else.
-/// `sqlite_bytes` reads what SQLite holds in the process at each scrape.
-pub fn worker_routes(sqlite_bytes: fn() -> u64) -> Router {
+/// `held` reads what the process holds at each scrape.
+pub fn worker_routes(held: impl Fn() -> Held + Clone + Send + Sync + 'static) -> Router {
     Router::new()
-        .route("/metrics", get(move || async move { response(render_worker(sqlite_bytes())) }))
+        .route("/metrics", get(move || async move { response(render_worker(held())) }))
         .fallback(|| async { (axum::http::StatusCode::NOT_FOUND, "only /metrics is served here\n") })
 }
 

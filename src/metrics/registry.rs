@@ -89,15 +89,6 @@ impl Registry {
         });
     }
 
-    /// Sets a gauge to `value`.
-    pub fn set(&self, family: &'static Family, labels: &[&str], value: f64) {
-        self.update(family, labels, |current| {
-            if let Value::Number(n) = current {
-                *n = value;
-            }
-        });
-    }
-
     /// Counts an observation into a histogram's buckets.
     pub fn observe(&self, family: &'static Family, labels: &[&str], observed: f64) {
         let Kind::Histogram(bounds) = family.kind else { return };
