@@ -200,3 +200,34 @@ async fn nul_characters_are_refused_wherever_text_comes_in(backend: Backend) {
     assert_eq!(status, 200, "an escaped backslash is not a NUL: {answer}");
 }
 }
+
+on_both_backends! {
+async fn a_message_to_a_session_whose_agent_was_deleted_says_what_to_do(backend: Backend) {
+    let env = TestEnv::on(backend);
+    let server = env.server(1);
+    let api = server.api();
+    let agent = api.create_agent(json!({"name": "gone"})).await;
+    let other = api.create_agent(json!({"name": "other"})).await;
+    let session = api.create_session(&agent, None).await;
+    let (status, _) = api.request(Method::DELETE, &format!("/agents/{agent}"), None).await;
+    assert_eq!(status, 200);
+    let (status, body) = api.post(&format!("/sessions/{session}/message"), json!({"message": "hi"})).await;
+    assert_eq!(status, 404, "{body}");
+    let said = body["error"].as_str().unwrap();
+    assert!(said.contains(&format!("this session's agent {agent} no longer exists")), "{said}");
+    assert!(said.contains("\"agent_id\"") && said.contains(&format!("PUT /sessions/{session}")), "{said}");
+    let (_, runs) = api.get("/runs").await;
+    assert_eq!(runs["runs"], json!([]), "nothing was written: {runs}");
+    // An agent named in the message that does not exist is still just "not found".
+    let (status, body) =
+        api.post(&format!("/sessions/{session}/message"), json!({"message": "hi", "agent_id": agent})).await;
+    assert_eq!((status, body["error"].as_str().unwrap().to_string()), (404, format!("agent {agent} not found")));
+    // Named, another agent answers; given to the session, it answers from then on.
+    let (status, _) = api.post(&format!("/sessions/{session}/message"), json!({"message": "hi", "agent_id": other})).await;
+    assert_eq!(status, 202);
+    let (status, _) = api.put(&format!("/sessions/{session}"), json!({"agent_id": other})).await;
+    assert_eq!(status, 200);
+    let (status, _) = api.post(&format!("/sessions/{session}/message"), json!({"message": "again"})).await;
+    assert_eq!(status, 202);
+}
+}

@@ -297,10 +297,6 @@ async fn approvals_are_listed_and_answered_from_the_command_line() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_followed_send_asks_for_the_decision_at_a_terminal() {
-    if std::process::Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipped: `script` (util-linux), which gives the command a terminal, is not installed");
-        return;
-    }
     let env = TestEnv::new();
     let server = env.server(1);
     let api = server.api();
@@ -311,29 +307,9 @@ async fn a_followed_send_asks_for_the_decision_at_a_terminal() {
             "options": {"script": [{"tool_calls": [call("a"), call("b")]}, {"text": "done"}]}}))
         .await;
     let session = api.create_session(&agent, Some(work.path())).await;
-    // `script` runs the command on a pseudo-terminal fed from our pipe.
-    let command = format!("{} send {session} go --follow --server {}", env!("CARGO_BIN_EXE_wingman"), server.url);
-    let mut child = std::process::Command::new("script")
-        .args(["-qfec", &command, "/dev/null"])
-        .envs(env.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        .env_remove("NO_COLOR")
-        .env_remove("TERM")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut seen = String::new();
-        let mut lines = BufReader::new(stdout);
-        let mut line = String::new();
-        while lines.read_line(&mut line).unwrap_or(0) > 0 {
-            seen.push_str(&line);
-            line.clear();
-        }
-        seen
-    });
+    let Some(mut terminal) = env.on_a_terminal(&format!("send {session} go --follow --server {}", server.url)) else {
+        return;
+    };
     // Wait for the run to wait, then answer: approve the first, reject the second.
     loop {
         let (_, body) = api.get("/runs?status=waiting").await;
@@ -342,11 +318,9 @@ async fn a_followed_send_asks_for_the_decision_at_a_terminal() {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    std::io::Write::write_all(&mut stdin, b"a\nr\nnot b\n").unwrap();
-    let status = child.wait().unwrap();
-    drop(stdin);
-    let seen = reader.join().unwrap();
-    assert!(status.success(), "{seen}");
+    terminal.type_in("a\nr\nnot b\n");
+    let (ok, seen) = terminal.finish();
+    assert!(ok, "{seen}");
     assert!(seen.contains("wants to run bash"), "{seen}");
     assert!(seen.contains("[\x1b[32msucceeded\x1b[0m]"), "in colour, on a terminal: {seen}");
     let log = std::fs::read_to_string(work.path().join("log.txt")).unwrap();

@@ -324,3 +324,85 @@ async fn the_command_line_creates_runs_tails_and_cancels_formations(backend: Bac
     assert!(err.contains("cancelled"), "{err}");
 }
 }
+
+/// An agent whose one `bash` call waits for a person, then answers.
+fn careful(name: &str) -> Value {
+    json!({"name": name, "tools": ["bash"], "approve_tools": ["bash"], "options": {"script": [
+        {"tool_calls": [{"name": "bash", "input": {"command": "echo checked"}}]}, {"text": "checked it"}]}})
+}
+
+on_both_backends! {
+async fn a_node_that_waits_for_a_person_is_shown_waiting_and_the_wait_answers(backend: Backend) {
+    let env = TestEnv::on(backend);
+    let server = env.server(0);
+    let _worker = env.worker();
+    let api = server.api();
+    let checker = api.create_agent(careful("checker")).await;
+    let graph = formation(&api, json!({"name": "checked", "nodes": [{"id": "check", "agent_id": checker},
+        {"id": "wrap", "function": "template", "args": {"template": "<{{input}}>"}}],
+        "edges": [{"from": "check", "to": "wrap"}]})).await;
+    let answer = run_to_end(&api, &graph, json!("look")).await;
+    assert_eq!(answer["status"], "running", "?wait=true answers when a node waits: {answer}");
+    let waiting = answer["waiting"].as_array().unwrap_or_else(|| panic!("{answer}"));
+    assert_eq!((waiting.len(), &waiting[0]["node"], &waiting[0]["status"]), (1, &json!("check"), &json!("waiting")));
+    let run_id = waiting[0]["run_id"].as_str().unwrap().to_string();
+    assert_eq!(api.run(&run_id).await["status"], "waiting");
+    let id = answer["formation_run_id"].as_str().unwrap();
+    let (_, shown) = api.get(&format!("/formation-runs/{id}")).await;
+    assert_eq!((&node(&shown, "check")["status"], &node(&shown, "wrap")["status"]), (&json!("waiting"), &json!("pending")));
+    let (_, page) = api.get("/formation-runs").await;
+    assert_eq!(node(&page["formation_runs"][0], "check")["status"], "waiting", "{page}");
+
+    let (status, body) = api
+        .post(&format!("/runs/{run_id}/approve"), json!({"decisions": [{"call_id": "call_1_1", "decision": "approve"}]}))
+        .await;
+    assert_eq!(status, 202, "{body}");
+    let again = run_to_end(&api, &graph, json!("look")).await;
+    assert_eq!(again["status"], "running", "a second run waits too: {again}");
+    let started = std::time::Instant::now();
+    let ended = loop {
+        let (_, shown) = api.get(&format!("/formation-runs/{id}")).await;
+        if shown["status"] == "succeeded" {
+            break shown;
+        }
+        assert!(started.elapsed() < LIMIT, "the approved node's formation run did not end: {shown}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(ended["outputs"], json!({"wrap": "<checked it>"}), "{ended}");
+    assert_eq!(node(&ended, "check")["status"], "succeeded");
+}
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_line_asks_for_a_waiting_node_at_a_terminal_and_goes_on() {
+    let env = TestEnv::new();
+    let server = env.server(1);
+    let api = server.api();
+    let checker = api.create_agent(careful("checker")).await;
+    let graph = formation(&api, json!({"name": "checked", "nodes": [{"id": "check", "agent_id": checker}]})).await;
+    let Some(mut terminal) = env.on_a_terminal(&format!("formation run {graph} --input look --server {}", server.url))
+    else {
+        return;
+    };
+    let started = std::time::Instant::now();
+    loop {
+        let (_, body) = api.get("/runs?status=waiting").await;
+        if body["runs"].as_array().is_some_and(|r| !r.is_empty()) {
+            break;
+        }
+        assert!(started.elapsed() < LIMIT, "no run came to wait");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    terminal.type_in("e\n{\"command\": \"echo edited\"}\n");
+    let (ok, seen) = terminal.finish();
+    assert!(ok, "{seen}");
+    assert!(seen.contains("node check waits for a decision") && seen.contains("wants to run bash"), "{seen}");
+    assert!(seen.contains(r#""check": "checked it""#), "the outputs: {seen}");
+    let (_, runs) = api.get("/runs").await;
+    let ran = &runs["runs"][0]["tool_calls"][0];
+    assert_eq!(
+        (&ran["input"]["command"], &ran["output"]),
+        (&json!("echo edited"), &json!("edited\n[exit code 0]")),
+        "{runs}"
+    );
+}

@@ -166,6 +166,9 @@ async fn an_approval_outlives_every_process_and_each_decision_is_carried_out(bac
     let run_id = answer["run_id"].as_str().unwrap().to_string();
     let calls: Vec<&str> = answer["approval"]["calls"].as_array().unwrap().iter().map(|c| c["call_id"].as_str().unwrap()).collect();
     assert_eq!(calls.len(), 3, "{answer}");
+    assert_eq!(answer["steps"], 1, "the step that asked counts: {answer}");
+    assert!(answer["usage"]["output_tokens"].as_u64() > Some(0), "its usage too: {answer}");
+    assert_eq!(answer["tool_calls"], json!([]), "no call has run: {answer}");
     // The live tail shows the request and stays open.
     let logged = api.events(&run_id).await.len();
     let (tailed, done) = api.sse_read(&run_id, None, Some(logged)).await;

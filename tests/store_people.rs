@@ -89,7 +89,7 @@ store_tests! {
         };
         let decided = RunEvent::ApprovalDecided {
             step: 1,
-            decisions: vec![Decided { call_id: "call_1_1".into(), decision: Decision::Approve }],
+            decisions: vec![Decided { call_id: "call_1_1".into(), decision: Decision::Approve, original_input: None }],
         };
         let before = event_count(&store, &run).await;
         let queued = store.decide(&run, 1, vec![decision(Decision::Approve)], vec![decided.clone()]).await.unwrap();

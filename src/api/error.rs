@@ -26,6 +26,9 @@ pub enum ApiError {
     BadRequest(String),
     #[error("{0} not found")]
     NotFound(String),
+    /// A 404 whose message says in full what is missing and what to do.
+    #[error("{0}")]
+    Gone(String),
     #[error("{0}")]
     Conflict(String),
     /// A change was made over a version of a definition that is no longer
@@ -53,7 +56,7 @@ impl ApiError {
     fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::NotFound(_) | ApiError::Gone(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) | ApiError::Stale(_) => StatusCode::CONFLICT,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Rejected { status, .. } => *status,
@@ -103,6 +106,7 @@ impl From<SubmitError> for ApiError {
             SubmitError::Invalid(message) => ApiError::BadRequest(message),
             SubmitError::Refused(message) => ApiError::Unprocessable(message),
             SubmitError::NotFound(what) => ApiError::NotFound(what),
+            SubmitError::Gone(message) => ApiError::Gone(message),
             SubmitError::Conflict(message) => ApiError::Conflict(message),
             SubmitError::Unavailable { detail, busy } => ApiError::Unavailable { detail, busy },
             SubmitError::DiskFull(detail) => ApiError::DiskFull(detail),

@@ -17,8 +17,9 @@ use super::runs::check_limit;
 use super::schemas::{Id, Seq};
 use super::sse::{self, EventFrame, EventsQuery, LoggedEvent};
 use super::AppState;
-use crate::domain::formation::run::FormationRun;
-use crate::store::FormationRunFilter;
+use crate::domain::formation::run::{FormationRun, NodeRow, NodeStatus};
+use crate::domain::model::RunStatus;
+use crate::store::{FormationRunFilter, RunFilter};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -85,7 +86,10 @@ async fn list(
 ) -> ApiResult<Json<FormationRunPage>> {
     let limit = check_limit(q.limit, 50, 500)?;
     let filter = FormationRunFilter { formation_id: q.formation_id, after: q.after, limit, order: q.order.into() };
-    let formation_runs = state.store.list_formation_runs(&filter).await?;
+    let mut formation_runs = Vec::new();
+    for run in state.store.list_formation_runs(&filter).await? {
+        formation_runs.push(as_shown(&state, run).await?);
+    }
     let full = formation_runs.len() as u32 == limit;
     let next_after = if full { formation_runs.last().map(|r| r.id.clone()) } else { None };
     Ok(Json(FormationRunPage { formation_runs, next_after }))
@@ -93,6 +97,36 @@ async fn list(
 
 async fn find(state: &AppState, id: &str) -> ApiResult<FormationRun> {
     state.store.get_formation_run(id).await?.ok_or_else(|| ApiError::NotFound(format!("formation run {id}")))
+}
+
+/// The formation run as answers show it: a running node whose work waits
+/// for a person or a client is `waiting`. The node's row says `running`
+/// (a node's run comes to wait with no write to the formation run), so it
+/// is read from the node's run, or its fleet run's tasks, here.
+pub async fn as_shown(state: &AppState, mut run: FormationRun) -> ApiResult<FormationRun> {
+    if run.status.is_terminal() {
+        return Ok(run);
+    }
+    for node in run.nodes.iter_mut().filter(|n| n.status == NodeStatus::Running) {
+        if waits(state, node).await? {
+            node.status = NodeStatus::Waiting;
+        }
+    }
+    Ok(run)
+}
+
+async fn waits(state: &AppState, node: &NodeRow) -> ApiResult<bool> {
+    if let Some(run_id) = &node.run_id {
+        return Ok(state.store.get_run(run_id).await?.is_some_and(|r| r.status == RunStatus::Waiting));
+    }
+    let Some(fleet_run_id) = &node.fleet_run_id else { return Ok(false) };
+    let tasks = RunFilter {
+        fleet_run_id: Some(fleet_run_id.clone()),
+        status: Some(RunStatus::Waiting),
+        limit: 1,
+        ..Default::default()
+    };
+    Ok(!state.store.list_runs(&tasks).await?.is_empty())
 }
 
 /// A formation run: its status, every node's state, input and output, its outputs.
@@ -108,7 +142,8 @@ async fn find(state: &AppState, id: &str) -> ApiResult<FormationRun> {
     )
 )]
 async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<FormationRun>> {
-    Ok(Json(find(&state, &id).await?))
+    let run = find(&state, &id).await?;
+    Ok(Json(as_shown(&state, run).await?))
 }
 
 /// A formation run's events, exactly like a run's: SSE with `Accept:

@@ -1,6 +1,8 @@
 //! Formation definitions: `POST|GET /formations`, `GET|DELETE
 //! /formations/{id}`; and their runs' submission, `POST /formations/{id}/run`.
 
+use std::time::Duration;
+
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -14,12 +16,12 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
-use super::formation_runs::FormationRunAccepted;
+use super::formation_runs::{as_shown, FormationRunAccepted};
 use super::peer::{unless_hung_up, Peer};
 use super::runs::{accepted, envelope, WaitQuery};
 use super::schemas::{self, AnyJson, Id, IdempotencyKey};
 use super::{deleted, sse, AppState, Deleted};
-use crate::domain::formation::run::FormationRun;
+use crate::domain::formation::run::{FormationRun, NodeRow, NodeStatus};
 use crate::domain::formation::{self, Edge, Formation, Node};
 use crate::domain::model::new_id;
 use crate::submit::FormationRunSubmission;
@@ -152,7 +154,8 @@ pub(super) struct FormationRunBody {
     webhook: Option<crate::domain::webhook::Webhook>,
 }
 
-/// The answer of `?wait=true`: how the formation run ended.
+/// The answer of `?wait=true`: how the formation run ended, or which of its
+/// nodes wait for a person or a client.
 #[derive(Debug, Serialize, ToSchema)]
 struct FormationRunResult {
     formation_run_id: String,
@@ -162,6 +165,11 @@ struct FormationRunResult {
     outputs: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// When it answers before the end: the nodes that wait for a person or
+    /// a client (an agent node's `run_id`, a fleet node's `fleet_run_id`,
+    /// whose waiting tasks `GET /runs?fleet_run_id=…&status=waiting` lists).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    waiting: Option<Vec<NodeRow>>,
 }
 
 /// Starts a run of the formation: its entry nodes start with it, each
@@ -178,7 +186,7 @@ struct FormationRunResult {
     ),
     request_body = FormationRunBody,
     responses(
-        (status = 200, description = "With `?wait=true`: how the formation run ended, with its outputs", body = FormationRunResult),
+        (status = 200, description = "With `?wait=true`: how the formation run ended, with its outputs; or, as soon as a node waits for a person or a client, the run still `running` with the nodes that wait", body = FormationRunResult),
         (status = 202, description = "The formation run, its entry nodes started", body = FormationRunAccepted,
             headers(
                 ("Location" = String, description = "`/formation-runs/{id}`"),
@@ -201,20 +209,49 @@ async fn submit(
     let enqueued = state.door.formation_run(&envelope(&headers)?, submission).await?;
     let run = enqueued.formation_run;
     if query.wait {
-        unless_hung_up(peer.map(|p| p.0), sse::wait_done(&state, &run.id, sse::Dialect::Formation)).await?;
-        let run = state.store.get_formation_run(&run.id).await?.ok_or_else(|| ApiError::NotFound(run.id.clone()))?;
+        let run = unless_hung_up(peer.map(|p| p.0), settled(&state, &run.id)).await?;
         return Ok(Json(result(run)).into_response());
     }
     let location = format!("/formation-runs/{}", run.id);
     Ok(accepted(location, FormationRunAccepted::of(run), !enqueued.created))
 }
 
+/// How often a `?wait=true` looks at the nodes of a formation run that has
+/// not ended: a node's run that comes to wait writes nothing to the
+/// formation run's own log, so there is no event to wake on.
+const LOOK_EVERY: Duration = Duration::from_millis(500);
+
+/// Follows the formation run until it ends or a node of it waits for a
+/// person or a client, and reads it as answers show it.
+async fn settled(state: &AppState, id: &str) -> ApiResult<FormationRun> {
+    let mut tail = state.hub.tail(id, 0, sse::Dialect::Formation.id_key());
+    loop {
+        let run = state.store.get_formation_run(id).await?.ok_or_else(|| ApiError::NotFound(id.to_string()))?;
+        let run = as_shown(state, run).await?;
+        if run.status.is_terminal() || run.nodes.iter().any(|n| n.status == NodeStatus::Waiting) {
+            return Ok(run);
+        }
+        tokio::select! {
+            frame = tail.next() => match frame {
+                Some(frame) => {
+                    frame?;
+                }
+                // The tail ends after `done`: the run has ended; read it once more.
+                None => tokio::time::sleep(LOOK_EVERY).await,
+            },
+            _ = tokio::time::sleep(LOOK_EVERY) => {}
+        }
+    }
+}
+
 fn result(run: FormationRun) -> FormationRunResult {
+    let waiting: Vec<NodeRow> = run.nodes.iter().filter(|n| n.status == NodeStatus::Waiting).cloned().collect();
     FormationRunResult {
         formation_run_id: run.id,
         status: run.status,
         outputs: run.outputs.unwrap_or_else(|| Value::Object(Default::default())),
         error: run.error,
+        waiting: (!waiting.is_empty()).then_some(waiting),
     }
 }
 

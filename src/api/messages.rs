@@ -21,6 +21,7 @@ use super::schemas::{self, Id, IdempotencyKey};
 use super::sse::{self, MessageStreamFrame};
 use super::AppState;
 use crate::domain::approval::WaitingCall;
+use crate::domain::checkpoint;
 use crate::domain::model::{timestamp, MultitaskStrategy, Run, RunStatus, ToolCallRecord, Usage};
 use crate::domain::webhook::Webhook;
 use crate::submit::MessageSubmission;
@@ -231,11 +232,22 @@ async fn wait_for(state: &AppState, run_id: &str) -> ApiResult<(Run, Option<(Str
                     .ok_or_else(|| ApiError::Internal(format!("event {} of run {run_id} is gone", frame.seq())))?;
                 let asked = serde_json::from_value(Value::Object(event.data))
                     .map_err(|e| ApiError::Internal(format!("a {} event of run {run_id}: {e}", event.kind)))?;
-                return Ok((run, Some((event.kind, asked))));
+                return Ok((so_far(state, run).await?, Some((event.kind, asked))));
             }
         }
     }
     Ok((read_run(state, run_id).await?, None))
+}
+
+/// A waiting run with what its steps so far add up to: its row holds the
+/// sums only once it ends, and a run that waits has already taken steps.
+/// Its `tool_calls` are those that have their results (the calls it waits
+/// on are in the answer's `approval` or `tool_calls_requested`).
+async fn so_far(state: &AppState, run: Run) -> ApiResult<Run> {
+    let ctx = state.store.load_run(&run.id).await?;
+    let summary = checkpoint::summarize(&ctx.run.input, &ctx.checkpoints, run.status);
+    let tool_calls = summary.tool_calls.into_iter().filter(|c| c.output.is_some()).collect();
+    Ok(Run { steps: summary.steps, usage: summary.usage, tool_calls, ..run })
 }
 
 /// The answer of `?wait=true`: the original API's blocking answer

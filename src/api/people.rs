@@ -94,7 +94,10 @@ async fn approve(
             body: CheckpointBody::Decision { call_id: call_id.clone(), decision: decision.clone() },
         })
         .collect();
-    let decisions = decided.into_iter().map(|(call_id, decision)| Decided { call_id, decision }).collect();
+    let decisions = decided
+        .into_iter()
+        .filter_map(|(call_id, decision)| calls.iter().find(|c| c.id == call_id).map(|c| Decided::of(c, decision)))
+        .collect();
     let event = RunEvent::ApprovalDecided { step, decisions };
     let run = state.store.decide(&id, step, checkpoints, vec![event]).await.map_err(naming(format!("run {id}")))?;
     state.changed();

@@ -1,14 +1,18 @@
 //! `wingman formation …`: formations from the command line, and a formation
 //! run followed live, a line per node as it starts and ends.
 
+use std::collections::HashSet;
+use std::time::Duration;
+
 use anyhow::Context;
 use clap::Subcommand;
 use serde_json::{json, Value};
 
-use super::format;
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::style::{Style, Tone};
 use super::tail::follow;
+use super::tool_results::{self, WaitingFor};
+use super::{approvals, format};
 
 /// `wingman formation …`.
 #[derive(Debug, clap::Args)]
@@ -87,8 +91,14 @@ pub async fn run(remote: &Remote, command: FormationCommand) -> anyhow::Result<(
     Ok(())
 }
 
+/// How often a followed formation run is read for nodes that wait: a node
+/// whose run comes to wait writes nothing to the formation run's log.
+const LOOK_EVERY: Duration = Duration::from_secs(1);
+
 /// Follows the formation run's events, a line per node on standard error,
-/// then prints its outputs (JSON) on standard output.
+/// then prints its outputs (JSON) on standard output. A node that comes to
+/// wait for a person is asked about at a prompt, as `send --follow` asks
+/// (or named with the command that answers it, off a terminal).
 async fn watch(remote: &Remote, id: &str) -> anyhow::Result<()> {
     let style = Style::stderr();
     let path = format!("/formation-runs/{}/events", segment(id));
@@ -97,7 +107,19 @@ async fn watch(remote: &Remote, id: &str) -> anyhow::Result<()> {
             eprintln!("{line}");
         }
     };
-    follow(remote, &path, 0, on_event, |why| eprintln!("[{why}]")).await?;
+    let following = follow(remote, &path, 0, on_event, |why| eprintln!("[{why}]"));
+    tokio::pin!(following);
+    let mut asked = HashSet::new();
+    loop {
+        tokio::select! {
+            ended = &mut following => break ended?,
+            _ = tokio::time::sleep(LOOK_EVERY) => {
+                if let Err(e) = answer_waiting_nodes(remote, id, &mut asked).await {
+                    eprintln!("[the waiting nodes were not read: {e:#}]");
+                }
+            }
+        }
+    }
     let run = remote.read(&format!("/formation-runs/{}", segment(id))).await?;
     print_json(&run["outputs"]);
     match run["status"].as_str() {
@@ -108,6 +130,37 @@ async fn watch(remote: &Remote, id: &str) -> anyhow::Result<()> {
             run["error"].as_str().unwrap_or("no error given")
         ),
     }
+}
+
+/// Asks about (or names) each request of the formation run's waiting nodes
+/// not asked about before: `asked` holds a run's ID with its request's calls.
+async fn answer_waiting_nodes(remote: &Remote, id: &str, asked: &mut HashSet<String>) -> anyhow::Result<()> {
+    let run = remote.read(&format!("/formation-runs/{}", segment(id))).await?;
+    let waiting = run["nodes"].as_array().into_iter().flatten().filter(|n| n["status"] == "waiting");
+    for node in waiting {
+        let name = node["node"].as_str().unwrap_or_default();
+        let Some(run_id) = node["run_id"].as_str() else {
+            let fleet_run = node["fleet_run_id"].as_str().unwrap_or_default();
+            if asked.insert(fleet_run.to_string()) {
+                eprintln!("[node {name}: tasks of fleet run {fleet_run} wait for a person: see wingman approvals]");
+            }
+            continue;
+        };
+        let request = tool_results::waiting(remote, run_id).await?;
+        let calls: Vec<&str> = request.calls.iter().filter_map(|c| c["call_id"].as_str()).collect();
+        if !asked.insert(format!("{run_id} {}", calls.join(","))) {
+            continue;
+        }
+        let event = json!({"calls": request.calls});
+        match request.waiting_for {
+            WaitingFor::Decision => {
+                eprintln!("[node {name} waits for a decision: run {run_id}]");
+                approvals::answer_at_prompt(remote, run_id, &event).await?;
+            }
+            WaitingFor::ToolResults => eprintln!("{}", tool_results::how_to_answer(run_id, &event)),
+        }
+    }
+    Ok(())
 }
 
 /// What a formation run's event means to a reader, if anything.

@@ -53,12 +53,33 @@ impl From<&ToolCall> for WaitingCall {
 }
 
 /// A decision with the call it answers, as events and answers show it:
-/// `{"call_id", "decision", "input"?, "message"?}`.
+/// `{"call_id", "decision", "input"?, "original_input"?, "message"?}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Decided {
     pub call_id: String,
     #[serde(flatten)]
     pub decision: Decision,
+    /// For an edit: the input the model asked for, which did not run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original_input: Option<Value>,
+}
+
+impl Decided {
+    /// The record of `decision` on `call`.
+    pub fn of(call: &ToolCall, decision: Decision) -> Decided {
+        let original_input = matches!(decision, Decision::Edit { .. }).then(|| call.input.clone());
+        Decided { call_id: call.id.clone(), decision, original_input }
+    }
+}
+
+/// `call` as it ran (or would run) under `decision`: with the person's
+/// input for an edit, as the model asked otherwise. The history and a
+/// run's record carry calls this way, so a call's input matches its result.
+pub fn as_decided(call: ToolCall, decision: Option<&Decision>) -> ToolCall {
+    match decision {
+        Some(Decision::Edit { input }) => ToolCall { input: input.clone(), ..call },
+        _ => call,
+    }
 }
 
 /// One decision as a client sends it: `{"call_id", "decision", "input"?, "message"?}`.
@@ -106,7 +127,7 @@ impl Outcome {
 pub fn outcome(call: ToolCall, decision: Option<&Decision>) -> Outcome {
     match decision {
         None | Some(Decision::Approve) => Outcome::Run(call),
-        Some(Decision::Edit { input }) => Outcome::Run(ToolCall { input: input.clone(), ..call }),
+        Some(Decision::Edit { .. }) => Outcome::Run(as_decided(call, decision)),
         Some(Decision::Reject { message }) => {
             let output = match message {
                 Some(m) => format!("a person rejected this tool call: {m}"),

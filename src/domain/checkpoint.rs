@@ -117,6 +117,22 @@ pub fn tool_calls_of(message: &Message) -> Vec<ToolCall> {
         .collect()
 }
 
+/// `step`'s assistant message with each call as it ran: a call a person
+/// edited carries the input it ran with, so the history the model is sent
+/// next, and the run's record, show the call that gave its result (the
+/// `tool_call` event keeps what the model asked; `approval_decided` both).
+fn as_ran(checkpoints: &[Checkpoint], step: u32, message: &Message) -> Message {
+    let mut message = message.clone();
+    for content in &mut message.content {
+        if let Content::ToolUse { id, input, .. } = content {
+            if let Some(Decision::Edit { input: edited }) = find_decision(checkpoints, step, id) {
+                *input = edited.clone();
+            }
+        }
+    }
+    message
+}
+
 /// The next thing a run must do, given its checkpoints.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NextAction {
@@ -356,9 +372,9 @@ fn build_conversation(input: &RunInput, checkpoints: &[Checkpoint], close_with: 
     let last = steps.last().map_or(0, |(step, _)| *step);
     for (step, message) in steps {
         messages.extend(markers_at(checkpoints, step));
-        messages.push(message.clone());
+        let message = as_ran(checkpoints, step, message);
         let mut results = Vec::new();
-        for call in tool_calls_of(message) {
+        for call in tool_calls_of(&message) {
             match (find_result(checkpoints, step, &call.id), close_with) {
                 (Some((output, is_error)), _) => results.push(Content::ToolResult {
                     tool_use_id: call.id.clone(),
@@ -373,6 +389,7 @@ fn build_conversation(input: &RunInput, checkpoints: &[Checkpoint], close_with: 
                 (None, None) => {}
             }
         }
+        messages.push(message);
         if !results.is_empty() {
             messages.push(Message { role: Role::Tool, content: results });
         }
@@ -509,7 +526,7 @@ pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus
         usages.push(*u);
         steps += 1;
         response = Some(storable_text(message.text()));
-        for call in tool_calls_of(message) {
+        for call in tool_calls_of(&as_ran(checkpoints, cp.step, message)) {
             let result = find_result(checkpoints, cp.step, &call.id);
             tool_calls.push(ToolCallRecord {
                 step: cp.step,
@@ -540,7 +557,7 @@ pub fn summarize(input: &RunInput, checkpoints: &[Checkpoint], status: RunStatus
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn agent(max_steps: u32, approve_tools: &[&str]) -> Agent {
         Agent {
@@ -718,6 +735,27 @@ mod tests {
         assert_eq!(summary.response.as_deref(), Some("final"));
         assert_eq!(summary.tool_calls[0].output.as_deref(), Some("ok"));
         assert_eq!(summary.history.len(), 4, "user, assistant, tool, assistant");
+    }
+
+    #[test]
+    fn an_edited_call_is_recorded_and_sent_on_with_the_input_it_ran_with() {
+        let edited = json!({"command": "uname -r"});
+        let cps = vec![
+            inference(1, "", &["a", "b"]),
+            decision(1, "a", Decision::Edit { input: edited.clone() }),
+            decision(1, "b", Decision::Approve),
+            result(1, "a"),
+            result(1, "b"),
+            inference(2, "final", &[]),
+        ];
+        let asked = call("b").input;
+        let summary = summarize(&input(), &cps, RunStatus::Succeeded);
+        assert_eq!(summary.tool_calls[0].input, edited);
+        assert_eq!(summary.tool_calls[1].input, asked, "an approved call keeps its input");
+        let inputs =
+            |messages: &[Message]| -> Vec<Value> { messages.iter().flat_map(tool_calls_of).map(|c| c.input).collect() };
+        assert_eq!(inputs(&summary.history), vec![edited.clone(), asked.clone()], "the history");
+        assert_eq!(inputs(&conversation(&input(), &cps)), vec![edited, asked], "the next request");
     }
 
     #[test]

@@ -21,6 +21,10 @@ pub enum SubmitError {
     /// What it names does not exist (a 404): `"session 01…"`.
     #[error("{0} not found")]
     NotFound(String),
+    /// Something it relies on no longer exists, said in full with what to
+    /// do instead (a 404): a session's own agent, deleted since.
+    #[error("{0}")]
+    Gone(String),
     /// It conflicts with the state now: the session has an unfinished run and
     /// the submission asked not to queue behind it, or its tools clash with
     /// its agent's (a 409).

@@ -95,11 +95,21 @@ impl Door {
             .session_and_agent(session_id, agent_id)
             .await?
             .ok_or_else(|| SubmitError::NotFound(format!("session {session_id}")))?;
+        let agent_id_given = agent_id.is_some();
         let agent_id = agent_id
             .map(str::to_string)
             .or(session.agent_id.clone())
             .ok_or_else(|| SubmitError::Refused("agent_id is required: the session has no agent of its own".into()))?;
-        let agent = agent.ok_or_else(|| SubmitError::NotFound(format!("agent {agent_id}")))?;
+        let agent = match (agent, agent_id_given) {
+            (Some(agent), _) => agent,
+            (None, true) => return Err(SubmitError::NotFound(format!("agent {agent_id}"))),
+            (None, false) => {
+                return Err(SubmitError::Gone(format!(
+                "this session's agent {agent_id} no longer exists (it was deleted): name another with \"agent_id\" \
+                 (wingman send --agent ID), or give the session one with PUT /sessions/{session_id} {{\"agent_id\": …}}"
+            )))
+            }
+        };
         let agent = with_session_tools(&agent, &session)?;
         Ok((session, agent_id, agent))
     }

@@ -304,6 +304,54 @@ impl TestEnv {
     }
 }
 
+/// A client command run on a pseudo-terminal (through `script`, from
+/// util-linux), as a person at a terminal runs it: its prompts are answered
+/// by what [`Terminal::type_in`] writes, and everything it shows is read.
+pub struct Terminal {
+    child: Child,
+    stdin: std::process::ChildStdin,
+    shown: std::thread::JoinHandle<String>,
+}
+
+impl TestEnv {
+    /// Starts `wingman ARGS` on a terminal, with colour allowed; `None`,
+    /// with a message, where `script` is not installed.
+    pub fn on_a_terminal(&self, args: &str) -> Option<Terminal> {
+        if Command::new("script").arg("--version").output().is_err() {
+            eprintln!("skipped: `script` (util-linux), which gives the command a terminal, is not installed");
+            return None;
+        }
+        let command = format!("{} {args}", env!("CARGO_BIN_EXE_wingman"));
+        let mut child = Command::new("script")
+            .args(["-qfec", &command, "/dev/null"])
+            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .env_remove("NO_COLOR")
+            .env_remove("TERM")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start script");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let shown = std::thread::spawn(move || std::io::read_to_string(stdout).unwrap_or_default());
+        Some(Terminal { child, stdin, shown })
+    }
+}
+
+impl Terminal {
+    /// Types `text` at the terminal.
+    pub fn type_in(&mut self, text: &str) {
+        std::io::Write::write_all(&mut self.stdin, text.as_bytes()).expect("type at the terminal");
+    }
+
+    /// Waits for the command to end: whether it succeeded, and what it showed.
+    pub fn finish(mut self) -> (bool, String) {
+        let status = self.child.wait().expect("wait for script");
+        drop(self.stdin);
+        (status.success(), self.shown.join().unwrap_or_default())
+    }
+}
+
 /// A port no one listens on now (the OS picks it; a later bind may race).
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("free port")

@@ -62,6 +62,10 @@ pub enum NodeStatus {
     /// Not started: some input is not there yet.
     Pending,
     Running,
+    /// Running, and its run (or a task of its fleet run) waits for a person
+    /// or for its client's tool results. Shown, never stored: the stored
+    /// row says `running`, and answers look at the node's work.
+    Waiting,
     Succeeded,
     Failed,
     Cancelled,
@@ -73,13 +77,14 @@ impl NodeStatus {
         match self {
             NodeStatus::Pending => "pending",
             NodeStatus::Running => "running",
+            NodeStatus::Waiting => "waiting",
             NodeStatus::Succeeded => "succeeded",
             NodeStatus::Failed => "failed",
             NodeStatus::Cancelled => "cancelled",
         }
     }
 
-    /// Parses a stored status.
+    /// Parses a stored status (never `waiting`).
     pub fn parse(s: &str) -> Option<NodeStatus> {
         [NodeStatus::Pending, NodeStatus::Running, NodeStatus::Succeeded, NodeStatus::Failed, NodeStatus::Cancelled]
             .into_iter()

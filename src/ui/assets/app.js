@@ -215,21 +215,37 @@ function runsTable(runs) {
 }
 
 function toolBlock(name, input, attrs) {
-  const shown = input && typeof input.command === "string" ? `$ ${input.command}` : pretty(input);
-  return h("div", {class: "tool", ...attrs}, h("span", {class: "name"}, name), h("pre", {class: "input"}, shown));
+  return h("div", {class: "tool", ...attrs}, h("span", {class: "name"}, name), h("pre", {class: "input"}, shownInput(input)));
 }
 
-// The buttons that decide the calls a run waits on: one click per call; the
-// decisions go when every call has one.
+// A call's input as a person reads it: a command as a shell line, the rest as JSON.
+function shownInput(input) {
+  return input && typeof input.command === "string" ? `$ ${input.command}` : pretty(input);
+}
+
+// Marks a call drawn in the timeline as run with a person's input, keeping
+// what the model asked beside it.
+function markEdited(container, decided) {
+  const block = container.querySelector(`.step > .tool[data-call="${CSS.escape(decided.call_id)}"]`);
+  if (!block || block.dataset.edited) return;
+  block.dataset.edited = "true";
+  block.querySelector("pre.input").textContent = shownInput(decided.input);
+  block.append(h("div", {class: "edited muted"}, "edited by a person; the model asked: ",
+    h("code", {}, shownInput(decided.original_input))));
+}
+
+// The buttons that decide the calls a run waits on: one choice per call
+// (approve, edit its input, reject); the decisions go when every call has one.
 function approvalBox(runId, calls) {
-  const chosen = new Map();
+  const chosen = new Map(), edits = new Map();
   const note = h("input", {class: "note", placeholder: "A message for a rejection (optional)"});
   const said = h("p", {class: "muted"});
   let box = null;
   const send = async () => {
-    box.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    box.querySelectorAll("button, textarea").forEach((b) => { b.disabled = true; });
     const decisions = calls.map((c) => {
       const decision = chosen.get(c.call_id);
+      if (decision === "edit") return {call_id: c.call_id, decision, input: edits.get(c.call_id)};
       return decision === "reject" && note.value ? {call_id: c.call_id, decision, message: note.value} : {call_id: c.call_id, decision};
     });
     try {
@@ -238,19 +254,39 @@ function approvalBox(runId, calls) {
       said.textContent = "Decided: the run is queued again.";
     } catch (e) {
       said.textContent = e.message;
-      box.querySelectorAll("button").forEach((b) => { b.disabled = false; });
+      box.querySelectorAll("button, textarea").forEach((b) => { b.disabled = false; });
     }
   };
+  const choose = (call, decision, pressed) => {
+    chosen.set(call.call_id, decision);
+    pressed.parentNode.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", b === pressed));
+    if (chosen.size === calls.length) send();
+  };
   const choice = (call, decision, label) => h("button", {type: "button", class: decision, "data-call": call.call_id,
-    onclick: (e) => {
-      chosen.set(call.call_id, decision);
-      e.target.parentNode.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", b === e.target));
-      if (chosen.size === calls.length) send();
-    }}, label);
+    onclick: (e) => choose(call, decision, e.target)}, label);
+  const editor = (call) => {
+    const input = h("textarea", {class: "edit-input", "data-call": call.call_id, rows: 4, hidden: true,
+      "aria-label": `The input ${call.call_id} runs with`}, pretty(call.input));
+    const use = h("button", {type: "button", class: "edit-confirm", "data-call": call.call_id, hidden: true,
+      onclick: (e) => {
+        let parsed;
+        try { parsed = JSON.parse(input.value); } catch (err) { said.textContent = `Not JSON: ${err.message}`; return; }
+        if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) { said.textContent = "The input must be a JSON object."; return; }
+        said.textContent = "";
+        edits.set(call.call_id, parsed);
+        choose(call, "edit", e.target.parentNode.querySelector("button.edit"));
+      }}, "Run with this input");
+    const open = h("button", {type: "button", class: "edit", "data-call": call.call_id,
+      onclick: () => { input.hidden = false; use.hidden = false; input.focus(); }}, "Edit");
+    return {open, input, use};
+  };
   box = h("div", {class: "approval", "data-run": runId},
     h("h3", {}, calls.length > 1 ? "These calls wait for a decision" : "This call waits for a decision"),
-    calls.map((c) => h("div", {}, toolBlock(c.name, c.input),
-      h("div", {class: "actions"}, choice(c, "approve", "Approve"), choice(c, "reject", "Reject")))),
+    calls.map((c) => {
+      const edit = editor(c);
+      return h("div", {}, toolBlock(c.name, c.input),
+        h("div", {class: "actions"}, choice(c, "approve", "Approve"), edit.open, choice(c, "reject", "Reject"), edit.input, edit.use));
+    }),
     note, said);
   return box;
 }
@@ -483,6 +519,7 @@ function timeline(container, runId) {
       case "approval_decided":
         closeBox(waiting);
         container.append(line(e, e.decisions.map((d) => `${d.call_id}: ${d.decision}`).join(", ")));
+        e.decisions.filter((d) => d.decision === "edit").forEach((d) => markEdited(container, d));
         break;
       case "tool_calls_requested":
         s.box.append(line(e, `${e.calls.length} call(s) wait for their results from the client`));

@@ -94,8 +94,10 @@ async function formationRunView(id) {
     h("h2", {}, "Graph ", indicator), holder,
     section("Nodes", h("table", {}, h("thead", {}, h("tr", {}, ["Node", "Kind", "Status", "Work", "Output"].map((c) => h("th", {}, c)))), list)));
   const nodes = new Map();
+  let ended = false;
   const refresh = async () => {
     const run = await api(path);
+    ended = TERMINAL.includes(run.status);
     about.replaceChildren(fields([["Status", h("span", {id: "run-status"}, badge(run.status))], ["Formation", h("code", {}, run.formation_id)],
       ["Name", run.name], ["Created", when(run.created_at)], ["Finished", when(run.finished_at)],
       run.error && ["Error", h("span", {class: "error"}, run.error), true],
@@ -107,6 +109,9 @@ async function formationRunView(id) {
     for (const node of run.nodes) { nodes.set(node.node, node); showNode(holder.firstChild, list, node); }
   };
   await refresh();
+  // A node whose run comes to wait for a person writes nothing to this log:
+  // while the run goes on, the page reads it again every few seconds.
+  every(3000, async () => { if (!ended) await refresh(); });
   // Node states come from the log: each `node_started` and `node_finished` moves one.
   follow(`${path}/events`, path, (e) => {
     const node = nodes.get(e.node);
