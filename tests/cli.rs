@@ -17,10 +17,10 @@ fn id_of(output: &str) -> String {
 async fn create_an_agent_and_a_session_then_send_and_follow() {
     let env = TestEnv::new();
     let server = env.server(1);
-    let (ok, out) = env.client(&["agent", "create", "--name", "cli", "--server", &server.url]);
+    let (ok, out) = env.client(&["agent", "create", "--name", "cli", "--json", "--server", &server.url]);
     assert!(ok, "{out}");
     let agent = id_of(&out);
-    let (ok, out) = env.client(&["session", "create", "--agent", &agent, "--server", &server.url]);
+    let (ok, out) = env.client(&["session", "create", "--agent", &agent, "--json", "--server", &server.url]);
     assert!(ok, "{out}");
     let session = id_of(&out);
     let (ok, out) = env.client(&["send", &session, "hello from the command line", "--follow", "--server", &server.url]);
@@ -37,29 +37,29 @@ async fn keys_models_a_blocking_send_and_deletes_from_the_command_line() {
     let server = env.server(1);
     let url = server.url.as_str();
     let key = "sk-cli-0123456789abcdefghij";
-    let (ok, out) = env.client(&["auth", "set", "openai", "--key", key, "--server", url]);
+    let (ok, out) = env.client(&["auth", "set", "openai", "--key", key, "--json", "--server", url]);
     assert!(ok && serde_json::from_str::<Value>(&out).unwrap() == json!({"status": "ok"}), "{out}");
     let (ok, out) = env.client(&["auth", "set", "anthropic", "--server", url]);
     assert!(!ok, "an empty key from standard input is refused: {out}");
-    let (ok, out) = env.client(&["auth", "list", "--server", url]);
+    let (ok, out) = env.client(&["auth", "list", "--json", "--server", url]);
     let listed: Value = serde_json::from_str(&out).unwrap();
     assert!(ok && listed["providers"]["openai"]["configured"] == true && !out.contains(key), "{out}");
-    let (ok, out) = env.client(&["models", "anthropic", "claude-haiku-4-5", "--server", url]);
+    let (ok, out) = env.client(&["models", "anthropic", "claude-haiku-4-5", "--json", "--server", url]);
     let model: Value = serde_json::from_str(&out).unwrap();
     assert!(ok && model["limit"]["output"] == 64000, "{out}");
 
-    let (_, out) = env.client(&["agent", "create", "--name", "cli", "--server", url]);
+    let (_, out) = env.client(&["agent", "create", "--name", "cli", "--json", "--server", url]);
     let agent = id_of(&out);
-    let (_, out) = env.client(&["session", "create", "--agent", &agent, "--server", url]);
+    let (_, out) = env.client(&["session", "create", "--agent", &agent, "--json", "--server", url]);
     let session = id_of(&out);
-    let (ok, out) = env.client(&["send", &session, "wait for me", "--wait", "--server", url]);
+    let (ok, out) = env.client(&["send", &session, "wait for me", "--wait", "--json", "--server", url]);
     let answer: Value = serde_json::from_str(&out).unwrap();
     assert!(ok && answer["response"] == "wait for me" && answer["steps"] == 1, "{out}");
     let (ok, out) = env.client(&["session", "list", "--json", "--server", url]);
     let sessions: Value = serde_json::from_str(&out).unwrap();
     assert!(ok && sessions[0]["history"].as_array().unwrap().len() == 2, "{out}");
     for (what, id) in [("session", &session), ("agent", &agent)] {
-        let (ok, out) = env.client(&[what, "delete", id, "--server", url]);
+        let (ok, out) = env.client(&[what, "delete", id, "--json", "--server", url]);
         assert!(ok && serde_json::from_str::<Value>(&out).unwrap() == json!({"status": "deleted"}), "{out}");
     }
     let (ok, out) = env.client(&["auth", "delete", "openai", "--server", url]);
@@ -165,11 +165,31 @@ async fn a_fleet_run_from_the_command_line_survives_a_server_restart() {
     let addr = server.url.trim_start_matches("http://").to_string();
     let url = server.url.clone();
     let api = server.api();
-    let (_, out) =
-        env.client(&["agent", "create", "--name", "slow", "--options", r#"{"chunk_delay_ms": 30}"#, "--server", &url]);
+    let (_, out) = env.client(&[
+        "agent",
+        "create",
+        "--name",
+        "slow",
+        "--json",
+        "--options",
+        r#"{"chunk_delay_ms": 30}"#,
+        "--server",
+        &url,
+    ]);
     let agent = id_of(&out);
-    let (ok, out) =
-        env.client(&["fleet", "create", "--name", "f", "--agent", &agent, "--worker-count", "2", "--server", &url]);
+    let (ok, out) = env.client(&[
+        "fleet",
+        "create",
+        "--name",
+        "f",
+        "--agent",
+        &agent,
+        "--worker-count",
+        "2",
+        "--json",
+        "--server",
+        &url,
+    ]);
     assert!(ok, "{out}");
     let fleet = id_of(&out);
     let file = env.path().join("tasks.jsonl");
@@ -235,6 +255,7 @@ async fn approvals_are_listed_and_answered_from_the_command_line() {
     let (ok, out) = env.client(&[
         "agent",
         "create",
+        "--json",
         "--name",
         "careful",
         "--tool",
@@ -249,7 +270,8 @@ async fn approvals_are_listed_and_answered_from_the_command_line() {
     assert!(ok, "{out}");
     let agent = id_of(&out);
     let work_dir = work.path().to_string_lossy().into_owned();
-    let (ok, out) = env.client(&["session", "create", "--agent", &agent, "--work-dir", &work_dir, "--server", url]);
+    let (ok, out) =
+        env.client(&["session", "create", "--agent", &agent, "--work-dir", &work_dir, "--json", "--server", url]);
     assert!(ok, "{out}");
     let session = id_of(&out);
     // Followed without a terminal: the request is shown with how to answer it.

@@ -32,11 +32,11 @@ async fn the_auth_token_goes_with_every_request_and_a_401_names_it() {
     // its live tail included, which would end in a 401 if any request went
     // without it.
     let (code, out, err) =
-        env.client_exit(&["agents", "create", "--name", "a", "--auth-token", TOKEN, "--server", &url]);
+        env.client_exit(&["agents", "create", "--name", "a", "--json", "--auth-token", TOKEN, "--server", &url]);
     assert_eq!(code, 0, "{err}");
     let agent = serde_json::from_str::<Value>(&out).unwrap()["id"].as_str().unwrap().to_string();
     env.set("WINGMAN_AUTH_TOKEN", TOKEN);
-    let (code, out, err) = env.client_exit(&["sessions", "create", "--agent", &agent, "--server", &url]);
+    let (code, out, err) = env.client_exit(&["sessions", "create", "--agent", &agent, "--json", "--server", &url]);
     assert_eq!(code, 0, "{err}");
     let session = serde_json::from_str::<Value>(&out).unwrap()["id"].as_str().unwrap().to_string();
     let (code, out, err) = env.client_exit(&["send", &session, "hello with a token", "--follow", "--server", &url]);

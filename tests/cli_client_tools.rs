@@ -87,7 +87,7 @@ async fn a_run_waiting_for_tool_results_is_listed_and_answered_from_the_command_
     let (code, out, err) = answer(&["--call", "call_1_2", "--output", "no entry for beta", "--error", "call_1_2",
         "--call", "call_1_1", "--output", "alpha: the first letter"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(parsed(&out)["id"], run.as_str(), "the answer is the run, queued again: {out}");
+    assert_eq!(out.trim(), format!("run {run} queued again with 2 results"), "one line that says so");
     assert_eq!(api.wait_terminal(&run, LIMIT).await["status"], "succeeded");
     assert!(follow.child.wait().unwrap().success(), "{}", follow.log_text());
     let hints = follow.log_text();

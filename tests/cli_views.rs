@@ -36,10 +36,10 @@ async fn agents_sessions_and_runs_are_listed_and_shown(backend: Backend) {
     let api = server.api();
     let work = tempfile::tempdir().unwrap();
     let options = bash_agent().to_string();
-    let agent = json_of(&ok(&env, &["agents", "create", "--name", "looker", "--tool", "bash", "--options", &options, "--server", url]));
+    let agent = json_of(&ok(&env, &["agents", "create", "--name", "looker", "--tool", "bash", "--options", &options, "--json", "--server", url]));
     let agent = agent["id"].as_str().unwrap().to_string();
     let work_dir = work.path().to_string_lossy().into_owned();
-    let session = json_of(&ok(&env, &["sessions", "create", "--agent", &agent, "--work-dir", &work_dir, "--server", url]));
+    let session = json_of(&ok(&env, &["sessions", "create", "--agent", &agent, "--work-dir", &work_dir, "--json", "--server", url]));
     let session = session["id"].as_str().unwrap().to_string();
 
     // Followed: the transcript streams, and a summary line ends it on stderr.
@@ -89,7 +89,7 @@ async fn a_session_is_compacted_from_the_command_line_and_shows_its_marker(backe
     let url = server.url.as_str();
     let api = server.api();
     let settings = json!({"reserve_tokens": 500, "keep_recent_tokens": 50});
-    let created = ok(&env, &["agents", "create", "--name", "echo", "--compaction", &settings.to_string(), "--server", url]);
+    let created = ok(&env, &["agents", "create", "--name", "echo", "--compaction", &settings.to_string(), "--json", "--server", url]);
     let created = json_of(&created);
     assert_eq!(created["compaction"], json!({"reserve_tokens": 500, "keep_recent_tokens": 50, "enabled": true}));
     let agent = created["id"].as_str().unwrap().to_string();
@@ -98,7 +98,7 @@ async fn a_session_is_compacted_from_the_command_line_and_shows_its_marker(backe
         let run = api.send(&session, text).await;
         api.wait_terminal(&run, std::time::Duration::from_secs(30)).await;
     }
-    let queued = json_of(&ok(&env, &["sessions", "compact", &session, "--server", url]));
+    let queued = json_of(&ok(&env, &["sessions", "compact", &session, "--json", "--server", url]));
     let run = queued["run_id"].as_str().unwrap_or_else(|| panic!("{queued}")).to_string();
     let done = api.wait_terminal(&run, std::time::Duration::from_secs(30)).await;
     assert_eq!((&done["status"], &done["kind"]), (&json!("succeeded"), &json!("compaction")), "{done}");
@@ -124,17 +124,17 @@ async fn runs_are_filtered_and_paged_as_the_api_pages_them(backend: Backend) {
     for (s, message) in [(&session, "one"), (&other, "two"), (&session, "three"), (&session, "four")] {
         ok(&env, &["send", s, message, "--wait", "--server", url]);
     }
-    let (_, all) = api.get("/runs?limit=500").await;
+    let (_, all) = api.get("/runs?limit=500&order=desc").await;
     let ids: Vec<&str> = all["runs"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), 4);
 
     let table = ok(&env, &["runs", "--server", url]);
-    assert_eq!(table.lines().count(), 5, "a header and a row per run, oldest first: {table}");
+    assert_eq!(table.lines().count(), 5, "a header and a row per run, newest first: {table}");
     assert!(table.lines().nth(1).unwrap().starts_with(ids[0]) && table.contains("succeeded"), "{table}");
 
     // A page of two, the cursor of the next one, then the rest.
     let page = json_of(&ok(&env, &["runs", "--limit", "2", "--json", "--server", url]));
-    let (_, api_page) = api.get("/runs?limit=2").await;
+    let (_, api_page) = api.get("/runs?limit=2&order=desc").await;
     assert_eq!(page, api_page);
     assert_eq!(page["next_after"], ids[1]);
     let (_, _, hint) = env.client_exit(&["runs", "--limit", "2", "--server", url]);
@@ -153,11 +153,11 @@ async fn runs_are_filtered_and_paged_as_the_api_pages_them(backend: Backend) {
     assert!(code == 1 && err.contains("400") && err.contains("unknown status"), "{err}");
 
     // Agents and sessions come whole from the API; --limit cuts them.
-    let (_, sessions) = api.get("/sessions").await;
+    let (_, sessions) = api.get("/sessions?order=desc").await;
     let first = json_of(&ok(&env, &["sessions", "--limit", "1", "--json", "--server", url]));
     assert_eq!(first, json!([sessions[0]]));
     let (_, _, hint) = env.client_exit(&["sessions", "--limit", "1", "--server", url]);
-    assert!(hint.contains("1 more") && hint.contains("--all"), "{hint}");
+    assert!(hint.contains("more") && hint.contains("--all"), "{hint}");
 }
 }
 

@@ -295,7 +295,7 @@ async fn the_command_line_creates_runs_tails_and_cancels_formations(backend: Bac
         {"id": "wrap", "function": "template", "args": {"template": "<{{input}}>"}}],
         "edges": [{"from": "say", "to": "wrap"}]});
     std::fs::write(&file, graph.to_string()).unwrap();
-    let (ok, out) = env.client(&["formation", "create", "--file", &file.display().to_string(), "--server", url]);
+    let (ok, out) = env.client(&["formation", "create", "--file", &file.display().to_string(), "--json", "--server", url]);
     assert!(ok, "{out}");
     let created: Value = serde_json::from_str(&out).unwrap();
     let id = created["id"].as_str().unwrap().to_string();
@@ -316,7 +316,7 @@ async fn the_command_line_creates_runs_tails_and_cancels_formations(backend: Bac
     let (code, out, err) = env.client_exit(&["formation", "run", &slow, "--input", "\"zz\"", "--detach", "--server", url]);
     assert_eq!(code, 0, "{err}");
     let slow_run = out.trim().to_string();
-    let (code, out, err) = env.client_exit(&["formation", "cancel", &slow_run, "--server", url]);
+    let (code, out, err) = env.client_exit(&["formation", "cancel", &slow_run, "--json", "--server", url]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["status"], "cancelled", "{out}");
     let (code, _, err) = env.client_exit(&["formation", "tail", &slow_run, "--server", url]);

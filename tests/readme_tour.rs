@@ -1,5 +1,5 @@
-//! The README's tour with curl, run as written: its blocks, read from the
-//! README itself, run in order in one bash against `wingman serve` (started
+//! The README's tour, with curl and then from the command line, run as
+//! written: its blocks, read from the README itself, run in order in one bash against `wingman serve` (started
 //! with the flags the README gives it, one embedded worker) and a separate
 //! `wingman worker` on a temporary database; every answer the README shows
 //! is checked (tests/tour_support says how). A tour edited into something
@@ -128,7 +128,7 @@ async fn run(tour: &Tour, mcp_dir: &Path) -> Result<(), String> {
     let dir = env.path().join("tour");
     std::fs::create_dir_all(&dir).expect("the tour's directory");
     std::fs::write(dir.join("tour.sh"), &script).expect("the tour's script");
-    let (ok, stderr) = run_script(&dir).await;
+    let (ok, stderr) = run_script(&dir, &url).await;
     let checked = std::fs::read_to_string(dir.join("checked")).unwrap_or_default().lines().count();
     if ok && checked == tour.checks {
         return Ok(());
@@ -151,12 +151,15 @@ fn stopped_at(stderr: &str, lines: &[usize]) -> Option<usize> {
     at.trim().parse::<usize>().ok().and_then(|n| lines.get(n - 1).copied())
 }
 
-async fn run_script(dir: &Path) -> (bool, String) {
+async fn run_script(dir: &Path, url: &str) -> (bool, String) {
     let mut child = Command::new("bash")
         .arg(dir.join("tour.sh"))
         .arg(dir)
         .current_dir(dir)
         .env("PATH", path_with_wingman())
+        // The command line's server, as `localhost:2323` is curl's.
+        .env("WINGMAN_SERVER", url)
+        .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(dir.join("stderr")).expect("stderr file"))

@@ -198,6 +198,7 @@ async fn the_cli_creates_lists_pauses_resumes_and_deletes_schedules() {
     };
     let (ok, out) = cli(&[
         "create",
+        "--json",
         "--name",
         "morning",
         "--cron",
@@ -218,13 +219,14 @@ async fn the_cli_creates_lists_pauses_resumes_and_deletes_schedules() {
     );
     let (ok, out) = cli(&["list"]);
     assert!(ok && out.contains(&id) && out.contains("morning") && out.contains("Europe/Paris"), "{out}");
-    let (ok, out) = cli(&["pause", &id]);
+    let (ok, out) = cli(&["pause", &id, "--json"]);
     assert!(ok && out.contains("\"paused\": true"), "{out}");
     let (ok, out) = cli(&["list"]);
     assert!(ok && out.contains("paused"), "{out}");
-    let (ok, out) = cli(&["resume", &id]);
+    let (ok, out) = cli(&["resume", &id, "--json"]);
     assert!(ok && out.contains("\"paused\": false"), "{out}");
-    let (ok, out) = cli(&["create", "--name", "fast", "--every", "1s", "--session", &session, "--message", "hi"]);
+    let (ok, out) =
+        cli(&["create", "--name", "fast", "--every", "1s", "--session", &session, "--message", "hi", "--json"]);
     assert!(ok, "{out}");
     let fast: Value = serde_json::from_str(&out).unwrap();
     let fast = fast["id"].as_str().unwrap().to_string();

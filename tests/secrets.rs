@@ -140,7 +140,7 @@ async fn the_command_line_sets_a_value_from_stdin_or_a_flag_lists_names_and_dele
     let server = env.server(0);
     let url = server.url.clone();
     // Piped: all of standard input, less its final newline.
-    let (ok, out, err) = secret(&env, &url, &["set", "PEM"], Some(&format!("{FIRST}\nline two\n")));
+    let (ok, out, err) = secret(&env, &url, &["set", "PEM", "--json"], Some(&format!("{FIRST}\nline two\n")));
     assert!(ok, "{err}");
     assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["name"], "PEM", "{out}");
     assert_eq!(env.count("SELECT COUNT(*) FROM secrets WHERE value = $1", &[&format!("{FIRST}\nline two")]).await, 1);
@@ -148,7 +148,7 @@ async fn the_command_line_sets_a_value_from_stdin_or_a_flag_lists_names_and_dele
     assert!(ok, "{err}");
     assert_eq!(env.count("SELECT COUNT(*) FROM secrets WHERE value = $1", &[SECOND]).await, 1);
 
-    let (ok, out, err) = secret(&env, &url, &["list"], None);
+    let (ok, out, err) = secret(&env, &url, &["list", "--json"], None);
     assert!(ok, "{err}");
     let names: Vec<Value> =
         serde_json::from_str::<Value>(&out).unwrap().as_array().unwrap().iter().map(|s| s["name"].clone()).collect();

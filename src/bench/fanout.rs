@@ -33,6 +33,7 @@ pub struct FanoutArgs {
     /// Words each step streams, one every `--chunk-delay-ms`.
     #[arg(long, default_value_t = 40)]
     words: usize,
+    /// Milliseconds between two streamed words.
     #[arg(long, default_value_t = 25)]
     chunk_delay_ms: u64,
     /// How long the server is measured idle, in seconds, before the tails

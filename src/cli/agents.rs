@@ -4,10 +4,10 @@ use anyhow::Context;
 use clap::Subcommand;
 use serde_json::{json, Value};
 
-use super::format::{self, Table};
-use super::remote::{print_json, segment, Remote, ServerArg};
+use super::format;
+use super::remote::{segment, Remote, ServerArg};
 use super::style::{Style, Tone};
-use super::view::{hint, Fields, ListArgs};
+use super::view::{announce, id_of, print_list, read_to_show, Fields, JsonArg, ListArgs};
 
 /// `wingman agents [create|list|show|delete]`; alone, it lists.
 #[derive(Debug, clap::Args)]
@@ -22,29 +22,41 @@ pub struct AgentsArgs {
 
 #[derive(Debug, Subcommand)]
 enum AgentCommand {
-    /// Create an agent and print it (JSON).
+    /// Create an agent and print its ID (--json: the agent).
     Create(Box<NewAgent>),
-    /// List agents (what `wingman agents` alone does).
+    /// List agents, newest first (what `wingman agents` alone does).
     List(ListArgs),
     /// Show an agent.
     Show {
+        /// The agent's ID.
         agent_id: String,
         /// Print the API's JSON instead of text.
         #[arg(long)]
         json: bool,
     },
-    /// Delete an agent (runs already queued keep their copy of it).
-    Delete { agent_id: String },
+    /// Delete an agent (runs already queued keep their copy of it; its
+    /// sessions' next messages must name another).
+    Delete {
+        /// The agent's ID.
+        agent_id: String,
+        #[command(flatten)]
+        json: JsonArg,
+    },
 }
 
 #[derive(Debug, clap::Args)]
 struct NewAgent {
+    /// Its name, which sub-agent tools and listings show.
     #[arg(long)]
     name: String,
+    /// The provider: scripted (offline), anthropic, openai, ollama, or one
+    /// configured on the server (docs/providers.md).
     #[arg(long, default_value = "scripted")]
     provider: String,
+    /// The provider's model (`wingman models PROVIDER` lists them).
     #[arg(long)]
     model: Option<String>,
+    /// The system prompt.
     #[arg(long)]
     instructions: Option<String>,
     /// A built-in tool (repeatable).
@@ -53,6 +65,7 @@ struct NewAgent {
     /// Provider options as a JSON object (for `scripted`, its `script`).
     #[arg(long)]
     options: Option<String>,
+    /// The most steps (inferences) a run may take (default 50).
     #[arg(long)]
     max_steps: Option<u32>,
     /// How much the model reasons: off (the default), low, medium, high or max.
@@ -86,6 +99,8 @@ struct NewAgent {
     /// How deep sub-agents may nest below its runs (default 3).
     #[arg(long)]
     max_depth: Option<u32>,
+    #[command(flatten)]
+    json: JsonArg,
 }
 
 /// Parses each repeated JSON option, naming the option in the error.
@@ -103,11 +118,15 @@ pub async fn run(remote: &Remote, args: AgentsArgs) -> anyhow::Result<()> {
         }
         Some(AgentCommand::Show { agent_id, json }) => show(remote, &agent_id, json || args.list.json).await,
         Some(AgentCommand::Create(agent)) => {
-            print_json(&remote.call(remote.post("/agents").json(&agent.body()?)).await?);
+            let json = agent.json.json;
+            let created = remote.call(remote.post("/agents").json(&agent.body()?)).await?;
+            let name = created["name"].as_str().unwrap_or_default();
+            announce(json, &created, format!("agent {} created: {name}", id_of(&created)));
             Ok(())
         }
-        Some(AgentCommand::Delete { agent_id }) => {
-            print_json(&remote.call(remote.delete(&format!("/agents/{}", segment(&agent_id)))).await?);
+        Some(AgentCommand::Delete { agent_id, json }) => {
+            let answer = remote.call(remote.delete(&format!("/agents/{}", segment(&agent_id)))).await?;
+            announce(json.json, &answer, format!("agent {agent_id} deleted"));
             Ok(())
         }
     }
@@ -166,40 +185,24 @@ fn subagent(given: &str) -> Value {
 }
 
 async fn list(remote: &Remote, list: &ListArgs) -> anyhow::Result<()> {
-    let all = remote.read("/agents").await?.as_array().cloned().unwrap_or_default();
-    let (agents, left_out) = list.cut(all);
-    if list.json {
-        print_json(&Value::Array(agents));
-        return Ok(());
-    }
-    if agents.is_empty() {
-        println!("no agents");
-        return Ok(());
-    }
-    let mut table = Table::new(&["ID", "NAME", "MODEL", "TOOLS", "CREATED"]);
-    for agent in &agents {
+    let agents = remote.read("/agents").await?.as_array().cloned().unwrap_or_default();
+    print_list(list, agents, "agents", &["ID", "NAME", "MODEL", "TOOLS", "CREATED"], |agent| {
         let text = |key: &str| agent[key].as_str().unwrap_or_default().to_string();
-        table.row(vec![
+        vec![
             (text("id"), Tone::Plain),
             (format::clip(&text("name"), 30), Tone::Bold),
             (format!("{}/{}", text("provider"), text("model")), Tone::Plain),
             (names(&agent["tools"]), Tone::Plain),
             (format::age(&agent["created_at"]), Tone::Dim),
-        ]);
-    }
-    print!("{}", table.render(&Style::stdout()));
-    if left_out > 0 {
-        hint(&format!("{left_out} more: wingman agents --all"));
-    }
+        ]
+    });
     Ok(())
 }
 
 async fn show(remote: &Remote, agent_id: &str, json: bool) -> anyhow::Result<()> {
-    let agent = remote.read(&format!("/agents/{}", segment(agent_id))).await?;
-    if json {
-        print_json(&agent);
+    let Some(agent) = read_to_show(remote, &format!("/agents/{}", segment(agent_id)), json).await? else {
         return Ok(());
-    }
+    };
     let style = Style::stdout();
     let text = |key: &str| agent[key].as_str().unwrap_or_default().to_string();
     println!("{} {}  {}", style.paint(Tone::Bold, "agent"), style.paint(Tone::Bold, agent_id), text("name"));

@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::tool_results::{waiting, Answers, WaitingFor};
+use super::view::{announce, JsonArg};
 
 #[derive(Debug, Subcommand)]
 pub enum PeopleCommand {
@@ -24,6 +25,7 @@ pub enum PeopleCommand {
     /// Decide on the calls a waiting run asks about: every call named by no
     /// option is approved.
     Approve {
+        /// The waiting run's ID.
         run_id: String,
         /// Reject this call (repeatable); the model is told so.
         #[arg(long = "reject", value_name = "CALL_ID")]
@@ -38,11 +40,14 @@ pub enum PeopleCommand {
         #[arg(long = "input", value_name = "JSON")]
         input: Vec<String>,
         #[command(flatten)]
+        json: JsonArg,
+        #[command(flatten)]
         server: ServerArg,
     },
     /// Answer the calls of client tools a waiting run asks for: every call
     /// it waits on needs an output.
     ToolResults {
+        /// The waiting run's ID.
         run_id: String,
         /// A call the run waits on, answered by the next --output (repeatable).
         #[arg(long = "call", value_name = "CALL_ID")]
@@ -54,12 +59,18 @@ pub enum PeopleCommand {
         #[arg(long = "error", value_name = "CALL_ID")]
         error: Vec<String>,
         #[command(flatten)]
+        json: JsonArg,
+        #[command(flatten)]
         server: ServerArg,
     },
     /// Send a running run a message it takes in at its next step boundary.
     Steer {
+        /// The run's ID.
         run_id: String,
+        /// The message.
         message: String,
+        #[command(flatten)]
+        json: JsonArg,
         #[command(flatten)]
         server: ServerArg,
     },
@@ -81,26 +92,42 @@ impl PeopleCommand {
 pub async fn run(remote: &Remote, command: PeopleCommand) -> anyhow::Result<()> {
     match command {
         PeopleCommand::Approvals { json, .. } => approvals(remote, json).await,
-        PeopleCommand::Approve { run_id, reject, message, edit, input, .. } => {
+        PeopleCommand::Approve { run_id, reject, message, edit, input, json, .. } => {
             if edit.len() != input.len() {
                 bail!("each --edit needs its --input (got {} --edit, {} --input)", edit.len(), input.len());
             }
             let calls = waiting(remote, &run_id).await?.calls_for(WaitingFor::Decision)?;
             let choices = Choices { reject, message, edits: edit.into_iter().zip(input).collect() };
             let decisions = choices.decide(&calls)?;
-            print_json(&send_decisions(remote, &run_id, decisions).await?);
+            let said: Vec<String> = decisions
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} {}",
+                        d["call_id"].as_str().unwrap_or_default(),
+                        d["decision"].as_str().unwrap_or_default()
+                    )
+                })
+                .collect();
+            let run = send_decisions(remote, &run_id, decisions).await?;
+            announce(json.json, &run, format!("run {run_id} queued again: {}", said.join(", ")));
             Ok(())
         }
-        PeopleCommand::ToolResults { run_id, call, output, error, .. } => {
+        PeopleCommand::ToolResults { run_id, call, output, error, json, .. } => {
             if call.len() != output.len() {
                 bail!("each --call needs its --output (got {} --call, {} --output)", call.len(), output.len());
             }
             let answers = Answers { outputs: call.into_iter().zip(output).collect(), errors: error };
-            super::tool_results::answer(remote, &run_id, answers).await
+            super::tool_results::answer(remote, &run_id, answers, json.json).await
         }
-        PeopleCommand::Steer { run_id, message, .. } => {
+        PeopleCommand::Steer { run_id, message, json, .. } => {
             let request = remote.post(&format!("/runs/{}/steer", segment(&run_id))).json(&json!({"message": message}));
-            print_json(&remote.call(request).await?);
+            let run = remote.call(request).await?;
+            announce(
+                json.json,
+                &run,
+                format!("run {run_id} steered: it takes the message in at its next step boundary"),
+            );
             Ok(())
         }
     }

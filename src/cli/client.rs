@@ -2,18 +2,21 @@
 
 use anyhow::Context;
 use clap::Subcommand;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::agents::AgentsArgs;
 use super::approvals::PeopleCommand;
 use super::fleet::FleetArgs;
+use super::format::Table;
 use super::formation::FormationArgs;
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::runs::RunsArgs;
 use super::schedule::ScheduleArgs;
 use super::secrets::SecretArgs;
 use super::sessions::SessionsArgs;
+use super::style::{Style, Tone};
 use super::tail::{tail, tail_answering};
+use super::view::{announce, Fields, JsonArg};
 
 #[derive(Debug, Subcommand)]
 pub enum ClientCommand {
@@ -27,6 +30,7 @@ pub enum ClientCommand {
     #[command(visible_alias = "run")]
     Runs(RunsArgs),
     /// Manage fleets and follow their runs.
+    #[command(visible_alias = "fleets")]
     Fleet(FleetArgs),
     /// Manage formations (graphs of agents, fleets and functions) and follow their runs.
     #[command(visible_alias = "formations")]
@@ -43,14 +47,22 @@ pub enum ClientCommand {
     People(PeopleCommand),
     /// List a provider's models from the server's catalogue, or show one.
     Models {
+        /// A provider ID: anthropic, openai, ollama, …
         provider: String,
+        /// A model's ID, to show that one.
         model: Option<String>,
+        /// Print the API's JSON instead of a table.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         server: ServerArg,
     },
-    /// Send a message to a session (queues a run and prints its ID).
+    /// Send a message to a session: queues a run and prints its ID, or
+    /// follows it (--follow) or waits for its answer (--wait).
     Send {
+        /// The session's ID.
         session_id: String,
+        /// The message.
         message: String,
         /// The agent to answer (defaults to the session's agent).
         #[arg(long)]
@@ -59,9 +71,13 @@ pub enum ClientCommand {
         /// on standard error.
         #[arg(long, conflicts_with = "wait")]
         follow: bool,
-        /// Wait for the run to end and print the answer (`?wait=true`).
+        /// Wait for the run to end (or to wait for a person) and print its
+        /// answer, with a summary line on standard error.
         #[arg(long)]
         wait: bool,
+        /// With --wait: print the API's JSON answer instead.
+        #[arg(long, requires = "wait")]
+        json: bool,
         /// Make the submission idempotent under this key.
         #[arg(long)]
         idempotency_key: Option<String>,
@@ -79,6 +95,7 @@ pub enum ClientCommand {
     /// Tail a run's events, reconnecting by itself until the run ends, then
     /// print a summary line on standard error.
     Tail {
+        /// The run's ID.
         run_id: String,
         /// Start after this event seq.
         #[arg(long, default_value_t = 0)]
@@ -91,7 +108,10 @@ pub enum ClientCommand {
     },
     /// Cancel a run.
     Cancel {
+        /// The run's ID.
         run_id: String,
+        #[command(flatten)]
+        json: JsonArg,
         #[command(flatten)]
         server: ServerArg,
     },
@@ -113,13 +133,25 @@ enum AuthCommand {
     Set {
         /// A provider ID, or `provider:label` for a second key of one provider.
         provider: String,
+        /// The key (it then shows in shell history and `ps`; standard input does not).
         #[arg(long)]
         key: Option<String>,
+        #[command(flatten)]
+        json: JsonArg,
     },
     /// Show which providers have a key (never the keys).
-    List,
+    List {
+        /// Print the API's JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Forget a provider's key.
-    Delete { provider: String },
+    Delete {
+        /// A provider ID, or `provider:label`.
+        provider: String,
+        #[command(flatten)]
+        json: JsonArg,
+    },
 }
 
 impl ClientCommand {
@@ -159,18 +191,14 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
         ClientCommand::Agents(args) => super::agents::run(&remote, args).await?,
         ClientCommand::Sessions(args) => super::sessions::run(&remote, args).await?,
         ClientCommand::Runs(args) => super::runs::run(&remote, args).await?,
-        ClientCommand::Fleet(args) => super::fleet::run(&remote, args.command).await?,
-        ClientCommand::Formation(args) => super::formation::run(&remote, args.command).await?,
-        ClientCommand::Schedule(args) => super::schedule::run(&remote, args.command).await?,
+        ClientCommand::Fleet(args) => super::fleet::run(&remote, args).await?,
+        ClientCommand::Formation(args) => super::formation::run(&remote, args).await?,
+        ClientCommand::Schedule(args) => super::schedule::run(&remote, args).await?,
         ClientCommand::Auth(args) => auth(&remote, args.command).await?,
         ClientCommand::Secret(args) => super::secrets::run(&remote, args).await?,
         ClientCommand::People(command) => super::approvals::run(&remote, command).await?,
-        ClientCommand::Models { provider, model, .. } => {
-            let path = match model {
-                Some(model) => format!("/provider/{}/models/{}", segment(&provider), segment(&model)),
-                None => format!("/provider/{}/models", segment(&provider)),
-            };
-            print_json(&remote.read(&path).await?);
+        ClientCommand::Models { provider, model, json, .. } => {
+            models(&remote, &provider, model.as_deref(), json).await?
         }
         ClientCommand::Send {
             session_id,
@@ -178,6 +206,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             agent,
             follow,
             wait,
+            json,
             idempotency_key,
             multitask_strategy,
             reasoning,
@@ -185,11 +214,13 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
         } => {
             let submission =
                 Submission { session_id, message, agent, wait, idempotency_key, multitask_strategy, reasoning };
-            send(&remote, submission, follow).await?
+            send(&remote, submission, follow, json).await?
         }
         ClientCommand::Tail { run_id, after, json, .. } => tail(&remote, &run_id, after, json).await?,
-        ClientCommand::Cancel { run_id, .. } => {
-            print_json(&remote.call(remote.post(&format!("/runs/{}/cancel", segment(&run_id)))).await?);
+        ClientCommand::Cancel { run_id, json, .. } => {
+            let run = remote.call(remote.post(&format!("/runs/{}/cancel", segment(&run_id)))).await?;
+            let status = run["status"].as_str().unwrap_or("?");
+            announce(json.json, &run, format!("run {run_id} cancelled: {status}"));
         }
     }
     Ok(())
@@ -209,7 +240,7 @@ struct Submission {
 /// Sends a message; then prints the run's ID, or its answer (`--wait`), or
 /// follows it (`--follow`). The result says how a run waited for or
 /// followed ended.
-async fn send(remote: &Remote, submission: Submission, follow: bool) -> anyhow::Result<()> {
+async fn send(remote: &Remote, submission: Submission, follow: bool, json: bool) -> anyhow::Result<()> {
     let wait = if submission.wait { "?wait=true" } else { "" };
     let mut body = json!({"agent_id": submission.agent, "message": submission.message,
         "multitask_strategy": submission.multitask_strategy});
@@ -222,7 +253,7 @@ async fn send(remote: &Remote, submission: Submission, follow: bool) -> anyhow::
     }
     let answer = remote.call(request).await?;
     if submission.wait {
-        print_json(&answer);
+        print_answer(&answer, json);
         return super::outcome::judge(answer["status"].as_str());
     }
     let run_id = answer["run_id"].as_str().context("the server answered without a run_id")?;
@@ -234,23 +265,120 @@ async fn send(remote: &Remote, submission: Submission, follow: bool) -> anyhow::
     Ok(())
 }
 
+/// A blocking answer: the response's text on standard output and a summary
+/// line on standard error, or the API's JSON; a run that waits says what for.
+fn print_answer(answer: &Value, json: bool) {
+    if json {
+        return print_json(answer);
+    }
+    let run_id = answer["run_id"].as_str().unwrap_or("?");
+    if let Some(text) = answer["response"].as_str().filter(|t| !t.is_empty()) {
+        println!("{text}");
+    }
+    if let Some(asked) = answer.get("approval") {
+        eprintln!("[waiting for a decision: wingman approve {run_id} (calls: {})]", call_ids(asked));
+    }
+    if let Some(asked) = answer.get("tool_calls_requested") {
+        eprintln!("{}", super::tool_results::how_to_answer(run_id, asked));
+    }
+    let status = answer["status"].as_str().unwrap_or("?");
+    let steps = super::format::count(answer["steps"].as_u64().unwrap_or(0), "step");
+    let error = answer["error"].as_str().map(|e| format!(": {e}")).unwrap_or_default();
+    eprintln!("run {run_id} {status} · {steps} · {} tokens{error}", super::format::tokens(&answer["usage"]));
+}
+
+fn call_ids(asked: &Value) -> String {
+    let ids: Vec<&str> =
+        asked["calls"].as_array().into_iter().flatten().filter_map(|c| c["call_id"].as_str()).collect();
+    ids.join(", ")
+}
+
 /// The `auth` commands, in the API's shape: `{"providers": {name: {"type", "key"}}}`.
 async fn auth(remote: &Remote, command: AuthCommand) -> anyhow::Result<()> {
-    let answer = match command {
-        AuthCommand::Set { provider, key } => {
+    match command {
+        AuthCommand::Set { provider, key, json } => {
             let key = match key {
                 Some(key) => key,
                 None => value_from_stdin("the key")?.trim().to_string(),
             };
-            let body = json!({"providers": {provider: {"type": "api_key", "key": key}}});
-            remote.call(remote.put("/provider/auth").json(&body)).await?
+            let body = json!({"providers": {&provider: {"type": "api_key", "key": key}}});
+            let answer = remote.call(remote.put("/provider/auth").json(&body)).await?;
+            announce(json.json, &answer, format!("key of {provider} stored"));
         }
-        AuthCommand::List => remote.read("/provider/auth").await?,
-        AuthCommand::Delete { provider } => {
-            remote.call(remote.delete(&format!("/provider/auth/{}", segment(&provider)))).await?
+        AuthCommand::List { json } => {
+            let answer = remote.read("/provider/auth").await?;
+            if json {
+                print_json(&answer);
+                return Ok(());
+            }
+            let keys = answer["providers"].as_object().cloned().unwrap_or_default();
+            if keys.is_empty() {
+                println!("no provider keys");
+                return Ok(());
+            }
+            let mut table = Table::new(&["PROVIDER", "TYPE", "ENDS IN", "UPDATED"]);
+            for (name, key) in &keys {
+                table.row(vec![
+                    (name.clone(), Tone::Bold),
+                    (key["type"].as_str().unwrap_or_default().to_string(), Tone::Plain),
+                    (key["hint"].as_str().unwrap_or("—").to_string(), Tone::Plain),
+                    (super::format::age(&key["updated_at"]), Tone::Dim),
+                ]);
+            }
+            print!("{}", table.render(&Style::stdout()));
         }
+        AuthCommand::Delete { provider, json } => {
+            let answer = remote.call(remote.delete(&format!("/provider/auth/{}", segment(&provider)))).await?;
+            announce(json.json, &answer, format!("key of {provider} deleted"));
+        }
+    }
+    Ok(())
+}
+
+/// A provider's models as a table (or one model's fields), or the API's JSON.
+async fn models(remote: &Remote, provider: &str, model: Option<&str>, json: bool) -> anyhow::Result<()> {
+    let path = match model {
+        Some(model) => format!("/provider/{}/models/{}", segment(provider), segment(model)),
+        None => format!("/provider/{}/models", segment(provider)),
     };
-    print_json(&answer);
+    let answer = remote.read(&path).await?;
+    if json {
+        print_json(&answer);
+        return Ok(());
+    }
+    let style = Style::stdout();
+    let price = |m: &Value, key: &str| m["cost"][key].as_f64().map(|c| format!("${c}")).unwrap_or_else(|| "—".into());
+    let count = |v: &Value| v.as_u64().map(|n| n.to_string()).unwrap_or_else(|| "—".into());
+    if model.is_some() {
+        println!(
+            "{} {}",
+            style.paint(Tone::Bold, "model"),
+            style.paint(Tone::Bold, answer["id"].as_str().unwrap_or_default())
+        );
+        let mut fields = Fields::new(style);
+        fields.add("name", answer["name"].as_str().unwrap_or_default());
+        fields.add("context", count(&answer["limit"]["context"]));
+        fields.add("output", count(&answer["limit"]["output"]));
+        fields.add("per M tokens", format!("{} in, {} out", price(&answer, "input"), price(&answer, "output")));
+        fields.add("reasoning", answer["reasoning"].to_string());
+        fields.add("tool calls", answer["tool_call"].to_string());
+        print!("{}", fields.render());
+        return Ok(());
+    }
+    let mut models: Vec<(&String, &Value)> = answer.as_object().map(|m| m.iter().collect()).unwrap_or_default();
+    models.sort_by(|a, b| a.0.cmp(b.0));
+    let mut table = Table::new(&["ID", "NAME", "CONTEXT", "OUTPUT", "IN $/M", "OUT $/M"]);
+    for (id, m) in models {
+        table.row(vec![
+            (id.clone(), Tone::Plain),
+            (super::format::clip(m["name"].as_str().unwrap_or_default(), 40), Tone::Bold),
+            (count(&m["limit"]["context"]), Tone::Plain),
+            (count(&m["limit"]["output"]), Tone::Plain),
+            (price(m, "input"), Tone::Plain),
+            (price(m, "output"), Tone::Plain),
+        ]);
+    }
+    print!("{}", table.render(&style));
     Ok(())
 }
 

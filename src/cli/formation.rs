@@ -12,13 +12,16 @@ use super::remote::{print_json, segment, Remote, ServerArg};
 use super::style::{Style, Tone};
 use super::tail::follow;
 use super::tool_results::{self, WaitingFor};
+use super::view::{announce, id_of, print_list, read_to_show, Fields, JsonArg, ListArgs};
 use super::{approvals, format};
 
-/// `wingman formation …`.
+/// `wingman formation …`; alone, it lists.
 #[derive(Debug, clap::Args)]
 pub struct FormationArgs {
     #[command(subcommand)]
-    pub command: FormationCommand,
+    command: Option<FormationCommand>,
+    #[command(flatten)]
+    list: ListArgs,
     #[command(flatten)]
     pub server: ServerArg,
 }
@@ -26,16 +29,35 @@ pub struct FormationArgs {
 #[derive(Debug, Subcommand)]
 pub enum FormationCommand {
     /// Create a formation from a JSON file (`{"name", "nodes", "edges"}`;
-    /// `-` reads standard input) and print it.
+    /// `-` reads standard input) and print its ID (--json: the formation).
     Create {
         /// The formation as JSON.
         #[arg(long, value_name = "FILE")]
         file: String,
+        #[command(flatten)]
+        json: JsonArg,
     },
-    /// List formations.
-    List,
-    /// Run a formation on an input, follow its nodes, then print its outputs.
+    /// List formations, newest first.
+    List(ListArgs),
+    /// Show a formation: its nodes and edges.
+    Show {
+        /// The formation's ID.
+        formation_id: String,
+        /// Print the API's JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Delete a formation (its runs stay readable).
+    Delete {
+        /// The formation's ID.
+        formation_id: String,
+        #[command(flatten)]
+        json: JsonArg,
+    },
+    /// Run a formation on an input, follow its nodes (asking at the prompt
+    /// about a node that waits for a person), then print its outputs.
     Run {
+        /// The formation's ID.
         formation_id: String,
         /// The input as JSON (`'["a", "b"]'`, `'{"k": 1}'`); anything that is
         /// not JSON is sent as text.
@@ -49,23 +71,43 @@ pub enum FormationCommand {
         idempotency_key: Option<String>,
     },
     /// Follow a formation run to its end (reconnecting by itself), then print its outputs.
-    Tail { formation_run_id: String },
+    Tail {
+        /// The formation run's ID.
+        formation_run_id: String,
+    },
     /// Cancel a formation run: what runs ends, nothing new starts.
-    Cancel { formation_run_id: String },
+    Cancel {
+        /// The formation run's ID.
+        formation_run_id: String,
+        #[command(flatten)]
+        json: JsonArg,
+    },
 }
 
 /// Runs a formation command.
-pub async fn run(remote: &Remote, command: FormationCommand) -> anyhow::Result<()> {
+pub async fn run(remote: &Remote, args: FormationArgs) -> anyhow::Result<()> {
+    let Some(command) = args.command else { return list(remote, &args.list).await };
     match command {
-        FormationCommand::Create { file } => {
+        FormationCommand::Create { file, json } => {
             let text = match file.as_str() {
                 "-" => std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?,
                 path => std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?,
             };
             let body: Value = serde_json::from_str(&text).with_context(|| format!("{file}: not JSON"))?;
-            print_json(&remote.call(remote.post("/formations").json(&body)).await?);
+            let created = remote.call(remote.post("/formations").json(&body)).await?;
+            let nodes = format::count(created["nodes"].as_array().map_or(0, Vec::len) as u64, "node");
+            let name = created["name"].as_str().unwrap_or_default();
+            announce(json.json, &created, format!("formation {} created: {name}, {nodes}", id_of(&created)));
         }
-        FormationCommand::List => print_json(&remote.read("/formations").await?),
+        FormationCommand::List(mut list) => {
+            list.json |= args.list.json;
+            self::list(remote, &list).await?
+        }
+        FormationCommand::Show { formation_id, json } => show(remote, &formation_id, json || args.list.json).await?,
+        FormationCommand::Delete { formation_id, json } => {
+            let answer = remote.call(remote.delete(&format!("/formations/{}", segment(&formation_id)))).await?;
+            announce(json.json, &answer, format!("formation {formation_id} deleted"));
+        }
         FormationCommand::Run { formation_id, input, detach, idempotency_key } => {
             let input = serde_json::from_str(&input).unwrap_or(Value::String(input));
             let path = format!("/formations/{}/run", segment(&formation_id));
@@ -83,11 +125,62 @@ pub async fn run(remote: &Remote, command: FormationCommand) -> anyhow::Result<(
             watch(remote, id).await?;
         }
         FormationCommand::Tail { formation_run_id } => watch(remote, &formation_run_id).await?,
-        FormationCommand::Cancel { formation_run_id } => {
+        FormationCommand::Cancel { formation_run_id, json } => {
             let path = format!("/formation-runs/{}/cancel", segment(&formation_run_id));
-            print_json(&remote.call(remote.post(&path)).await?);
+            let answer = remote.call(remote.post(&path)).await?;
+            let status = answer["status"].as_str().unwrap_or("?");
+            announce(json.json, &answer, format!("formation run {formation_run_id} cancelled: {status}"));
         }
     }
+    Ok(())
+}
+
+async fn list(remote: &Remote, list: &ListArgs) -> anyhow::Result<()> {
+    let formations = remote.read("/formations").await?.as_array().cloned().unwrap_or_default();
+    print_list(list, formations, "formations", &["ID", "NAME", "NODES", "CREATED"], |formation| {
+        let nodes: Vec<&str> =
+            formation["nodes"].as_array().into_iter().flatten().filter_map(|n| n["id"].as_str()).collect();
+        vec![
+            (formation["id"].as_str().unwrap_or_default().to_string(), Tone::Plain),
+            (format::clip(formation["name"].as_str().unwrap_or_default(), 30), Tone::Bold),
+            (format::clip(&nodes.join(", "), 60), Tone::Plain),
+            (format::age(&formation["created_at"]), Tone::Dim),
+        ]
+    });
+    Ok(())
+}
+
+async fn show(remote: &Remote, formation_id: &str, json: bool) -> anyhow::Result<()> {
+    let path = format!("/formations/{}", segment(formation_id));
+    let Some(formation) = read_to_show(remote, &path, json).await? else { return Ok(()) };
+    let style = Style::stdout();
+    let name = formation["name"].as_str().unwrap_or_default();
+    println!("{} {}  {name}", style.paint(Tone::Bold, "formation"), style.paint(Tone::Bold, formation_id));
+    let mut fields = Fields::new(style);
+    let nodes: Vec<String> = formation["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|n| {
+            let id = n["id"].as_str().unwrap_or_default();
+            match (n["agent_id"].as_str(), n["fleet_id"].as_str(), n["function"].as_str()) {
+                (Some(agent), _, _) => format!("{id}: agent {agent}"),
+                (_, Some(fleet), _) => format!("{id}: fleet {fleet}"),
+                (_, _, Some(function)) => format!("{id}: function {function}"),
+                _ => id.to_string(),
+            }
+        })
+        .collect();
+    fields.add("nodes", nodes.join("\n"));
+    let edges: Vec<String> = formation["edges"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| format!("{} → {}", e["from"].as_str().unwrap_or_default(), e["to"].as_str().unwrap_or_default()))
+        .collect();
+    fields.add("edges", edges.join("\n"));
+    fields.add("created", format::timestamp(&formation["created_at"]));
+    print!("{}", fields.render());
     Ok(())
 }
 

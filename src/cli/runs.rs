@@ -24,11 +24,12 @@ pub struct RunsArgs {
 
 #[derive(Debug, Subcommand)]
 enum RunsCommand {
-    /// List runs, oldest first (what `wingman runs` alone does).
+    /// List runs, newest first (what `wingman runs` alone does).
     List(RunFilter),
     /// Show a run: status, timings, attempts, usage and cost, error, and its
     /// events as a transcript.
     Show {
+        /// The run's ID.
         run_id: String,
         #[command(flatten)]
         show: ShowArgs,
@@ -54,6 +55,9 @@ struct RunFilter {
     /// Start after this run (the next page of an earlier listing).
     #[arg(long)]
     after: Option<String>,
+    /// List the oldest first.
+    #[arg(long)]
+    oldest_first: bool,
     #[command(flatten)]
     list: ListArgs,
 }
@@ -80,6 +84,9 @@ async fn list(remote: &Remote, filter: &RunFilter) -> anyhow::Result<()> {
     query.extend(filter.session.clone().map(|s| ("session_id", s)));
     query.extend(filter.fleet_run.clone().map(|f| ("fleet_run_id", f)));
     query.extend(filter.parent.clone().map(|p| ("parent_run_id", p)));
+    if !filter.oldest_first {
+        query.push(("order", "desc".into()));
+    }
     let (runs, next) = read(remote, &query, filter.after.clone(), filter.list.wanted()).await?;
     if filter.list.json {
         print_json(&json!({"runs": runs, "next_after": next}));
@@ -94,7 +101,8 @@ async fn list(remote: &Remote, filter: &RunFilter) -> anyhow::Result<()> {
         let session = filter.session.as_ref().map(|s| format!(" --session {s}")).unwrap_or_default();
         let fleet_run = filter.fleet_run.as_ref().map(|f| format!(" --fleet-run {f}")).unwrap_or_default();
         let parent = filter.parent.as_ref().map(|p| format!(" --parent {p}")).unwrap_or_default();
-        hint(&format!("more: wingman runs{status}{session}{fleet_run}{parent} --after {next}"));
+        let order = if filter.oldest_first { " --oldest-first" } else { "" };
+        hint(&format!("more: wingman runs{status}{session}{fleet_run}{parent}{order} --after {next}"));
     }
     Ok(())
 }

@@ -3,10 +3,13 @@
 //! never shown again, here or anywhere.
 
 use clap::Subcommand;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::client::value_from_stdin;
+use super::format::{self, Table};
 use super::remote::{print_json, segment, Remote, ServerArg};
+use super::style::{Style, Tone};
+use super::view::{announce, JsonArg};
 
 /// `wingman secret …`.
 #[derive(Debug, clap::Args)]
@@ -25,29 +28,65 @@ enum SecretCommand {
     Set {
         /// 1 to 128 characters of A-Z, a-z, 0-9, '_', '.', '-'.
         name: String,
+        /// The value (it then shows in shell history and `ps`; standard input does not).
         #[arg(long)]
         value: Option<String>,
+        #[command(flatten)]
+        json: JsonArg,
     },
     /// Show the secrets' names and when they were set (never a value).
-    List,
+    List {
+        /// Print the API's JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Forget a secret.
-    Delete { name: String },
+    Delete {
+        /// The secret's name.
+        name: String,
+        #[command(flatten)]
+        json: JsonArg,
+    },
 }
 
-/// Runs a `secret` command and prints the server's answer.
+/// Runs a `secret` command.
 pub async fn run(remote: &Remote, args: SecretArgs) -> anyhow::Result<()> {
-    let answer = match args.command {
-        SecretCommand::Set { name, value } => {
+    match args.command {
+        SecretCommand::Set { name, value, json } => {
             let value = match value {
                 Some(value) => value,
                 None => value_from_stdin("the value")?,
             };
             let path = format!("/secrets/{}", segment(&name));
-            remote.call(remote.put(&path).json(&json!({"value": value}))).await?
+            let answer = remote.call(remote.put(&path).json(&json!({"value": value}))).await?;
+            announce(json.json, &answer, format!("secret {name} set"));
         }
-        SecretCommand::List => remote.read("/secrets").await?,
-        SecretCommand::Delete { name } => remote.call(remote.delete(&format!("/secrets/{}", segment(&name)))).await?,
-    };
-    print_json(&answer);
+        SecretCommand::List { json } => list(&remote.read("/secrets").await?, json),
+        SecretCommand::Delete { name, json } => {
+            let answer = remote.call(remote.delete(&format!("/secrets/{}", segment(&name)))).await?;
+            announce(json.json, &answer, format!("secret {name} deleted"));
+        }
+    }
     Ok(())
+}
+
+/// The secrets' names and times, as a table or the API's JSON.
+fn list(answer: &Value, json: bool) {
+    if json {
+        return print_json(answer);
+    }
+    let secrets = answer["secrets"].as_array().or(answer.as_array()).cloned().unwrap_or_default();
+    if secrets.is_empty() {
+        println!("no secrets");
+        return;
+    }
+    let mut table = Table::new(&["NAME", "UPDATED"]);
+    for secret in &secrets {
+        let when = if secret["updated_at"].is_null() { &secret["created_at"] } else { &secret["updated_at"] };
+        table.row(vec![
+            (secret["name"].as_str().unwrap_or_default().to_string(), Tone::Bold),
+            (format::age(when), Tone::Dim),
+        ]);
+    }
+    print!("{}", table.render(&Style::stdout()));
 }

@@ -8,7 +8,7 @@ use super::format::{self, Table};
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::style::{Style, Tone};
 use super::transcript::Transcript;
-use super::view::{hint, Fields, ListArgs, ShowArgs};
+use super::view::{announce, hint, id_of, Fields, JsonArg, ListArgs, ShowArgs};
 
 /// `wingman sessions [create|list|show|delete]`; alone, it lists.
 #[derive(Debug, clap::Args)]
@@ -23,32 +23,48 @@ pub struct SessionsArgs {
 
 #[derive(Debug, Subcommand)]
 enum SessionCommand {
-    /// Create a session and print it (JSON).
+    /// Create a session and print its ID (--json: the session).
     Create {
+        /// The agent that answers its messages (a message may name another).
         #[arg(long)]
         agent: Option<String>,
+        /// The directory its tools work in (default: one of its own under
+        /// the server's data directory).
         #[arg(long)]
         work_dir: Option<String>,
+        /// A title, shown in listings.
         #[arg(long)]
         title: Option<String>,
+        #[command(flatten)]
+        json: JsonArg,
     },
     /// List sessions (what `wingman sessions` alone does).
     List(ListArgs),
     /// Show a session and its conversation as a transcript.
     Show {
+        /// The session's ID.
         session_id: String,
         #[command(flatten)]
         show: ShowArgs,
     },
     /// Delete a session (its unfinished runs are cancelled).
-    Delete { session_id: String },
+    Delete {
+        /// The session's ID.
+        session_id: String,
+        #[command(flatten)]
+        json: JsonArg,
+    },
     /// Queue a compaction of the session's history, in the session's order,
-    /// and print its run (JSON): the older messages are summarized.
+    /// and print its run's ID (--json: the run): the older messages are
+    /// summarized.
     Compact {
+        /// The session's ID.
         session_id: String,
         /// The agent whose model writes the summary; the session's by default.
         #[arg(long)]
         agent: Option<String>,
+        #[command(flatten)]
+        json: JsonArg,
     },
 }
 
@@ -64,25 +80,35 @@ pub async fn run(remote: &Remote, args: SessionsArgs) -> anyhow::Result<()> {
             show.json |= args.list.json;
             self::show(remote, &session_id, &show).await
         }
-        Some(SessionCommand::Create { agent, work_dir, title }) => {
+        Some(SessionCommand::Create { agent, work_dir, title, json }) => {
             let body = json!({"agent_id": agent, "work_dir": work_dir, "title": title});
-            print_json(&remote.call(remote.post("/sessions").json(&body)).await?);
+            let created = remote.call(remote.post("/sessions").json(&body)).await?;
+            let agent = created["agent_id"].as_str().map(|a| format!(" with agent {a}")).unwrap_or_default();
+            announce(json.json, &created, format!("session {} created{agent}", id_of(&created)));
             Ok(())
         }
-        Some(SessionCommand::Compact { session_id, agent }) => {
+        Some(SessionCommand::Compact { session_id, agent, json }) => {
             let path = format!("/sessions/{}/compact", segment(&session_id));
-            print_json(&remote.call(remote.post(&path).json(&json!({"agent_id": agent}))).await?);
+            let run = remote.call(remote.post(&path).json(&json!({"agent_id": agent}))).await?;
+            let run_id = run["run_id"].as_str().unwrap_or("?");
+            announce(json.json, &run, format!("run {run_id} queued: it compacts session {session_id}"));
             Ok(())
         }
-        Some(SessionCommand::Delete { session_id }) => {
-            print_json(&remote.call(remote.delete(&format!("/sessions/{}", segment(&session_id)))).await?);
+        Some(SessionCommand::Delete { session_id, json }) => {
+            let answer = remote.call(remote.delete(&format!("/sessions/{}", segment(&session_id)))).await?;
+            announce(json.json, &answer, format!("session {session_id} deleted"));
             Ok(())
         }
     }
 }
 
 async fn list(remote: &Remote, list: &ListArgs) -> anyhow::Result<()> {
-    let all = remote.read("/sessions").await?.as_array().cloned().unwrap_or_default();
+    // Newest first; one more than asked for says whether there are more.
+    let path = match list.all {
+        true => "/sessions?order=desc".to_string(),
+        false => format!("/sessions?order=desc&limit={}", (list.limit + 1).min(500)),
+    };
+    let all = remote.read(&path).await?.as_array().cloned().unwrap_or_default();
     let (sessions, left_out) = list.cut(all);
     if list.json {
         print_json(&Value::Array(sessions));
@@ -104,7 +130,7 @@ async fn list(remote: &Remote, list: &ListArgs) -> anyhow::Result<()> {
     }
     print!("{}", table.render(&Style::stdout()));
     if left_out > 0 {
-        hint(&format!("{left_out} more: wingman sessions --all"));
+        hint("more, older: wingman sessions --all");
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
 
-use super::remote::{print_json, segment, Remote};
+use super::remote::{segment, Remote};
 
 /// What a waiting run needs before it can go on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,12 +133,14 @@ impl Answers {
 }
 
 /// `wingman tool-results`: checks the answers against the calls the run
-/// waits on, sends them, and prints the server's answer.
-pub async fn answer(remote: &Remote, run_id: &str, answers: Answers) -> anyhow::Result<()> {
+/// waits on, sends them, and says so (with `json`, prints the server's answer).
+pub async fn answer(remote: &Remote, run_id: &str, answers: Answers, json: bool) -> anyhow::Result<()> {
     let calls = waiting(remote, run_id).await?.calls_for(WaitingFor::ToolResults)?;
     let results = answers.results(&calls)?;
+    let count = super::format::count(results.len() as u64, "result");
     let request = remote.post(&format!("/runs/{}/tool-results", segment(run_id))).json(&json!({"results": results}));
-    print_json(&remote.call(request).await?);
+    let run = remote.call(request).await?;
+    super::view::announce(json, &run, format!("run {run_id} queued again with {count}"));
     Ok(())
 }
 

@@ -1,7 +1,10 @@
 //! The options every list and show command shares: `--json` for scripts,
 //! `--limit`/`--all` for lists, `--full` for transcripts.
 
-use super::format::Shorten;
+use serde_json::Value;
+
+use super::format::{Shorten, Table};
+use super::remote::{print_json, Remote};
 use super::style::{Style, Tone};
 
 /// How much of a list to print, and how.
@@ -93,4 +96,67 @@ impl Fields {
         }
         out
     }
+}
+
+/// `--json` of a create or an action.
+#[derive(Debug, Clone, clap::Args)]
+pub struct JsonArg {
+    /// Print the API's JSON answer instead of a line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Prints what a create or an action did on standard output: one line that
+/// names what it made or changed, or with `--json` the API's answer.
+pub fn announce(json: bool, answer: &Value, line: String) {
+    if json {
+        print_json(answer);
+    } else {
+        println!("{line}");
+    }
+}
+
+/// The `id` of an answer, for the line that announces it.
+pub fn id_of(answer: &Value) -> &str {
+    answer["id"].as_str().unwrap_or("?")
+}
+
+/// Prints a list the API gives whole, oldest first (`GET /agents`, …):
+/// the newest first, cut to `--limit`, as the API's JSON or as a table of
+/// one `row` per item, with a hint on stderr of how many were left out.
+/// `what` is the resource's plural, as its command is named.
+pub fn print_list(
+    list: &ListArgs,
+    mut items: Vec<Value>,
+    what: &str,
+    headers: &[&'static str],
+    row: impl Fn(&Value) -> Vec<(String, Tone)>,
+) {
+    items.reverse();
+    let (items, left_out) = list.cut(items);
+    if list.json {
+        return print_json(&Value::Array(items));
+    }
+    if items.is_empty() {
+        return println!("no {what}");
+    }
+    let mut table = Table::new(headers);
+    for item in &items {
+        table.row(row(item));
+    }
+    print!("{}", table.render(&Style::stdout()));
+    if left_out > 0 {
+        hint(&format!("{left_out} more: wingman {what} --all"));
+    }
+}
+
+/// Reads one thing for a show command: with `--json` it is printed as the
+/// API gave it and `None` is returned, so the caller prints nothing more.
+pub async fn read_to_show(remote: &Remote, path: &str, json: bool) -> anyhow::Result<Option<Value>> {
+    let value = remote.read(path).await?;
+    if json {
+        print_json(&value);
+        return Ok(None);
+    }
+    Ok(Some(value))
 }

@@ -1,20 +1,21 @@
 //! Reads the README's tour and turns it into a bash script that checks every
-//! answer the README shows. The tour is the `sh` blocks under the heading
-//! [`HEADING`]: the first block is the command that starts the server (its
+//! answer the README shows. The tour is the `sh` blocks under the headings
+//! [`HEADINGS`]: the first block is the command that starts the server (its
 //! flags are the ones the test server gets), the others run in order in one
 //! shell, so the variables one block sets hold in the next.
 //!
-//! A `# →` comment shows the answer of the curl call before it, cut short
-//! with `…`, and may begin with the answer's HTTP status; lines after it
-//! that begin with `#` and two spaces or more continue it. The script's
-//! `curl` is a function that calls the real curl, keeps each answer and its
-//! status, and fails the script on a status of 400 or more; each `# →`
-//! becomes a check that the last answer holds every piece the README shows,
-//! in order, spaces aside.
+//! A `# →` comment shows the answer of the curl or wingman call before it,
+//! cut short with `…`, and may begin with a curl answer's HTTP status;
+//! lines after it that begin with `#` and two spaces or more continue it.
+//! The script's `curl` and `wingman` are functions that call the real
+//! programs and keep each answer (a curl's body and status, a wingman
+//! command's output and errors); a curl status of 400 or more, or a wingman
+//! command that fails, fails the script. Each `# →` becomes a check that the
+//! last answer holds every piece the README shows, in order, spaces aside.
 #![allow(dead_code)]
 
-/// The heading of the README's section that is run.
-pub const HEADING: &str = "## A short tour with curl";
+/// The headings of the README's sections that are run, in order.
+pub const HEADINGS: [&str; 2] = ["## A short tour with curl", "## The same from the command line"];
 
 /// The port the tour's server listens on, as the README writes it.
 pub const SERVER_PORT: &str = "2323";
@@ -35,7 +36,7 @@ pub struct Tour {
 /// Reads the tour from the README's text; an `Err` says what is wrong with it.
 pub fn read(readme: &str) -> Result<Tour, String> {
     let blocks = blocks(readme)?;
-    let (serve, rest) = blocks.split_first().ok_or(format!("no `sh` block under {HEADING:?}"))?;
+    let (serve, rest) = blocks.split_first().ok_or(format!("no `sh` block under {:?}", HEADINGS[0]))?;
     let serve_args = serve_command(serve)?;
     let mut body = Vec::new();
     let mut checks = 0;
@@ -70,10 +71,19 @@ impl Tour {
 
 type Block = Vec<(usize, String)>;
 
-/// The `sh` blocks of the tour's section, each line with its README line number.
+/// The `sh` blocks of the tour's sections, each line with its README line number.
 fn blocks(readme: &str) -> Result<Vec<Block>, String> {
     let lines: Vec<&str> = readme.lines().collect();
-    let start = lines.iter().position(|l| l.trim_end() == HEADING).ok_or(format!("no heading {HEADING:?}"))?;
+    let mut blocks = Vec::new();
+    for heading in HEADINGS {
+        let start = lines.iter().position(|l| l.trim_end() == heading).ok_or(format!("no heading {heading:?}"))?;
+        blocks.extend(section_blocks(&lines, start)?);
+    }
+    Ok(blocks)
+}
+
+/// The `sh` blocks of the section whose heading is line `start`.
+fn section_blocks(lines: &[&str], start: usize) -> Result<Vec<Block>, String> {
     let mut blocks = Vec::new();
     let mut open: Option<Block> = None;
     for (index, line) in lines.iter().enumerate().skip(start + 1) {
@@ -158,7 +168,9 @@ pub fn pattern(answer: &str) -> String {
     let mut pattern = String::from("*");
     for piece in squeezed.split('…').map(|p| p.trim_matches(',')).filter(|p| !p.is_empty()) {
         for c in piece.chars() {
-            if matches!(c, '*' | '?' | '[' | ']' | '\\') {
+            // Glob characters, and those of the extended globs `[[ == ]]`
+            // reads whatever extglob says.
+            if matches!(c, '*' | '?' | '[' | ']' | '\\' | '(' | ')' | '|' | '!' | '@' | '+') {
                 pattern.push('\\');
             }
             pattern.push(c);
@@ -196,10 +208,23 @@ curl() {
         return 22
     fi
 }
+wingman() {
+    local rc=0
+    command wingman "$@" > "$__tour/out" 2> "$__tour/err" || rc=$?
+    cat "$__tour/out" "$__tour/err" > "$__tour/last"
+    echo - > "$__tour/last-status"
+    echo "wingman $*" >> "$__tour/calls"
+    cat "$__tour/out"
+    cat "$__tour/err" >&2
+    if [ "$rc" != 0 ]; then
+        echo "wingman $* exited with $rc" >&2
+        return "$rc"
+    fi
+}
 __tour_check() {
     local line=$1 status=$2 pattern=$3 shown=$4 got
     if [ ! -s "$__tour/calls" ]; then
-        echo "README.md line $line: no curl call since the last answer shown" >&2
+        echo "README.md line $line: no curl or wingman call since the last answer shown" >&2
         exit 1
     fi
     : > "$__tour/calls"
