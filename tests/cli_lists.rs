@@ -242,4 +242,7 @@ async fn creates_and_actions_print_one_line_with_the_id() {
     ] {
         assert_eq!(line(&args), said);
     }
+    // Deleting an agent says what becomes of the sessions it answered.
+    let (code, _, err) = env.client_exit(&["agents", "delete", &careful, "--server", url]);
+    assert!(code == 0 && err.contains("wingman send --agent ID"), "{err}");
 }

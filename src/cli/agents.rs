@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use super::format;
 use super::remote::{segment, Remote, ServerArg};
 use super::style::{Style, Tone};
-use super::view::{announce, id_of, print_list, read_to_show, Fields, JsonArg, ListArgs};
+use super::view::{announce, hint, id_of, print_list, read_to_show, Fields, JsonArg, ListArgs};
 
 /// `wingman agents [create|list|show|delete]`; alone, it lists.
 #[derive(Debug, clap::Args)]
@@ -127,6 +127,10 @@ pub async fn run(remote: &Remote, args: AgentsArgs) -> anyhow::Result<()> {
         Some(AgentCommand::Delete { agent_id, json }) => {
             let answer = remote.call(remote.delete(&format!("/agents/{}", segment(&agent_id)))).await?;
             announce(json.json, &answer, format!("agent {agent_id} deleted"));
+            hint(
+                "a session whose agent it was now names another with each message (wingman send --agent ID), \
+                  or is given one (PUT /sessions/ID {\"agent_id\": …})",
+            );
             Ok(())
         }
     }

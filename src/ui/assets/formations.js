@@ -64,7 +64,9 @@ function drawGraph(run) {
       s("text", {x: 10, y: 20, class: "name"}, n.node),
       s("text", {x: 10, y: 38, class: "state"}, `${n.kind} · ${n.status}`));
   });
-  return s("svg", {id: "graph", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "the formation's graph"},
+  // Drawn at its own size (a graph of one node is not blown up to the
+  // page's width), and narrowed with the screen.
+  return s("svg", {id: "graph", width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "the formation's graph"},
     s("defs"), lines, boxes);
 }
 
@@ -115,7 +117,9 @@ async function formationRunView(id) {
   // Node states come from the log: each `node_started` and `node_finished` moves one.
   follow(`${path}/events`, path, (e) => {
     const node = nodes.get(e.node);
-    if (e.type === "node_started" && node) {
+    // A start moves a pending node only: a replayed start must not undo the
+    // `waiting` that reading the run showed.
+    if (e.type === "node_started" && node && node.status === "pending") {
       Object.assign(node, {status: "running", run_id: e.run_id, fleet_run_id: e.fleet_run_id});
       showNode(holder.firstChild, list, node);
     }
