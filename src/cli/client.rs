@@ -7,7 +7,6 @@ use serde_json::{json, Value};
 use super::agents::AgentsArgs;
 use super::approvals::PeopleCommand;
 use super::fleet::FleetArgs;
-use super::format::Table;
 use super::formation::FormationArgs;
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::runs::RunsArgs;
@@ -16,7 +15,7 @@ use super::secrets::SecretArgs;
 use super::sessions::SessionsArgs;
 use super::style::{Style, Tone};
 use super::tail::{tail, tail_answering};
-use super::view::{announce, Fields, JsonArg};
+use super::view::{announce, print_table, Fields, JsonArg};
 
 #[derive(Debug, Subcommand)]
 pub enum ClientCommand {
@@ -297,10 +296,7 @@ fn call_ids(asked: &Value) -> String {
 async fn auth(remote: &Remote, command: AuthCommand) -> anyhow::Result<()> {
     match command {
         AuthCommand::Set { provider, key, json } => {
-            let key = match key {
-                Some(key) => key,
-                None => value_from_stdin("the key")?.trim().to_string(),
-            };
+            let key = given_or_from_stdin(key, "the key")?.trim().to_string();
             let body = json!({"providers": {&provider: {"type": "api_key", "key": key}}});
             let answer = remote.call(remote.put("/provider/auth").json(&body)).await?;
             announce(json.json, &answer, format!("key of {provider} stored"));
@@ -311,21 +307,15 @@ async fn auth(remote: &Remote, command: AuthCommand) -> anyhow::Result<()> {
                 print_json(&answer);
                 return Ok(());
             }
-            let keys = answer["providers"].as_object().cloned().unwrap_or_default();
-            if keys.is_empty() {
-                println!("no provider keys");
-                return Ok(());
-            }
-            let mut table = Table::new(&["PROVIDER", "TYPE", "ENDS IN", "UPDATED"]);
-            for (name, key) in &keys {
-                table.row(vec![
+            let rows = answer["providers"].as_object().into_iter().flatten().map(|(name, key)| {
+                vec![
                     (name.clone(), Tone::Bold),
                     (key["type"].as_str().unwrap_or_default().to_string(), Tone::Plain),
                     (key["hint"].as_str().unwrap_or("—").to_string(), Tone::Plain),
                     (super::format::age(&key["updated_at"]), Tone::Dim),
-                ]);
-            }
-            print!("{}", table.render(&Style::stdout()));
+                ]
+            });
+            print_table("no provider keys", &["PROVIDER", "TYPE", "ENDS IN", "UPDATED"], rows.collect());
         }
         AuthCommand::Delete { provider, json } => {
             let answer = remote.call(remote.delete(&format!("/provider/auth/{}", segment(&provider)))).await?;
@@ -365,29 +355,31 @@ async fn models(remote: &Remote, provider: &str, model: Option<&str>, json: bool
         print!("{}", fields.render());
         return Ok(());
     }
-    let mut models: Vec<(&String, &Value)> = answer.as_object().map(|m| m.iter().collect()).unwrap_or_default();
-    models.sort_by(|a, b| a.0.cmp(b.0));
-    let mut table = Table::new(&["ID", "NAME", "CONTEXT", "OUTPUT", "IN $/M", "OUT $/M"]);
-    for (id, m) in models {
-        table.row(vec![
+    // The catalogue is an object keyed by model ID: its keys come sorted.
+    let rows = answer.as_object().into_iter().flatten().map(|(id, m)| {
+        vec![
             (id.clone(), Tone::Plain),
             (super::format::clip(m["name"].as_str().unwrap_or_default(), 40), Tone::Bold),
             (count(&m["limit"]["context"]), Tone::Plain),
             (count(&m["limit"]["output"]), Tone::Plain),
             (price(m, "input"), Tone::Plain),
             (price(m, "output"), Tone::Plain),
-        ]);
-    }
-    print!("{}", table.render(&style));
+        ]
+    });
+    let empty = format!("no models of {provider} in the catalogue");
+    print_table(&empty, &["ID", "NAME", "CONTEXT", "OUTPUT", "IN $/M", "OUT $/M"], rows.collect());
     Ok(())
 }
 
-/// A value given on standard input, for the commands that keep values out
-/// of shell history: all of it when it is piped or redirected (a value may
-/// span lines), one line when a person types it; without the newline that
-/// ends it either way.
-pub fn value_from_stdin(what: &str) -> anyhow::Result<String> {
+/// A value given by its flag, else on standard input, for the commands
+/// that keep values out of shell history: all of standard input when it is
+/// piped or redirected (a value may span lines), one line when a person
+/// types it; without the newline that ends it either way.
+pub fn given_or_from_stdin(given: Option<String>, what: &str) -> anyhow::Result<String> {
     use std::io::{IsTerminal, Read};
+    if let Some(value) = given {
+        return Ok(value);
+    }
     let mut stdin = std::io::stdin();
     let mut text = String::new();
     let read = match stdin.is_terminal() {

@@ -4,10 +4,10 @@ use clap::Subcommand;
 use serde_json::{json, Value};
 
 use super::fleet::TaskArgs;
-use super::format::{self, Table};
+use super::format;
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::style::{Style, Tone};
-use super::view::{announce, id_of, print_list, read_to_show, Fields, JsonArg, ListArgs};
+use super::view::{announce, id_of, print_list, print_table, read_to_show, Fields, JsonArg, ListArgs};
 
 /// `wingman schedule …`; alone, it lists.
 #[derive(Debug, clap::Args)]
@@ -183,20 +183,15 @@ async fn ticks(remote: &Remote, schedule_id: &str, limit: u32, json: bool) -> an
         print_json(&answer);
         return Ok(());
     }
-    let ticks = answer["ticks"].as_array().cloned().unwrap_or_default();
-    if ticks.is_empty() {
-        println!("no ticks yet (wingman schedules show {schedule_id} says when the next falls)");
-        return Ok(());
-    }
-    let mut table = Table::new(&["TICK", "SUBMITTED"]);
-    for tick in &ticks {
+    let rows = answer["ticks"].as_array().into_iter().flatten().map(|tick| {
         let what = match (tick["kind"].as_str(), tick["id"].as_str()) {
             (Some(kind), Some(id)) => format!("{kind} {id}"),
             _ => format!("skipped: {}", tick["skipped"].as_str().unwrap_or_default()),
         };
-        table.row(vec![(format::timestamp(&tick["tick_at"]), Tone::Plain), (what, Tone::Plain)]);
-    }
-    print!("{}", table.render(&Style::stdout()));
+        vec![(format::timestamp(&tick["tick_at"]), Tone::Plain), (what, Tone::Plain)]
+    });
+    let empty = format!("no ticks yet (wingman schedules show {schedule_id} says when the next falls)");
+    print_table(&empty, &["TICK", "SUBMITTED"], rows.collect());
     Ok(())
 }
 

@@ -5,11 +5,11 @@
 use clap::Subcommand;
 use serde_json::{json, Value};
 
-use super::client::value_from_stdin;
-use super::format::{self, Table};
+use super::client::given_or_from_stdin;
+use super::format;
 use super::remote::{print_json, segment, Remote, ServerArg};
-use super::style::{Style, Tone};
-use super::view::{announce, JsonArg};
+use super::style::Tone;
+use super::view::{announce, print_table, JsonArg};
 
 /// `wingman secret …`.
 #[derive(Debug, clap::Args)]
@@ -53,10 +53,7 @@ enum SecretCommand {
 pub async fn run(remote: &Remote, args: SecretArgs) -> anyhow::Result<()> {
     match args.command {
         SecretCommand::Set { name, value, json } => {
-            let value = match value {
-                Some(value) => value,
-                None => value_from_stdin("the value")?,
-            };
+            let value = given_or_from_stdin(value, "the value")?;
             let path = format!("/secrets/{}", segment(&name));
             let answer = remote.call(remote.put(&path).json(&json!({"value": value}))).await?;
             announce(json.json, &answer, format!("secret {name} set"));
@@ -75,18 +72,9 @@ fn list(answer: &Value, json: bool) {
     if json {
         return print_json(answer);
     }
-    let secrets = answer["secrets"].as_array().or(answer.as_array()).cloned().unwrap_or_default();
-    if secrets.is_empty() {
-        println!("no secrets");
-        return;
-    }
-    let mut table = Table::new(&["NAME", "UPDATED"]);
-    for secret in &secrets {
+    let rows = answer.as_array().into_iter().flatten().map(|secret| {
         let when = if secret["updated_at"].is_null() { &secret["created_at"] } else { &secret["updated_at"] };
-        table.row(vec![
-            (secret["name"].as_str().unwrap_or_default().to_string(), Tone::Bold),
-            (format::age(when), Tone::Dim),
-        ]);
-    }
-    print!("{}", table.render(&Style::stdout()));
+        vec![(secret["name"].as_str().unwrap_or_default().to_string(), Tone::Bold), (format::age(when), Tone::Dim)]
+    });
+    print_table("no secrets", &["NAME", "UPDATED"], rows.collect());
 }

@@ -137,17 +137,23 @@ pub fn print_list(
     if list.json {
         return print_json(&Value::Array(items));
     }
-    if items.is_empty() {
-        return println!("no {what}");
-    }
-    let mut table = Table::new(headers);
-    for item in &items {
-        table.row(row(item));
-    }
-    print!("{}", table.render(&Style::stdout()));
+    print_table(&format!("no {what}"), headers, items.iter().map(row).collect());
     if left_out > 0 {
         hint(&format!("{left_out} more: wingman {what} --all"));
     }
+}
+
+/// Prints `rows` under `headers` as an aligned table on standard output,
+/// or `empty` when there are none.
+pub fn print_table(empty: &str, headers: &[&'static str], rows: Vec<Vec<(String, Tone)>>) {
+    if rows.is_empty() {
+        return println!("{empty}");
+    }
+    let mut table = Table::new(headers);
+    for row in rows {
+        table.row(row);
+    }
+    print!("{}", table.render(&Style::stdout()));
 }
 
 /// Reads one thing for a show command: with `--json` it is printed as the

@@ -72,16 +72,6 @@ impl Decided {
     }
 }
 
-/// `call` as it ran (or would run) under `decision`: with the person's
-/// input for an edit, as the model asked otherwise. The history and a
-/// run's record carry calls this way, so a call's input matches its result.
-pub fn as_decided(call: ToolCall, decision: Option<&Decision>) -> ToolCall {
-    match decision {
-        Some(Decision::Edit { input }) => ToolCall { input: input.clone(), ..call },
-        _ => call,
-    }
-}
-
 /// One decision as a client sends it: `{"call_id", "decision", "input"?, "message"?}`.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -127,7 +117,7 @@ impl Outcome {
 pub fn outcome(call: ToolCall, decision: Option<&Decision>) -> Outcome {
     match decision {
         None | Some(Decision::Approve) => Outcome::Run(call),
-        Some(Decision::Edit { .. }) => Outcome::Run(as_decided(call, decision)),
+        Some(Decision::Edit { input }) => Outcome::Run(ToolCall { input: input.clone(), ..call }),
         Some(Decision::Reject { message }) => {
             let output = match message {
                 Some(m) => format!("a person rejected this tool call: {m}"),
