@@ -7,7 +7,6 @@ use axum::body::Body;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use futures_util::stream;
 use serde::Deserialize;
 
@@ -20,7 +19,7 @@ use utoipa::{IntoParams, PartialSchema, ToSchema};
 use super::error::{ApiError, ApiResult};
 use super::schemas::Seq;
 use super::AppState;
-use crate::domain::model::Usage;
+use crate::domain::model::{Event, Usage};
 
 /// The schema of an event of a log as answers show it
 /// ([`crate::domain::model::Event::to_json_as`]): `seq`, `type`, `at` and the log's ID (`run_id`,
@@ -215,12 +214,39 @@ pub async fn events_answer(
     let limit = super::runs::check_limit(query.limit, 1000, 10_000)?;
     let page = state.store.read_events(log_id, after, limit).await?;
     let next_after = page.last().filter(|_| page.len() == limit as usize).map(|e| e.seq);
-    let json: Vec<_> = page.iter().map(|e| e.json_as(dialect.id_key())).collect();
-    let mut answer = Json(json).into_response();
+    let mut answer = json_array_in_pieces(page, dialect.id_key());
     if let Some(seq) = next_after {
         answer.headers_mut().insert(NEXT_AFTER, HeaderValue::from(seq));
     }
     Ok(answer)
+}
+
+/// How many events go into one piece of a JSON page's body.
+const EVENTS_PER_PIECE: usize = 256;
+
+/// A page of events as a JSON array, written a few hundred events at a time
+/// as the client takes them: a page of 10,000 large events is held once, as
+/// its rows, and never again whole as its text (a body built whole, and the
+/// doubling of its buffer as it grows, held about twice the page again).
+fn json_array_in_pieces(page: Vec<Event>, id_key: &'static str) -> Response {
+    let pieces = page.len().div_ceil(EVENTS_PER_PIECE).max(1);
+    let body = stream::iter((0..pieces).map(move |piece| {
+        let chunk = page.get(piece * EVENTS_PER_PIECE..).unwrap_or_default();
+        let chunk = &chunk[..chunk.len().min(EVENTS_PER_PIECE)];
+        let mut text = Vec::with_capacity(chunk.len() * 256 + 2);
+        text.push(if piece == 0 { b'[' } else { b',' });
+        for (i, event) in chunk.iter().enumerate() {
+            if i > 0 {
+                text.push(b',');
+            }
+            serde_json::to_writer(&mut text, &event.json_as(id_key))?;
+        }
+        if piece + 1 == pieces {
+            text.push(b']');
+        }
+        Ok::<_, serde_json::Error>(text)
+    }));
+    ([(header::CONTENT_TYPE, "application/json")], Body::from_stream(body)).into_response()
 }
 
 /// Whether a request asks for an SSE stream.
