@@ -19,6 +19,34 @@ use wingman::store::{Claim, Commit, HandBack, Heartbeat, IdempotencyKey, NewRun,
 
 store_tests! {
     #[tokio::test]
+    async fn claims_take_the_highest_priority_first_among_the_heads_of_sessions(store, dir) {
+        let a = agent(json!({}), 5);
+        let (s1, s2, s3) = (session(&store, dir.path()).await, session(&store, dir.path()).await, session(&store, dir.path()).await);
+        let plain = enqueue_at(&store, &s1, &a, "plain", 0).await;
+        let urgent = enqueue_at(&store, &s2, &a, "urgent", 5).await;
+        let behind_urgent = enqueue_at(&store, &s2, &a, "behind", 10).await;
+        let low = enqueue_at(&store, &s3, &a, "low", -2).await;
+        let plain_too = enqueue_at(&store, &s3, &a, "plain too", 0).await;
+        let w = worker(&store).await;
+        let claim = |n| {
+            let store = store.clone();
+            let w = w.clone();
+            async move { store.claim_runs(&w, n).await.unwrap() }
+        };
+        let first = claim(1).await;
+        assert_eq!(first[0].lease.run_id, urgent, "the highest priority first");
+        let second = claim(1).await;
+        assert_eq!(second[0].lease.run_id, plain, "then 0, though its session's next waits at 10");
+        store.commit(&first[0].lease, text_commit(1, "done", true)).await.unwrap();
+        let third = claim(1).await;
+        assert_eq!(third[0].lease.run_id, behind_urgent, "its turn come, 10 goes before -2");
+        let fourth = claim(5).await;
+        assert_eq!(fourth.iter().map(|c| c.lease.run_id.as_str()).collect::<Vec<_>>(), [low.as_str()]);
+        store.commit(&fourth[0].lease, text_commit(1, "done", true)).await.unwrap();
+        assert_eq!(claim(5).await[0].lease.run_id, plain_too, "a session's order whatever the priorities");
+    }
+
+    #[tokio::test]
     async fn runs_of_a_session_are_claimed_one_at_a_time_in_order(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;

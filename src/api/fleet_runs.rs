@@ -90,7 +90,7 @@ struct FleetRunView {
                 ("Location" = String, description = "`/fleet-runs/{id}`"),
                 ("Idempotent-Replayed" = Option<String>, description = "`true` when an `Idempotency-Key` matched an earlier request"),
             )),
-        (status = 400, description = "No task or too many, an empty or oversized message, a refused `work_dir`, a bad `Idempotency-Key`", body = ErrorBody),
+        (status = 400, description = "No task or too many, an empty or oversized message, a refused `work_dir`, a priority outside -10..10, a bad `Idempotency-Key`", body = ErrorBody),
         (status = 404, description = "No such fleet", body = ErrorBody),
         (status = 413, description = "A body over --max-fleet-body-bytes (16 MiB)", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; the fleet's agent no longer exists; an `Idempotency-Key` reused with another body; with --work-root, a `work_dir` outside it", body = ErrorBody),
@@ -104,7 +104,7 @@ async fn submit(
     headers: HeaderMap,
     JsonBody(body): JsonBody<RunBody>,
 ) -> ApiResult<Response> {
-    let enqueued = state.door.fleet_run(&envelope(&headers)?, body.submission(&fleet_id)).await?;
+    let enqueued = state.door.fleet_run(&envelope(&headers, body.priority)?, body.submission(&fleet_id)).await?;
     let run = enqueued.fleet_run;
     if query.wait {
         unless_hung_up(peer.map(|p| p.0), sse::wait_done(&state, &run.id, sse::Dialect::Fleet)).await?;
@@ -128,7 +128,7 @@ async fn submit(
     request_body = RunBody,
     responses(
         (status = 200, description = "The fleet run's events until its `done`: frames `id: <seq>`, `event: <type>`, `data: <event JSON>`", content_type = "text/event-stream", body = EventFrame),
-        (status = 400, description = "No task or too many, an empty or oversized message, a refused `work_dir`, a bad `Idempotency-Key`", body = ErrorBody),
+        (status = 400, description = "No task or too many, an empty or oversized message, a refused `work_dir`, a priority outside -10..10, a bad `Idempotency-Key`", body = ErrorBody),
         (status = 404, description = "No such fleet", body = ErrorBody),
         (status = 413, description = "A body over --max-fleet-body-bytes (16 MiB)", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; the fleet's agent no longer exists; an `Idempotency-Key` reused with another body; with --work-root, a `work_dir` outside it", body = ErrorBody),
@@ -140,7 +140,7 @@ async fn submit_stream(
     headers: HeaderMap,
     JsonBody(body): JsonBody<RunBody>,
 ) -> ApiResult<Response> {
-    let enqueued = state.door.fleet_run(&envelope(&headers)?, body.submission(&fleet_id)).await?;
+    let enqueued = state.door.fleet_run(&envelope(&headers, body.priority)?, body.submission(&fleet_id)).await?;
     Ok(sse::stream(&state, &enqueued.fleet_run.id, 0, sse::Dialect::Fleet))
 }
 

@@ -19,6 +19,10 @@ pub struct RunBody {
     /// Where the fleet run's end is announced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook: Option<crate::domain::webhook::Webhook>,
+    /// Every task's priority.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = super::schemas::priority)]
+    pub priority: Option<i64>,
 }
 
 /// One task: a message for the fleet's agent.

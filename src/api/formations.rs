@@ -152,6 +152,10 @@ pub(super) struct FormationRunBody {
     /// Where the formation run's end is announced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     webhook: Option<crate::domain::webhook::Webhook>,
+    /// The priority of every run of its nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = schemas::priority)]
+    priority: Option<i64>,
 }
 
 /// The answer of `?wait=true`: how the formation run ended, or which of its
@@ -192,7 +196,7 @@ struct FormationRunResult {
                 ("Location" = String, description = "`/formation-runs/{id}`"),
                 ("Idempotent-Replayed" = Option<String>, description = "`true` when an `Idempotency-Key` matched an earlier request"),
             )),
-        (status = 400, description = "An input an entry node cannot take (a fleet node's must be a list), a bad `Idempotency-Key`", body = ErrorBody),
+        (status = 400, description = "An input an entry node cannot take (a fleet node's must be a list), a priority outside -10..10, a bad `Idempotency-Key`", body = ErrorBody),
         (status = 404, description = "No such formation", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; an agent or fleet of the formation no longer exists; an `Idempotency-Key` reused with another body", body = ErrorBody),
     )
@@ -205,8 +209,9 @@ async fn submit(
     headers: HeaderMap,
     JsonBody(body): JsonBody<FormationRunBody>,
 ) -> ApiResult<Response> {
+    let envelope = envelope(&headers, body.priority)?;
     let submission = FormationRunSubmission { formation_id: id, input: body.input, webhook: body.webhook };
-    let enqueued = state.door.formation_run(&envelope(&headers)?, submission).await?;
+    let enqueued = state.door.formation_run(&envelope, submission).await?;
     let run = enqueued.formation_run;
     if query.wait {
         let run = unless_hung_up(peer.map(|p| p.0), settled(&state, &run.id)).await?;

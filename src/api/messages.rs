@@ -54,6 +54,8 @@ pub(super) struct MessageBody {
     max_cost_usd: Option<f64>,
     /// Where the run's end is announced; the agent's `webhook` by default.
     webhook: Option<Webhook>,
+    #[schema(schema_with = schemas::priority)]
+    priority: Option<i64>,
 }
 
 fn max_cost_usd() -> utoipa::openapi::schema::Schema {
@@ -158,7 +160,7 @@ struct Approval {
                 ("Location" = String, description = "`/runs/{run_id}`"),
                 ("Idempotent-Replayed" = Option<String>, description = "`true` when an `Idempotency-Key` matched an earlier request"),
             )),
-        (status = 400, description = "An empty or oversized message, malformed JSON, a bad `Idempotency-Key`", body = ErrorBody),
+        (status = 400, description = "An empty or oversized message, malformed JSON, a priority outside -10..10, a bad `Idempotency-Key`", body = ErrorBody),
         (status = 404, description = "No such session or agent", body = ErrorBody),
         (status = 409, description = "`multitask_strategy: reject` and the session has an unfinished run; or the session's added tools clash with its agent's", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; no agent; an `Idempotency-Key` reused with another body", body = ErrorBody),
@@ -172,7 +174,7 @@ async fn submit_message(
     headers: HeaderMap,
     JsonBody(body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
-    let enqueued = state.door.message(&envelope(&headers)?, body.submission(&session_id)).await?;
+    let enqueued = state.door.message(&envelope(&headers, body.priority)?, body.submission(&session_id)).await?;
     let run = enqueued.run;
     if query.wait {
         let (settled, approval) = unless_hung_up(peer.map(|p| p.0), wait_for(&state, &run.id)).await?;
@@ -197,7 +199,7 @@ async fn submit_message(
     request_body = MessageBody,
     responses(
         (status = 200, description = "The run's events until its `done`: frames `id: <seq>`, `event: <type>`, `data: <event JSON>`", content_type = "text/event-stream", body = MessageStreamFrame),
-        (status = 400, description = "An empty or oversized message, malformed JSON, a bad `Idempotency-Key`", body = ErrorBody),
+        (status = 400, description = "An empty or oversized message, malformed JSON, a priority outside -10..10, a bad `Idempotency-Key`", body = ErrorBody),
         (status = 404, description = "No such session or agent", body = ErrorBody),
         (status = 409, description = "`multitask_strategy: reject` and the session has an unfinished run; or the session's added tools clash with its agent's", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; no agent; an `Idempotency-Key` reused with another body", body = ErrorBody),
@@ -209,7 +211,7 @@ async fn submit_message_stream(
     headers: HeaderMap,
     JsonBody(body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
-    let enqueued = state.door.message(&envelope(&headers)?, body.submission(&session_id)).await?;
+    let enqueued = state.door.message(&envelope(&headers, body.priority)?, body.submission(&session_id)).await?;
     Ok(sse::stream(&state, &enqueued.run.id, 0, sse::Dialect::Seed))
 }
 

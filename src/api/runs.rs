@@ -49,13 +49,13 @@ pub struct WaitQuery {
 }
 
 /// The envelope of a client's submission: its `Idempotency-Key` (visible
-/// ASCII) and `traceparent` headers.
-pub fn envelope(headers: &HeaderMap) -> ApiResult<Envelope> {
+/// ASCII) and `traceparent` headers, and the body's `priority`.
+pub fn envelope(headers: &HeaderMap, priority: Option<i64>) -> ApiResult<Envelope> {
     let key = headers
         .get("idempotency-key")
         .map(|value| value.to_str().map_err(|_| ApiError::BadRequest("Idempotency-Key must be visible ASCII".into())));
     let traceparent = headers.get("traceparent").and_then(|v| v.to_str().ok());
-    Ok(Envelope::client(key.transpose()?, traceparent)?)
+    Ok(Envelope::client(key.transpose()?, traceparent)?.with_priority(priority)?)
 }
 
 /// The answer of an accepted submission: `202`, where to find what it made,

@@ -59,6 +59,9 @@ struct ScheduleBody {
     /// What a tick does while its previous tick's work runs (default `skip`).
     #[serde(default)]
     overlap: Overlap,
+    /// The priority of what each tick submits.
+    #[schema(schema_with = schemas::priority)]
+    priority: Option<i64>,
 }
 
 /// [`ScheduleBody`] in the document, with what its fields cannot say alone:
@@ -143,6 +146,7 @@ fn schedule_of(id: String, body: ScheduleBody, when: &When, paused: bool) -> Api
         timezone: body.timezone,
         target: body.target,
         overlap: body.overlap,
+        priority: checks::priority(body.priority).map_err(ApiError::BadRequest)?,
         paused,
         paused_reason: None,
         next_tick_at: if paused { None } else { next_tick_at },
@@ -162,7 +166,7 @@ fn schedule_of(id: String, body: ScheduleBody, when: &When, paused: bool) -> Api
     request_body = NewScheduleRequest,
     responses(
         (status = 201, description = "The schedule", body = Schedule),
-        (status = 400, description = "A bad name, pattern, period, time zone, message or task", body = ErrorBody),
+        (status = 400, description = "A bad name, pattern, period, time zone, message, task or priority", body = ErrorBody),
         (status = 404, description = "The target's session, agent, fleet or formation does not exist", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field", body = ErrorBody),
     )
@@ -221,7 +225,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     request_body = ScheduleRequest,
     responses(
         (status = 200, description = "The schedule", body = Schedule),
-        (status = 400, description = "A bad name, pattern, period, time zone, message or task", body = ErrorBody),
+        (status = 400, description = "A bad name, pattern, period, time zone, message, task or priority", body = ErrorBody),
         (status = 404, description = "No such schedule, or the target's session, agent, fleet or formation", body = ErrorBody),
         (status = 409, description = "`If-Match` (or `version`) names a version the schedule is no longer at", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field", body = ErrorBody),

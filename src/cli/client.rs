@@ -15,7 +15,7 @@ use super::secrets::SecretArgs;
 use super::sessions::SessionsArgs;
 use super::style::{Style, Tone};
 use super::tail::{tail, tail_answering};
-use super::view::{announce, print_table, Fields, JsonArg};
+use super::view::{announce, print_table, Fields, JsonArg, PriorityArg};
 
 #[derive(Debug, Subcommand)]
 pub enum ClientCommand {
@@ -88,6 +88,8 @@ pub enum ClientCommand {
         /// off, low, medium, high or max.
         #[arg(long)]
         reasoning: Option<String>,
+        #[command(flatten)]
+        priority: PriorityArg,
         #[command(flatten)]
         server: ServerArg,
     },
@@ -209,10 +211,19 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             idempotency_key,
             multitask_strategy,
             reasoning,
+            priority,
             ..
         } => {
-            let submission =
-                Submission { session_id, message, agent, wait, idempotency_key, multitask_strategy, reasoning };
+            let submission = Submission {
+                session_id,
+                message,
+                agent,
+                wait,
+                idempotency_key,
+                multitask_strategy,
+                reasoning,
+                priority,
+            };
             send(&remote, submission, follow, json).await?
         }
         ClientCommand::Tail { run_id, after, json, .. } => tail(&remote, &run_id, after, json).await?,
@@ -234,6 +245,7 @@ struct Submission {
     idempotency_key: Option<String>,
     multitask_strategy: String,
     reasoning: Option<String>,
+    priority: PriorityArg,
 }
 
 /// Sends a message; then prints the run's ID, or its answer (`--wait`), or
@@ -246,6 +258,7 @@ async fn send(remote: &Remote, submission: Submission, follow: bool, json: bool)
     if let Some(level) = submission.reasoning {
         body["reasoning"] = json!(level);
     }
+    submission.priority.add_to(&mut body);
     let mut request = remote.post(&format!("/sessions/{}/message{wait}", segment(&submission.session_id))).json(&body);
     if let Some(key) = submission.idempotency_key {
         request = request.header("Idempotency-Key", key);

@@ -213,6 +213,9 @@ fn fields(run: &Value, style: Style) -> Fields {
         let depth = &run["input"]["parent"]["depth"];
         fields.add("parent run", format!("{parent} (call {}, depth {depth})", text("parent_call_id")));
     }
+    if let Some(priority) = run["input"]["priority"].as_i64() {
+        fields.add("priority", priority.to_string());
+    }
     fields.add("created", format::timestamp(&run["created_at"]));
     if !run["started_at"].is_null() {
         let queued = format::between(&run["created_at"], &run["started_at"]).map(format::duration);

@@ -7,7 +7,7 @@ use super::fleet::TaskArgs;
 use super::format;
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::style::{Style, Tone};
-use super::view::{announce, id_of, print_list, print_table, read_to_show, Fields, JsonArg, ListArgs};
+use super::view::{announce, id_of, print_list, print_table, read_to_show, Fields, JsonArg, ListArgs, PriorityArg};
 
 /// `wingman schedule …`; alone, it lists.
 #[derive(Debug, clap::Args)]
@@ -109,6 +109,8 @@ pub struct CreateArgs {
     /// The formation's input as JSON; anything that is not JSON is sent as text.
     #[arg(long)]
     pub input: Option<String>,
+    #[command(flatten)]
+    pub priority: PriorityArg,
     #[command(flatten)]
     pub json: JsonArg,
 }
@@ -214,6 +216,7 @@ fn create_body(args: CreateArgs) -> anyhow::Result<Value> {
         tasks,
         formation,
         input,
+        priority,
         ..
     } = args;
     let target = match (session, fleet, formation) {
@@ -236,6 +239,7 @@ fn create_body(args: CreateArgs) -> anyhow::Result<Value> {
             body[key] = json!(value);
         }
     }
+    priority.add_to(&mut body);
     Ok(body)
 }
 

@@ -106,6 +106,26 @@ pub struct JsonArg {
     pub json: bool,
 }
 
+/// `--priority` of a command that submits work (a message, a fleet run, a
+/// formation run, a schedule's ticks).
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct PriorityArg {
+    /// From -10 to 10, higher first (default 0): the queue starts the
+    /// highest priority first, then the oldest; one session's messages keep
+    /// their order whatever their priorities.
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(-10..=10))]
+    pub priority: Option<i64>,
+}
+
+impl PriorityArg {
+    /// Adds `priority` to a submission's body when it was given.
+    pub fn add_to(self, body: &mut Value) {
+        if let Some(priority) = self.priority {
+            body["priority"] = Value::from(priority);
+        }
+    }
+}
+
 /// Prints what a create or an action did on standard output: one line that
 /// names what it made or changed, or with `--json` the API's answer.
 pub fn announce(json: bool, answer: &Value, line: String) {

@@ -199,6 +199,10 @@ pub struct Schedule {
     pub target: Target,
     #[serde(default)]
     pub overlap: Overlap,
+    /// The priority of what each tick submits (-10 to 10; 0 when not given).
+    #[serde(default, skip_serializing_if = "crate::domain::model::is_default_priority")]
+    #[schema(minimum = -10, maximum = 10)]
+    pub priority: i8,
     #[serde(default)]
     pub paused: bool,
     /// Why a server paused it (its stored rule no longer parsed); none when

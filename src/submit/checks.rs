@@ -19,6 +19,14 @@ use crate::tools::sandbox;
 /// The largest message accepted, in bytes.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
 
+/// A submission's priority: from -10 to 10 (higher first), 0 when not given.
+pub fn priority(priority: Option<i64>) -> Result<i8, String> {
+    match priority.unwrap_or(0) {
+        p @ -10..=10 => Ok(p as i8),
+        p => Err(format!("priority must be an integer from -10 to 10 (higher runs first), not {p}")),
+    }
+}
+
 /// Checks a message a client gives a run (a session's message, a fleet
 /// task's, a steer): not blank, at most [`MAX_MESSAGE_BYTES`].
 pub fn message(message: &str) -> Result<(), String> {

@@ -84,16 +84,30 @@ impl Envelope {
         Envelope { keyed, carried: carried(None) }
     }
 
-    /// The idempotency key of a submission within `scope` standing for `parts`.
+    /// The same envelope with the submission's `priority` (from -10 to 10;
+    /// 0 when not given), which every run it makes carries.
+    pub fn with_priority(mut self, priority: Option<i64>) -> SubmitResult<Envelope> {
+        self.carried.priority = checks::priority(priority).map_err(SubmitError::Invalid)?;
+        Ok(self)
+    }
+
+    /// The idempotency key of a submission within `scope` standing for
+    /// `parts`; a priority joins them only when given, so that keys stored
+    /// before priorities existed still match their requests.
     fn key(&self, scope: &str, parts: &[&str]) -> Option<IdempotencyKey> {
-        self.keyed.key(scope, parts)
+        let priority = format!("priority={}", self.carried.priority);
+        let mut parts = parts.to_vec();
+        if self.carried.priority != 0 {
+            parts.push(&priority);
+        }
+        self.keyed.key(scope, &parts)
     }
 }
 
 /// What the runs of a submission carry: the trace it gave (if valid), or a
 /// new one.
 fn carried(traceparent: Option<&str>) -> Carried {
-    Carried { traceparent: Some(crate::otel::traceparent_or_new(traceparent)) }
+    Carried { traceparent: Some(crate::otel::traceparent_or_new(traceparent)), priority: 0 }
 }
 
 /// The door: a store to write through, the server's settings, and whom to

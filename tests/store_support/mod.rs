@@ -142,12 +142,24 @@ pub async fn session(store: &Arc<dyn Store>, dir: &std::path::Path) -> String {
 }
 
 pub async fn enqueue(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, message: &str) -> String {
+    enqueue_at(store, session_id, agent, message, 0).await
+}
+
+/// Enqueues a message's run at `priority`.
+pub async fn enqueue_at(
+    store: &Arc<dyn Store>,
+    session_id: &str,
+    agent: &Agent,
+    message: &str,
+    priority: i8,
+) -> String {
+    let carried = wingman::domain::model::Carried { priority, ..Default::default() };
     let run = NewRun {
         id: new_id(),
         kind: RunKind::Message,
         session_id: Some(session_id.into()),
         agent: agent.clone(),
-        input: RunInput { message: message.into(), ..RunInput::new("", Default::default()) },
+        input: RunInput { message: message.into(), ..RunInput::new("", carried) },
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy: Default::default(),
@@ -197,6 +209,7 @@ pub fn schedule(next_in: chrono::Duration) -> wingman::domain::schedule::Schedul
         timezone: None,
         target: Target::Message { session_id: "s".into(), agent_id: None, message: "tick".into() },
         overlap: Overlap::Skip,
+        priority: 0,
         paused: false,
         paused_reason: None,
         next_tick_at: Some(now + next_in),

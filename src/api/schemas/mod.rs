@@ -204,6 +204,16 @@ pub fn budget_usd(description: &str) -> Schema {
     or_null(usd.description(Some(description)).into())
 }
 
+/// A submission's priority: an integer from -10 to 10, or `null` for 0.
+pub fn priority() -> Schema {
+    let priority =
+        ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(-10)).maximum(Some(10)).description(Some(
+            "From -10 to 10, higher first (default 0): claims take the highest priority first, then the oldest. \
+             It orders sessions, never the messages of one session, and every run this one makes carries it",
+        ));
+    or_null(priority.into())
+}
+
 /// A run's token budget: 1 to [`guard::MAX_MAX_TOTAL_TOKENS`], or `null`
 /// for no limit.
 pub fn max_total_tokens() -> Schema {

@@ -606,6 +606,17 @@ pub struct Carried {
     /// attempt (`crate::otel`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traceparent: Option<String>,
+    /// From -10 to 10, higher first (0 when not given): claims take the
+    /// highest first, then the oldest, among runs at the head of their
+    /// session, so it orders sessions, never one session's messages.
+    #[serde(default, skip_serializing_if = "is_default_priority")]
+    #[schema(minimum = -10, maximum = 10)]
+    pub priority: i8,
+}
+
+/// Whether a priority is the one of a submission that gives none (0).
+pub fn is_default_priority(priority: &i8) -> bool {
+    *priority == 0
 }
 
 impl Carried {

@@ -54,7 +54,7 @@ pub fn is_plain(new: &NewRun, key: &Option<IdempotencyKey>) -> bool {
 pub async fn insert_run<'c>(c: impl sqlx::PgExecutor<'c>, new: &NewRun, notify: bool) -> StoreResult<Run> {
     let queued = lifecycle::queued(new, None);
     let row = sqlx::query(&format!(
-        "SELECT {} FROM wingman_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        "SELECT {} FROM wingman_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
         rows::RUN_COLUMNS
     ))
     .bind(&new.id)
@@ -68,6 +68,7 @@ pub async fn insert_run<'c>(c: impl sqlx::PgExecutor<'c>, new: &NewRun, notify: 
     .bind(queued.kind())
     .bind(queued.data_json())
     .bind(notify.then_some(super::CHANNEL))
+    .bind(i16::from(new.input.carried.priority))
     .fetch_optional(c)
     .await?;
     rows::run(&row.ok_or(StoreError::NotFound("session"))?)
@@ -88,12 +89,12 @@ pub async fn insert_runs(
     }
     sqlx::query(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
-                           event_seq, fleet_run_id, task_index, created_at, updated_at)
+                           event_seq, fleet_run_id, task_index, priority, created_at, updated_at)
          SELECT id, kind, 'queued', blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
-                1, $10, CASE WHEN $10::text IS NULL THEN NULL ELSE ord - 1 END, wingman_ms(), wingman_ms()
+                1, $10, CASE WHEN $10::text IS NULL THEN NULL ELSE ord - 1 END, priority, wingman_ms(), wingman_ms()
          FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                     $9::bigint[]) WITH ORDINALITY
-              AS u(id, kind, blocked, session_id, agent_id, agent, input, work_dir, max_attempts, ord)
+                     $9::bigint[], $11::smallint[]) WITH ORDINALITY
+              AS u(id, kind, blocked, session_id, agent_id, agent, input, work_dir, max_attempts, priority, ord)
          ORDER BY ord",
     )
     .bind(&columns.ids)
@@ -106,6 +107,7 @@ pub async fn insert_runs(
     .bind(&columns.work_dirs)
     .bind(&columns.max_attempts)
     .bind(fleet_run_id)
+    .bind(&columns.priorities)
     .execute(&mut *c)
     .await?;
     Ok(())
@@ -123,6 +125,7 @@ struct RunColumns {
     inputs: Vec<String>,
     work_dirs: Vec<String>,
     max_attempts: Vec<i64>,
+    priorities: Vec<i16>,
 }
 
 impl RunColumns {
@@ -136,6 +139,7 @@ impl RunColumns {
         self.inputs.push(serde_json::to_string(&new.input)?);
         self.work_dirs.push(new.work_dir.clone());
         self.max_attempts.push(new.max_attempts as i64);
+        self.priorities.push(i16::from(new.input.carried.priority));
         Ok(())
     }
 }
@@ -218,7 +222,8 @@ const CLAIM_PICKED: &str = "UPDATE runs SET status = 'running', worker_id = $1, 
      RETURNING runs.id, runs.lease_epoch, runs.attempt, runs.charged, runs.event_seq, runs.fleet_run_id";
 
 /// Claims runs for a worker: first those whose worker's lease expired (they
-/// resume), then queued runs at the head of their session, oldest first.
+/// resume), then queued runs at the head of their session, the highest
+/// priority first, then the oldest.
 /// Rows another claim holds are skipped, never waited for.
 pub async fn claim(c: &mut PgConnection, p: &mut Pending, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>> {
     // One round trip: whether this worker's lease holds, and whether any
@@ -234,7 +239,7 @@ pub async fn claim(c: &mut PgConnection, p: &mut Pending, worker_id: &str, limit
         let found = sqlx::query(&format!(
             "WITH picked AS (
                  SELECT queue_seq FROM runs WHERE status = 'queued' AND blocked = 0
-                 ORDER BY queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED)
+                 ORDER BY priority DESC, queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED)
              {CLAIM_PICKED}"
         ))
         .bind(worker_id)
@@ -285,7 +290,7 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bo
          picked AS (
              SELECT queue_seq FROM runs WHERE status = 'queued' AND blocked = 0
                AND (SELECT live AND NOT orphans FROM lease)
-             ORDER BY queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED),
+             ORDER BY priority DESC, queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED),
          claimed AS (
              {CLAIM_PICKED}),
          started AS (

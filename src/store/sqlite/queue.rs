@@ -50,8 +50,8 @@ pub fn insert_run(
 ) -> StoreResult<()> {
     conn.prepare_cached(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir,
-                           max_attempts, event_seq, fleet_run_id, task_index, created_at, updated_at)
-         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?11, ?12, ?12)",
+                           max_attempts, event_seq, fleet_run_id, task_index, priority, created_at, updated_at)
+         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?11, ?13, ?12, ?12)",
     )?
     .execute(params![
         new.id,
@@ -65,7 +65,8 @@ pub fn insert_run(
         new.max_attempts as i64,
         task.map(|t| t.0),
         task.map(|t| t.1 as i64),
-        ms(at)
+        ms(at),
+        new.input.carried.priority
     ])?;
     insert_events(conn, &new.id, 1, std::slice::from_ref(queued), at)
 }
@@ -122,8 +123,9 @@ pub fn get_run(conn: &Connection, id: &str) -> StoreResult<Option<Run>> {
     }
 }
 
-/// [`crate::store::Store::claim_runs`]: rescues first, then queued runs by
-/// `runs_ready`, all in the writer's transaction.
+/// [`crate::store::Store::claim_runs`]: rescues first, then queued runs at
+/// the head of their session by `runs_ready` (the highest priority first,
+/// then the oldest), all in the writer's transaction.
 pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>) -> StoreResult<Vec<Claim>> {
     // A worker whose own lease lapsed must not claim: its runs are orphans now,
     // and claiming them under the same id would run one twice in one process.
@@ -140,7 +142,7 @@ pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>)
         "UPDATE runs SET status = 'running', worker_id = ?1, lease_epoch = lease_epoch + 1, attempt = attempt + 1,
                 progressed = 0, started_at = COALESCE(started_at, ?2), updated_at = ?2, event_seq = event_seq + 1
          WHERE queue_seq IN (SELECT queue_seq FROM runs INDEXED BY runs_ready
-                             WHERE status = 'queued' AND blocked = 0 ORDER BY queue_seq LIMIT ?3)
+                             WHERE status = 'queued' AND blocked = 0 ORDER BY priority DESC, queue_seq LIMIT ?3)
          RETURNING id, lease_epoch, attempt, charged, event_seq",
     )?;
     let found = rows::all(queued.query(params![worker_id, ms(now), room as i64])?, |row| claimed(row, worker_id))?;
