@@ -58,10 +58,12 @@ async fn keys_models_a_blocking_send_and_deletes_from_the_command_line() {
     let (ok, out) = env.client(&["session", "list", "--json", "--server", url]);
     let sessions: Value = serde_json::from_str(&out).unwrap();
     assert!(ok && sessions[0]["history"].as_array().unwrap().len() == 2, "{out}");
-    let (ok, out) = env.client(&["send", &session, "soon", "--priority", "-3", "--wait", "--json", "--server", url]);
+    let flow = ["--priority", "-3", "--concurrency-key", "k", "--concurrency-limit", "2"];
+    let (ok, out) = env.client(&[&["send", &session, "soon", "--wait", "--json", "--server", url][..], &flow].concat());
     let answer: Value = serde_json::from_str(&out).unwrap();
     let run = server.api().run(answer["run_id"].as_str().unwrap()).await;
     assert!(ok && run["input"]["priority"] == -3, "{out} {run}");
+    assert_eq!(run["input"]["concurrency"], json!({"key": "k", "limit": 2}));
     let (code, _, stderr) = env.client_exit(&["send", &session, "never", "--priority", "11", "--server", url]);
     assert!(code == 2 && stderr.contains("-10..=10"), "{code} {stderr}");
     for (what, id) in [("session", &session), ("agent", &agent)] {

@@ -81,6 +81,7 @@ impl Harness {
             subagents: Vec::new(),
             max_depth: wingman::domain::subagent::DEFAULT_MAX_DEPTH,
             webhook: None,
+            concurrency: None,
             version: 1,
             created_at: now,
             updated_at: now,

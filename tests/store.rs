@@ -47,6 +47,37 @@ store_tests! {
     }
 
     #[tokio::test]
+    async fn a_key_at_its_limit_holds_its_runs_until_a_slot_frees(store, dir) {
+        let a = agent(json!({}), 5);
+        let mut keyed = Vec::new();
+        for _ in 0..4 {
+            keyed.push(enqueue_keyed(&store, &session(&store, dir.path()).await, &a, "k", 2).await);
+        }
+        let other = enqueue_keyed(&store, &session(&store, dir.path()).await, &a, "other", 1).await;
+        let plain = enqueue(&store, &session(&store, dir.path()).await, &a, "plain").await;
+        let w = worker(&store).await;
+        let ids = |claims: &[Claim]| claims.iter().map(|c| c.lease.run_id.clone()).collect::<Vec<_>>();
+        let mut first = store.claim_runs(&w, 3).await.unwrap();
+        first.sort_by_key(|c| keyed.iter().position(|k| *k == c.lease.run_id).unwrap_or(9));
+        assert_eq!(ids(&first), [keyed[0].clone(), keyed[1].clone(), other.clone()], "k's third is held");
+        let second = store.claim_runs(&w, 10).await.unwrap();
+        assert_eq!(ids(&second), [plain], "past the held runs");
+        assert!(store.claim_runs(&w, 10).await.unwrap().is_empty(), "k is full");
+        assert!(!store.has_claimable().await.unwrap(), "a full key's held runs are not claimable");
+        store.commit(&first[0].lease, text_commit(1, "done", true)).await.unwrap();
+        assert!(store.has_claimable().await.unwrap(), "a slot of k is free");
+        let third = store.claim_runs(&w, 10).await.unwrap();
+        assert_eq!(ids(&third), [keyed[2].as_str()], "one slot, the oldest held");
+        store.commit(&first[1].lease, text_commit(1, "done", true)).await.unwrap();
+        store.commit(&third[0].lease, text_commit(1, "done", true)).await.unwrap();
+        let fourth = store.claim_runs(&w, 10).await.unwrap();
+        assert_eq!(ids(&fourth), [keyed[3].as_str()]);
+        store.commit(&fourth[0].lease, text_commit(1, "done", true)).await.unwrap();
+        assert!(store.claim_runs(&w, 10).await.unwrap().is_empty());
+        assert!(!store.has_claimable().await.unwrap(), "nothing is left held");
+    }
+
+    #[tokio::test]
     async fn runs_of_a_session_are_claimed_one_at_a_time_in_order(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;

@@ -116,6 +116,12 @@ struct AgentFields {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<Webhook>)]
     webhook: Option<Option<Webhook>>,
+    /// The concurrency key and limit of its runs when their submission
+    /// names none: the key may hold `{agent}`, `{session}` or `{owner}`
+    /// (`"{agent}"` limits the agent's runs together). `null` removes it.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<crate::domain::model::Concurrency>)]
+    concurrency: Option<Option<crate::domain::model::Concurrency>>,
 }
 
 /// The body of `POST /agents`, in the document: [`AgentFields`] with `name`
@@ -241,11 +247,17 @@ impl AgentFields {
         if let Some(v) = self.webhook {
             agent.webhook = v;
         }
+        if let Some(v) = self.concurrency {
+            agent.concurrency = v;
+        }
     }
 }
 
 fn validate(agent: &mut Agent) -> ApiResult<()> {
     let bad = |m: String| Err(ApiError::BadRequest(m));
+    if let Some(concurrency) = &agent.concurrency {
+        concurrency.check().map_err(ApiError::BadRequest)?;
+    }
     if agent.name.trim().is_empty() {
         return bad("name is required".into());
     }
@@ -359,6 +371,7 @@ pub fn blank_agent() -> Agent {
         subagents: Vec::new(),
         max_depth: crate::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
+        concurrency: None,
         version: 1,
         created_at: now,
         updated_at: now,

@@ -66,7 +66,7 @@ async fn compact(
     JsonBody(body): JsonBody<CompactBody>,
 ) -> ApiResult<Response> {
     let submission = CompactionSubmission { session_id, agent_id: body.agent_id };
-    let enqueued = state.door.compaction(&envelope(&headers, None)?, submission).await?;
+    let enqueued = state.door.compaction(&envelope(&headers, None, None)?, submission).await?;
     let run = enqueued.run;
     Ok(accepted(format!("/runs/{}", run.id), MessageAccepted::from(run), !enqueued.created))
 }

@@ -102,9 +102,10 @@ async fn submit(
     QueryParams(query): QueryParams<WaitQuery>,
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
-    JsonBody(body): JsonBody<RunBody>,
+    JsonBody(mut body): JsonBody<RunBody>,
 ) -> ApiResult<Response> {
-    let enqueued = state.door.fleet_run(&envelope(&headers, body.priority)?, body.submission(&fleet_id)).await?;
+    let envelope = envelope(&headers, body.priority, body.concurrency.take())?;
+    let enqueued = state.door.fleet_run(&envelope, body.submission(&fleet_id)).await?;
     let run = enqueued.fleet_run;
     if query.wait {
         unless_hung_up(peer.map(|p| p.0), sse::wait_done(&state, &run.id, sse::Dialect::Fleet)).await?;
@@ -138,9 +139,10 @@ async fn submit_stream(
     State(state): State<AppState>,
     Path(fleet_id): Path<String>,
     headers: HeaderMap,
-    JsonBody(body): JsonBody<RunBody>,
+    JsonBody(mut body): JsonBody<RunBody>,
 ) -> ApiResult<Response> {
-    let enqueued = state.door.fleet_run(&envelope(&headers, body.priority)?, body.submission(&fleet_id)).await?;
+    let envelope = envelope(&headers, body.priority, body.concurrency.take())?;
+    let enqueued = state.door.fleet_run(&envelope, body.submission(&fleet_id)).await?;
     Ok(sse::stream(&state, &enqueued.fleet_run.id, 0, sse::Dialect::Fleet))
 }
 

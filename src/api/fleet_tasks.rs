@@ -23,6 +23,10 @@ pub struct RunBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(schema_with = super::schemas::priority)]
     pub priority: Option<i64>,
+    /// At most `limit` runs with this key run at once: the tasks, and every
+    /// other run that names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<crate::domain::model::Concurrency>,
 }
 
 /// One task: a message for the fleet's agent.

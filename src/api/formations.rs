@@ -156,6 +156,10 @@ pub(super) struct FormationRunBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(schema_with = schemas::priority)]
     priority: Option<i64>,
+    /// At most `limit` runs with this key run at once: its nodes' runs, and
+    /// every other run that names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    concurrency: Option<crate::domain::model::Concurrency>,
 }
 
 /// The answer of `?wait=true`: how the formation run ended, or which of its
@@ -209,7 +213,7 @@ async fn submit(
     headers: HeaderMap,
     JsonBody(body): JsonBody<FormationRunBody>,
 ) -> ApiResult<Response> {
-    let envelope = envelope(&headers, body.priority)?;
+    let envelope = envelope(&headers, body.priority, body.concurrency)?;
     let submission = FormationRunSubmission { formation_id: id, input: body.input, webhook: body.webhook };
     let enqueued = state.door.formation_run(&envelope, submission).await?;
     let run = enqueued.formation_run;

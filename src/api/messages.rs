@@ -22,7 +22,7 @@ use super::sse::{self, MessageStreamFrame};
 use super::AppState;
 use crate::domain::approval::WaitingCall;
 use crate::domain::checkpoint;
-use crate::domain::model::{timestamp, MultitaskStrategy, Run, RunStatus, ToolCallRecord, Usage};
+use crate::domain::model::{timestamp, Concurrency, MultitaskStrategy, Run, RunStatus, ToolCallRecord, Usage};
 use crate::domain::webhook::Webhook;
 use crate::submit::MessageSubmission;
 
@@ -56,6 +56,8 @@ pub(super) struct MessageBody {
     webhook: Option<Webhook>,
     #[schema(schema_with = schemas::priority)]
     priority: Option<i64>,
+    /// At most `limit` runs with this key run at once.
+    concurrency: Option<Concurrency>,
 }
 
 fn max_cost_usd() -> utoipa::openapi::schema::Schema {
@@ -172,9 +174,10 @@ async fn submit_message(
     QueryParams(query): QueryParams<WaitQuery>,
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
-    JsonBody(body): JsonBody<MessageBody>,
+    JsonBody(mut body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
-    let enqueued = state.door.message(&envelope(&headers, body.priority)?, body.submission(&session_id)).await?;
+    let envelope = envelope(&headers, body.priority, body.concurrency.take())?;
+    let enqueued = state.door.message(&envelope, body.submission(&session_id)).await?;
     let run = enqueued.run;
     if query.wait {
         let (settled, approval) = unless_hung_up(peer.map(|p| p.0), wait_for(&state, &run.id)).await?;
@@ -209,9 +212,10 @@ async fn submit_message_stream(
     State(state): State<AppState>,
     Path(session_id): Path<String>,
     headers: HeaderMap,
-    JsonBody(body): JsonBody<MessageBody>,
+    JsonBody(mut body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
-    let enqueued = state.door.message(&envelope(&headers, body.priority)?, body.submission(&session_id)).await?;
+    let envelope = envelope(&headers, body.priority, body.concurrency.take())?;
+    let enqueued = state.door.message(&envelope, body.submission(&session_id)).await?;
     Ok(sse::stream(&state, &enqueued.run.id, 0, sse::Dialect::Seed))
 }
 

@@ -16,7 +16,7 @@ use super::order::ListOrder;
 use super::schemas::{Id, Seq};
 use super::sse::{self, EventFrame, EventsQuery, LoggedEvent};
 use super::{AppState, Deleted};
-use crate::domain::model::{Run, RunStatus};
+use crate::domain::model::{Concurrency, Run, RunStatus};
 use crate::store::RunFilter;
 use crate::submit::Envelope;
 
@@ -49,13 +49,15 @@ pub struct WaitQuery {
 }
 
 /// The envelope of a client's submission: its `Idempotency-Key` (visible
-/// ASCII) and `traceparent` headers, and the body's `priority`.
-pub fn envelope(headers: &HeaderMap, priority: Option<i64>) -> ApiResult<Envelope> {
+/// ASCII) and `traceparent` headers, and the body's `priority` and
+/// `concurrency`.
+pub fn envelope(headers: &HeaderMap, priority: Option<i64>, concurrency: Option<Concurrency>) -> ApiResult<Envelope> {
     let key = headers
         .get("idempotency-key")
         .map(|value| value.to_str().map_err(|_| ApiError::BadRequest("Idempotency-Key must be visible ASCII".into())));
     let traceparent = headers.get("traceparent").and_then(|v| v.to_str().ok());
-    Ok(Envelope::client(key.transpose()?, traceparent)?.with_priority(priority)?)
+    let envelope = Envelope::client(key.transpose()?, traceparent)?;
+    Ok(envelope.with_priority(priority)?.with_concurrency(concurrency)?)
 }
 
 /// The answer of an accepted submission: `202`, where to find what it made,

@@ -62,6 +62,8 @@ struct ScheduleBody {
     /// The priority of what each tick submits.
     #[schema(schema_with = schemas::priority)]
     priority: Option<i64>,
+    /// The concurrency key and limit of what each tick submits.
+    concurrency: Option<crate::domain::model::Concurrency>,
 }
 
 /// [`ScheduleBody`] in the document, with what its fields cannot say alone:
@@ -147,6 +149,10 @@ fn schedule_of(id: String, body: ScheduleBody, when: &When, paused: bool) -> Api
         target: body.target,
         overlap: body.overlap,
         priority: checks::priority(body.priority).map_err(ApiError::BadRequest)?,
+        concurrency: match body.concurrency {
+            Some(concurrency) => Some(concurrency.check().map(|_| concurrency).map_err(ApiError::BadRequest)?),
+            None => None,
+        },
         paused,
         paused_reason: None,
         next_tick_at: if paused { None } else { next_tick_at },

@@ -99,6 +99,7 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         subagents: Vec::new(),
         max_depth: crate::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
+        concurrency: None,
         version: 1,
         created_at: now,
         updated_at: now,

@@ -15,7 +15,7 @@ use super::secrets::SecretArgs;
 use super::sessions::SessionsArgs;
 use super::style::{Style, Tone};
 use super::tail::{tail, tail_answering};
-use super::view::{announce, print_table, Fields, JsonArg, PriorityArg};
+use super::view::{announce, print_table, Fields, FlowArgs, JsonArg};
 
 #[derive(Debug, Subcommand)]
 pub enum ClientCommand {
@@ -89,7 +89,7 @@ pub enum ClientCommand {
         #[arg(long)]
         reasoning: Option<String>,
         #[command(flatten)]
-        priority: PriorityArg,
+        flow: FlowArgs,
         #[command(flatten)]
         server: ServerArg,
     },
@@ -211,19 +211,11 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             idempotency_key,
             multitask_strategy,
             reasoning,
-            priority,
+            flow,
             ..
         } => {
-            let submission = Submission {
-                session_id,
-                message,
-                agent,
-                wait,
-                idempotency_key,
-                multitask_strategy,
-                reasoning,
-                priority,
-            };
+            let submission =
+                Submission { session_id, message, agent, wait, idempotency_key, multitask_strategy, reasoning, flow };
             send(&remote, submission, follow, json).await?
         }
         ClientCommand::Tail { run_id, after, json, .. } => tail(&remote, &run_id, after, json).await?,
@@ -245,7 +237,7 @@ struct Submission {
     idempotency_key: Option<String>,
     multitask_strategy: String,
     reasoning: Option<String>,
-    priority: PriorityArg,
+    flow: FlowArgs,
 }
 
 /// Sends a message; then prints the run's ID, or its answer (`--wait`), or
@@ -258,7 +250,7 @@ async fn send(remote: &Remote, submission: Submission, follow: bool, json: bool)
     if let Some(level) = submission.reasoning {
         body["reasoning"] = json!(level);
     }
-    submission.priority.add_to(&mut body);
+    submission.flow.add_to(&mut body);
     let mut request = remote.post(&format!("/sessions/{}/message{wait}", segment(&submission.session_id))).json(&body);
     if let Some(key) = submission.idempotency_key {
         request = request.header("Idempotency-Key", key);

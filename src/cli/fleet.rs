@@ -12,7 +12,7 @@ use super::format::{self, Table};
 use super::remote::{segment, Remote, ServerArg};
 use super::style::{Style, Tone};
 use super::tail::follow;
-use super::view::{announce, id_of, print_list, read_to_show, Fields, JsonArg, ListArgs, PriorityArg};
+use super::view::{announce, id_of, print_list, read_to_show, Fields, FlowArgs, JsonArg, ListArgs};
 
 /// `wingman fleet …`; alone, it lists.
 #[derive(Debug, clap::Args)]
@@ -78,7 +78,7 @@ pub enum FleetCommand {
         #[arg(long)]
         idempotency_key: Option<String>,
         #[command(flatten)]
-        priority: PriorityArg,
+        flow: FlowArgs,
     },
     /// Re-attach to a fleet run: follow it to its end, then print the results.
     Tail {
@@ -135,10 +135,10 @@ pub async fn run(remote: &Remote, args: FleetArgs) -> anyhow::Result<()> {
             let answer = remote.call(remote.delete(&format!("/fleets/{}", segment(&fleet_id)))).await?;
             announce(json.json, &answer, format!("fleet {fleet_id} deleted"));
         }
-        FleetCommand::Run { fleet_id, tasks, json, detach, idempotency_key, priority } => {
+        FleetCommand::Run { fleet_id, tasks, json, detach, idempotency_key, flow } => {
             let tasks = tasks.read()?;
             let mut body = json!({"tasks": tasks});
-            priority.add_to(&mut body);
+            flow.add_to(&mut body);
             let mut request = remote.post(&format!("/fleets/{}/run", segment(&fleet_id))).json(&body);
             if let Some(key) = idempotency_key {
                 request = request.header("Idempotency-Key", key);

@@ -12,7 +12,7 @@ use super::remote::{print_json, segment, Remote, ServerArg};
 use super::style::{Style, Tone};
 use super::tail::follow;
 use super::tool_results::{self, WaitingFor};
-use super::view::{announce, id_of, print_list, read_to_show, Fields, JsonArg, ListArgs, PriorityArg};
+use super::view::{announce, id_of, print_list, read_to_show, Fields, FlowArgs, JsonArg, ListArgs};
 use super::{approvals, format};
 
 /// `wingman formation …`; alone, it lists.
@@ -70,7 +70,7 @@ pub enum FormationCommand {
         #[arg(long)]
         idempotency_key: Option<String>,
         #[command(flatten)]
-        priority: PriorityArg,
+        flow: FlowArgs,
     },
     /// Follow a formation run to its end (reconnecting by itself), then print its outputs.
     Tail {
@@ -110,11 +110,11 @@ pub async fn run(remote: &Remote, args: FormationArgs) -> anyhow::Result<()> {
             let answer = remote.call(remote.delete(&format!("/formations/{}", segment(&formation_id)))).await?;
             announce(json.json, &answer, format!("formation {formation_id} deleted"));
         }
-        FormationCommand::Run { formation_id, input, detach, idempotency_key, priority } => {
+        FormationCommand::Run { formation_id, input, detach, idempotency_key, flow } => {
             let input = serde_json::from_str(&input).unwrap_or(Value::String(input));
             let path = format!("/formations/{}/run", segment(&formation_id));
             let mut body = json!({"input": input});
-            priority.add_to(&mut body);
+            flow.add_to(&mut body);
             let mut request = remote.post(&path).json(&body);
             if let Some(key) = idempotency_key {
                 request = request.header("Idempotency-Key", key);

@@ -7,7 +7,7 @@ use super::fleet::TaskArgs;
 use super::format;
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::style::{Style, Tone};
-use super::view::{announce, id_of, print_list, print_table, read_to_show, Fields, JsonArg, ListArgs, PriorityArg};
+use super::view::{announce, id_of, print_list, print_table, read_to_show, Fields, FlowArgs, JsonArg, ListArgs};
 
 /// `wingman schedule …`; alone, it lists.
 #[derive(Debug, clap::Args)]
@@ -110,7 +110,7 @@ pub struct CreateArgs {
     #[arg(long)]
     pub input: Option<String>,
     #[command(flatten)]
-    pub priority: PriorityArg,
+    pub flow: FlowArgs,
     #[command(flatten)]
     pub json: JsonArg,
 }
@@ -216,7 +216,7 @@ fn create_body(args: CreateArgs) -> anyhow::Result<Value> {
         tasks,
         formation,
         input,
-        priority,
+        flow,
         ..
     } = args;
     let target = match (session, fleet, formation) {
@@ -239,7 +239,7 @@ fn create_body(args: CreateArgs) -> anyhow::Result<Value> {
             body[key] = json!(value);
         }
     }
-    priority.add_to(&mut body);
+    flow.add_to(&mut body);
     Ok(body)
 }
 

@@ -106,22 +106,32 @@ pub struct JsonArg {
     pub json: bool,
 }
 
-/// `--priority` of a command that submits work (a message, a fleet run, a
-/// formation run, a schedule's ticks).
-#[derive(Debug, Clone, Copy, clap::Args)]
-pub struct PriorityArg {
+/// `--priority` and `--concurrency-key` of a command that submits work (a
+/// message, a fleet run, a formation run, a schedule's ticks).
+#[derive(Debug, Clone, clap::Args)]
+pub struct FlowArgs {
     /// From -10 to 10, higher first (default 0): the queue starts the
     /// highest priority first, then the oldest; one session's messages keep
     /// their order whatever their priorities.
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(-10..=10))]
     pub priority: Option<i64>,
+    /// Runs that share this key run at most --concurrency-limit at once,
+    /// across every worker.
+    #[arg(long, requires = "concurrency_limit")]
+    pub concurrency_key: Option<String>,
+    /// How many runs of --concurrency-key may run at once (1 to 10,000).
+    #[arg(long, requires = "concurrency_key", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub concurrency_limit: Option<u32>,
 }
 
-impl PriorityArg {
-    /// Adds `priority` to a submission's body when it was given.
+impl FlowArgs {
+    /// Adds `priority` and `concurrency` to a submission's body when given.
     pub fn add_to(self, body: &mut Value) {
         if let Some(priority) = self.priority {
             body["priority"] = Value::from(priority);
+        }
+        if let (Some(key), Some(limit)) = (self.concurrency_key, self.concurrency_limit) {
+            body["concurrency"] = serde_json::json!({"key": key, "limit": limit});
         }
     }
 }

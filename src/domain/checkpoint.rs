@@ -581,6 +581,7 @@ mod tests {
             subagents: Vec::new(),
             max_depth: 3,
             webhook: None,
+            concurrency: None,
             version: 1,
             created_at: chrono::Utc::now(),
             updated_at: chrono::Utc::now(),

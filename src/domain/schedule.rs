@@ -203,6 +203,9 @@ pub struct Schedule {
     #[serde(default, skip_serializing_if = "crate::domain::model::is_default_priority")]
     #[schema(minimum = -10, maximum = 10)]
     pub priority: i8,
+    /// The concurrency key and limit of what each tick submits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<crate::domain::model::Concurrency>,
     #[serde(default)]
     pub paused: bool,
     /// Why a server paused it (its stored rule no longer parsed); none when

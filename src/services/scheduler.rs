@@ -136,7 +136,9 @@ async fn submit(
     schedule: &Schedule,
     tick_at: DateTime<Utc>,
 ) -> Result<(&'static str, String), SubmitError> {
-    let envelope = Envelope::tick(&schedule.id, &fmt(tick_at)).with_priority(Some(i64::from(schedule.priority)))?;
+    let envelope = Envelope::tick(&schedule.id, &fmt(tick_at))
+        .with_priority(Some(i64::from(schedule.priority)))?
+        .with_concurrency(schedule.concurrency.clone())?;
     match &schedule.target {
         Target::Message { session_id, agent_id, message } => {
             let submission = MessageSubmission {

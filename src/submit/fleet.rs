@@ -89,7 +89,8 @@ impl Door {
             .enumerate()
             .map(|(index, task)| {
                 let session = task_session(&self.config, &fleet, &id, index, task.work_dir.as_deref());
-                let mut input = RunInput::new(task.message, envelope.carried.clone());
+                let carried = envelope.carried.for_run(&agent, Some(&session.id));
+                let mut input = RunInput::new(task.message, carried);
                 (input.instructions, input.data) = (task.instructions, task.data);
                 NewTask { run_id: new_id(), session, input }
             })

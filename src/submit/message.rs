@@ -66,7 +66,7 @@ impl Door {
         let webhook = checks::webhook_url(&self.config.webhooks, submission.webhook.as_ref(), agent.webhook.as_ref())?;
         let parts = submission.key_parts(&agent_id);
         let key = envelope.key(&format!("message:{session_id}"), &parts.iter().map(String::as_str).collect::<Vec<_>>());
-        let mut input = RunInput::new(submission.message, envelope.carried.clone());
+        let mut input = RunInput::new(submission.message, envelope.carried.for_run(&agent, Some(&session_id)));
         (input.reasoning, input.max_cost_usd, input.webhook) = (reasoning, submission.max_cost_usd, webhook);
         let run = self.session_run(RunKind::Message, &session, agent, input, submission.strategy);
         self.enqueue_run(run, key, &session_id).await
@@ -77,7 +77,7 @@ impl Door {
         let session_id = submission.session_id.clone();
         let (session, agent_id, agent) = self.session_agent(&session_id, submission.agent_id.as_deref()).await?;
         let key = envelope.key(&format!("compact:{session_id}"), &[agent_id.as_str()]);
-        let input = RunInput::new(String::new(), envelope.carried.clone());
+        let input = RunInput::new(String::new(), envelope.carried.for_run(&agent, Some(&session_id)));
         let run = self.session_run(RunKind::Compaction, &session, agent, input, MultitaskStrategy::Enqueue);
         self.enqueue_run(run, key, &session_id).await
     }

@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::domain::model::Carried;
+use crate::domain::model::{Carried, Concurrency};
 use crate::store::{IdempotencyKey, Store};
 use crate::tools::outside::OutsideConfig;
 
@@ -91,15 +91,27 @@ impl Envelope {
         Ok(self)
     }
 
+    /// The same envelope with the submission's concurrency key and limit,
+    /// which every run it makes carries.
+    pub fn with_concurrency(mut self, concurrency: Option<Concurrency>) -> SubmitResult<Envelope> {
+        if let Some(concurrency) = &concurrency {
+            concurrency.check().map_err(SubmitError::Invalid)?;
+        }
+        self.carried.concurrency = concurrency;
+        Ok(self)
+    }
+
     /// The idempotency key of a submission within `scope` standing for
-    /// `parts`; a priority joins them only when given, so that keys stored
-    /// before priorities existed still match their requests.
+    /// `parts`; a priority and a concurrency key join them only when given,
+    /// so that keys stored before either existed still match their requests.
     fn key(&self, scope: &str, parts: &[&str]) -> Option<IdempotencyKey> {
         let priority = format!("priority={}", self.carried.priority);
+        let concurrency = self.carried.concurrency.as_ref().map(|c| format!("concurrency={}/{}", c.limit, c.key));
         let mut parts = parts.to_vec();
         if self.carried.priority != 0 {
             parts.push(&priority);
         }
+        parts.extend(concurrency.as_deref());
         self.keyed.key(scope, &parts)
     }
 }
@@ -107,7 +119,7 @@ impl Envelope {
 /// What the runs of a submission carry: the trace it gave (if valid), or a
 /// new one.
 fn carried(traceparent: Option<&str>) -> Carried {
-    Carried { traceparent: Some(crate::otel::traceparent_or_new(traceparent)), priority: 0 }
+    Carried { traceparent: Some(crate::otel::traceparent_or_new(traceparent)), ..Carried::default() }
 }
 
 /// The door: a store to write through, the server's settings, and whom to

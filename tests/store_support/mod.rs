@@ -114,6 +114,7 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         subagents: Vec::new(),
         max_depth: wingman::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
+        concurrency: None,
         version: 1,
         created_at: now,
         updated_at: now,
@@ -154,6 +155,23 @@ pub async fn enqueue_at(
     priority: i8,
 ) -> String {
     let carried = wingman::domain::model::Carried { priority, ..Default::default() };
+    enqueue_carrying(store, session_id, agent, message, carried).await
+}
+
+/// Enqueues a message's run under concurrency key `key` with `limit`.
+pub async fn enqueue_keyed(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, key: &str, limit: u32) -> String {
+    let concurrency = Some(wingman::domain::model::Concurrency { key: key.into(), limit });
+    let carried = wingman::domain::model::Carried { concurrency, ..Default::default() };
+    enqueue_carrying(store, session_id, agent, key, carried).await
+}
+
+async fn enqueue_carrying(
+    store: &Arc<dyn Store>,
+    session_id: &str,
+    agent: &Agent,
+    message: &str,
+    carried: wingman::domain::model::Carried,
+) -> String {
     let run = NewRun {
         id: new_id(),
         kind: RunKind::Message,
@@ -210,6 +228,7 @@ pub fn schedule(next_in: chrono::Duration) -> wingman::domain::schedule::Schedul
         target: Target::Message { session_id: "s".into(), agent_id: None, message: "tick".into() },
         overlap: Overlap::Skip,
         priority: 0,
+        concurrency: None,
         paused: false,
         paused_reason: None,
         next_tick_at: Some(now + next_in),

@@ -22,6 +22,7 @@ mod enqueue;
 mod multitask;
 mod refusal;
 mod requests;
+pub mod slots;
 pub mod turn;
 
 pub use children::{child_ended, parks_as, ChildEnd, NewChild, ParentRow, Parked, Wake};

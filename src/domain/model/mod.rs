@@ -149,6 +149,10 @@ pub struct Agent {
     /// names its own ([`crate::domain::webhook`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook: Option<Webhook>,
+    /// The concurrency key and limit of its runs when their submission
+    /// names none; the key may hold `{agent}`, `{session}` and `{owner}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<Concurrency>,
     /// 1 when made, one more with each change: what `If-Match` names to
     /// make a change only over the version read.
     #[serde(default = "crate::domain::model::first_version")]
@@ -612,6 +616,63 @@ pub struct Carried {
     #[serde(default, skip_serializing_if = "is_default_priority")]
     #[schema(minimum = -10, maximum = 10)]
     pub priority: i8,
+    /// At most `limit` runs with its `key` run at once, across every worker
+    /// and host; the rest stay queued, holding no worker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<Concurrency>,
+}
+
+/// A concurrency key and its limit: at most `limit` runs with `key` are
+/// running at once, across every worker and host. A run waiting for a
+/// person or a client is not running, so it gives its slot back.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Concurrency {
+    /// 1 to 200 characters; runs that share it share its limit.
+    #[schema(min_length = 1, max_length = 200)]
+    pub key: String,
+    /// From 1 to 10,000.
+    #[schema(minimum = 1, maximum = 10000)]
+    pub limit: u32,
+}
+
+impl Concurrency {
+    /// The longest key.
+    pub const MAX_KEY_CHARS: usize = 200;
+    /// The highest limit.
+    pub const MAX_LIMIT: u32 = 10_000;
+
+    /// Checks a key and limit a client gave.
+    pub fn check(&self) -> Result<(), String> {
+        let chars = self.key.chars().count();
+        if self.key.trim().is_empty() || chars > Self::MAX_KEY_CHARS || self.key.contains('\0') {
+            return Err(format!("concurrency.key must be 1 to {} characters, not blank", Self::MAX_KEY_CHARS));
+        }
+        if !(1..=Self::MAX_LIMIT).contains(&self.limit) {
+            return Err(format!("concurrency.limit must be from 1 to {}, not {}", Self::MAX_LIMIT, self.limit));
+        }
+        Ok(())
+    }
+
+    /// An agent's default for one run: `{agent}` and `{session}` in its key
+    /// replaced by the run's agent and session (`none` without one), and
+    /// `{owner}` by the owner, `local` while a server has one.
+    pub fn for_run(&self, agent_id: &str, session_id: Option<&str>) -> Concurrency {
+        let key = self.key.replace("{agent}", agent_id).replace("{session}", session_id.unwrap_or("none"));
+        Concurrency { key: key.replace("{owner}", "local"), limit: self.limit }
+    }
+}
+
+impl Carried {
+    /// What a run of `agent` (in `session_id`) carries: these, with the
+    /// agent's default concurrency key when they name none.
+    pub fn for_run(&self, agent: &Agent, session_id: Option<&str>) -> Carried {
+        let mut carried = self.clone();
+        if carried.concurrency.is_none() {
+            carried.concurrency = agent.concurrency.as_ref().map(|c| c.for_run(&agent.id, session_id));
+        }
+        carried
+    }
 }
 
 /// Whether a priority is the one of a submission that gives none (0).

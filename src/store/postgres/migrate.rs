@@ -25,7 +25,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (16, "retention_everywhere", include_str!("../../../migrations/postgres/0016_retention_everywhere.sql")),
     (17, "versions", include_str!("../../../migrations/postgres/0017_versions.sql")),
     (18, "mcp_listings", include_str!("../../../migrations/postgres/0018_mcp_listings.sql")),
-    (19, "priority", include_str!("../../../migrations/postgres/0019_priority.sql")),
+    (19, "flow_control", include_str!("../../../migrations/postgres/0019_flow_control.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

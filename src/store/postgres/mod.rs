@@ -52,6 +52,7 @@ mod retention;
 mod schedules;
 pub mod scratch;
 mod sealed;
+mod slots;
 mod store;
 mod workers;
 

@@ -54,7 +54,7 @@ pub fn is_plain(new: &NewRun, key: &Option<IdempotencyKey>) -> bool {
 pub async fn insert_run<'c>(c: impl sqlx::PgExecutor<'c>, new: &NewRun, notify: bool) -> StoreResult<Run> {
     let queued = lifecycle::queued(new, None);
     let row = sqlx::query(&format!(
-        "SELECT {} FROM wingman_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        "SELECT {} FROM wingman_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
         rows::RUN_COLUMNS
     ))
     .bind(&new.id)
@@ -69,6 +69,8 @@ pub async fn insert_run<'c>(c: impl sqlx::PgExecutor<'c>, new: &NewRun, notify: 
     .bind(queued.data_json())
     .bind(notify.then_some(super::CHANNEL))
     .bind(i16::from(new.input.carried.priority))
+    .bind(new.input.carried.concurrency.as_ref().map(|c| c.key.as_str()))
+    .bind(new.input.carried.concurrency.as_ref().map(|c| c.limit as i32))
     .fetch_optional(c)
     .await?;
     rows::run(&row.ok_or(StoreError::NotFound("session"))?)
@@ -89,12 +91,15 @@ pub async fn insert_runs(
     }
     sqlx::query(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
-                           event_seq, fleet_run_id, task_index, priority, created_at, updated_at)
+                           event_seq, fleet_run_id, task_index, priority, concurrency_key, concurrency_limit,
+                           created_at, updated_at)
          SELECT id, kind, 'queued', blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
-                1, $10, CASE WHEN $10::text IS NULL THEN NULL ELSE ord - 1 END, priority, wingman_ms(), wingman_ms()
+                1, $10, CASE WHEN $10::text IS NULL THEN NULL ELSE ord - 1 END, priority, concurrency_key,
+                concurrency_limit, wingman_ms(), wingman_ms()
          FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                     $9::bigint[], $11::smallint[]) WITH ORDINALITY
-              AS u(id, kind, blocked, session_id, agent_id, agent, input, work_dir, max_attempts, priority, ord)
+                     $9::bigint[], $11::smallint[], $12::text[], $13::int[]) WITH ORDINALITY
+              AS u(id, kind, blocked, session_id, agent_id, agent, input, work_dir, max_attempts, priority,
+                   concurrency_key, concurrency_limit, ord)
          ORDER BY ord",
     )
     .bind(&columns.ids)
@@ -108,6 +113,8 @@ pub async fn insert_runs(
     .bind(&columns.max_attempts)
     .bind(fleet_run_id)
     .bind(&columns.priorities)
+    .bind(&columns.concurrency_keys)
+    .bind(&columns.concurrency_limits)
     .execute(&mut *c)
     .await?;
     Ok(())
@@ -126,6 +133,8 @@ struct RunColumns {
     work_dirs: Vec<String>,
     max_attempts: Vec<i64>,
     priorities: Vec<i16>,
+    concurrency_keys: Vec<Option<String>>,
+    concurrency_limits: Vec<Option<i32>>,
 }
 
 impl RunColumns {
@@ -140,6 +149,9 @@ impl RunColumns {
         self.work_dirs.push(new.work_dir.clone());
         self.max_attempts.push(new.max_attempts as i64);
         self.priorities.push(i16::from(new.input.carried.priority));
+        let concurrency = new.input.carried.concurrency.as_ref();
+        self.concurrency_keys.push(concurrency.map(|c| c.key.clone()));
+        self.concurrency_limits.push(concurrency.map(|c| c.limit as i32));
         Ok(())
     }
 }
@@ -223,7 +235,8 @@ const CLAIM_PICKED: &str = "UPDATE runs SET status = 'running', worker_id = $1, 
 
 /// Claims runs for a worker: first those whose worker's lease expired (they
 /// resume), then queued runs at the head of their session, the highest
-/// priority first, then the oldest.
+/// priority first, then the oldest, each keyed one only into a free slot of
+/// its key (under the lock every claim that decides about keys takes).
 /// Rows another claim holds are skipped, never waited for.
 pub async fn claim(c: &mut PgConnection, p: &mut Pending, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>> {
     // One round trip: whether this worker's lease holds, and whether any
@@ -236,16 +249,14 @@ pub async fn claim(c: &mut PgConnection, p: &mut Pending, worker_id: &str, limit
     let mut started = if orphans { rescue_orphans(c, p, worker_id, limit).await? } else { Vec::new() };
     let room = limit.saturating_sub(started.len() as u32);
     if room > 0 {
-        let found = sqlx::query(&format!(
-            "WITH picked AS (
-                 SELECT queue_seq FROM runs WHERE status = 'queued' AND blocked = 0
-                 ORDER BY priority DESC, queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED)
-             {CLAIM_PICKED}"
-        ))
-        .bind(worker_id)
-        .bind(room as i64)
-        .fetch_all(&mut *c)
-        .await?;
+        super::slots::lock(c).await?;
+        super::slots::return_held(c).await?;
+        let picked = super::slots::pick(c, room).await?;
+        let found = sqlx::query(&format!("WITH picked AS (SELECT UNNEST($2::bigint[]) AS queue_seq) {CLAIM_PICKED}"))
+            .bind(worker_id)
+            .bind(&picked)
+            .fetch_all(&mut *c)
+            .await?;
         for row in &found {
             started.push(claimed(row, worker_id)?);
         }
@@ -271,13 +282,19 @@ pub enum QuickClaim {
     /// Runs of lapsed leases wait for a rescue, which [`claim`] does first:
     /// nothing was claimed.
     Orphans,
+    /// The best queued runs include one with a concurrency key, or runs are
+    /// held for their keys: [`claim`] decides about keys, nothing was
+    /// claimed.
+    Keyed,
 }
 
 /// The usual claim in one statement, so in one round trip and outside any
 /// explicit transaction: the lease checked, queued runs at the head of their
 /// sessions claimed, their `run_started` events written and their fleet runs
 /// started. It claims nothing when a lapsed lease left runs to rescue, which
-/// take precedence and need [`claim`]'s several statements. With `notify`,
+/// take precedence and need [`claim`]'s several statements, nor when a
+/// concurrency key is involved (a keyed run among the best, or runs held
+/// for their keys), which [`claim`] decides under its lock. With `notify`,
 /// a claim that claims something sends its change hint inside its commit
 /// (see [`super::listen::Notifier`]); the answer's `hints` column is there
 /// only because PostgreSQL runs a reading CTE only when the query refers to
@@ -286,11 +303,14 @@ pub enum QuickClaim {
 /// two agree.
 pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bool) -> StoreResult<QuickClaim> {
     let found = sqlx::query(&format!(
-        "WITH lease AS (SELECT {LEASE_LIVE} AS live, {ORPHANS_EXIST} AS orphans),
-         picked AS (
-             SELECT queue_seq FROM runs WHERE status = 'queued' AND blocked = 0
-               AND (SELECT live AND NOT orphans FROM lease)
+        "WITH lease AS (SELECT {LEASE_LIVE} AS live, {ORPHANS_EXIST} AS orphans,
+                               EXISTS(SELECT 1 FROM held_keys) AS held),
+         candidates AS (
+             SELECT queue_seq, concurrency_key FROM runs WHERE status = 'queued' AND blocked = 0 AND held = 0
+               AND (SELECT live AND NOT orphans AND NOT held FROM lease)
              ORDER BY priority DESC, queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED),
+         keyed AS (SELECT EXISTS(SELECT 1 FROM candidates WHERE concurrency_key IS NOT NULL) AS any),
+         picked AS (SELECT queue_seq FROM candidates WHERE NOT (SELECT any FROM keyed)),
          claimed AS (
              {CLAIM_PICKED}),
          started AS (
@@ -305,7 +325,8 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bo
              WHERE status = 'queued' AND id IN (SELECT fleet_run_id FROM claimed)),
          hinted AS (
              SELECT pg_notify($3, '') FROM (SELECT 1 FROM claimed LIMIT 1) AS any_claimed WHERE $3 IS NOT NULL)
-         SELECT lease.live, lease.orphans, (SELECT COUNT(*) FROM hinted) AS hints, claimed.*
+         SELECT lease.live, lease.orphans, lease.held OR (SELECT any FROM keyed) AS keyed,
+                (SELECT COUNT(*) FROM hinted) AS hints, claimed.*
          FROM lease LEFT JOIN claimed ON true"
     ))
     .bind(worker_id)
@@ -313,8 +334,8 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bo
     .bind(notify.then_some(super::CHANNEL))
     .fetch_all(pool)
     .await?;
-    let (live, orphans): (bool, bool) = match found.first() {
-        Some(row) => (row.try_get("live")?, row.try_get("orphans")?),
+    let (live, orphans, keyed): (bool, bool, bool) = match found.first() {
+        Some(row) => (row.try_get("live")?, row.try_get("orphans")?, row.try_get("keyed")?),
         None => return Err(StoreError::internal("a claim answered no row")),
     };
     if !live {
@@ -322,6 +343,9 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bo
     }
     if orphans {
         return Ok(QuickClaim::Orphans);
+    }
+    if keyed {
+        return Ok(QuickClaim::Keyed);
     }
     let mut claims = Vec::new();
     for row in found.iter().filter(|row| row.try_get::<Option<String>, _>("id").ok().flatten().is_some()) {

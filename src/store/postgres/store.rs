@@ -421,8 +421,9 @@ impl Store for PgStore {
 
     async fn has_claimable(&self) -> StoreResult<bool> {
         let yes: bool = sqlx::query_scalar(&format!(
-            "SELECT EXISTS(SELECT 1 FROM runs WHERE status = 'queued' AND blocked = 0) OR {}",
-            queue::ORPHANS_EXIST
+            "SELECT EXISTS(SELECT 1 FROM runs WHERE status = 'queued' AND blocked = 0 AND held = 0) OR {} OR {}",
+            queue::ORPHANS_EXIST,
+            super::slots::HELD_WITH_FREE_SLOT
         ))
         .fetch_one(&self.pool)
         .await?;
@@ -443,7 +444,7 @@ impl Store for PgStore {
                 Ok(claims)
             }
             queue::QuickClaim::Fenced => Err(StoreError::Fenced),
-            queue::QuickClaim::Orphans => {
+            queue::QuickClaim::Orphans | queue::QuickClaim::Keyed => {
                 let worker_id = worker_id.to_string();
                 self.write(move |c, p| Box::pin(async move { queue::claim(c, p, &worker_id, limit).await })).await
             }

@@ -22,7 +22,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (15, "retention_everywhere", include_str!("../../../migrations/sqlite/0015_retention_everywhere.sql")),
     (16, "versions", include_str!("../../../migrations/sqlite/0016_versions.sql")),
     (17, "mcp_listings", include_str!("../../../migrations/sqlite/0017_mcp_listings.sql")),
-    (18, "priority", include_str!("../../../migrations/sqlite/0018_priority.sql")),
+    (18, "flow_control", include_str!("../../../migrations/sqlite/0018_flow_control.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

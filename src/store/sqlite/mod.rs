@@ -44,6 +44,7 @@ mod retention;
 mod rows;
 mod schedules;
 mod sealed;
+mod slots;
 mod watch;
 mod workers;
 mod writer;

@@ -50,8 +50,9 @@ pub fn insert_run(
 ) -> StoreResult<()> {
     conn.prepare_cached(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir,
-                           max_attempts, event_seq, fleet_run_id, task_index, priority, created_at, updated_at)
-         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?11, ?13, ?12, ?12)",
+                           max_attempts, event_seq, fleet_run_id, task_index, priority, concurrency_key,
+                           concurrency_limit, created_at, updated_at)
+         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?11, ?13, ?14, ?15, ?12, ?12)",
     )?
     .execute(params![
         new.id,
@@ -66,7 +67,9 @@ pub fn insert_run(
         task.map(|t| t.0),
         task.map(|t| t.1 as i64),
         ms(at),
-        new.input.carried.priority
+        new.input.carried.priority,
+        new.input.carried.concurrency.as_ref().map(|c| &c.key),
+        new.input.carried.concurrency.as_ref().map(|c| c.limit)
     ])?;
     insert_events(conn, &new.id, 1, std::slice::from_ref(queued), at)
 }
@@ -125,7 +128,8 @@ pub fn get_run(conn: &Connection, id: &str) -> StoreResult<Option<Run>> {
 
 /// [`crate::store::Store::claim_runs`]: rescues first, then queued runs at
 /// the head of their session by `runs_ready` (the highest priority first,
-/// then the oldest), all in the writer's transaction.
+/// then the oldest) whose concurrency key has a free slot, all in the
+/// writer's transaction.
 pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>) -> StoreResult<Vec<Claim>> {
     // A worker whose own lease lapsed must not claim: its runs are orphans now,
     // and claiming them under the same id would run one twice in one process.
@@ -138,14 +142,16 @@ pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>)
     }
     let mut started = rescue_orphans(conn, worker_id, limit, now)?;
     let room = limit.saturating_sub(started.len() as u32);
+    super::slots::return_held(conn)?;
+    let picked = super::slots::pick(conn, room)?;
     let mut queued = conn.prepare_cached(
         "UPDATE runs SET status = 'running', worker_id = ?1, lease_epoch = lease_epoch + 1, attempt = attempt + 1,
                 progressed = 0, started_at = COALESCE(started_at, ?2), updated_at = ?2, event_seq = event_seq + 1
-         WHERE queue_seq IN (SELECT queue_seq FROM runs INDEXED BY runs_ready
-                             WHERE status = 'queued' AND blocked = 0 ORDER BY priority DESC, queue_seq LIMIT ?3)
+         WHERE queue_seq IN (SELECT value FROM json_each(?3))
          RETURNING id, lease_epoch, attempt, charged, event_seq",
     )?;
-    let found = rows::all(queued.query(params![worker_id, ms(now), room as i64])?, |row| claimed(row, worker_id))?;
+    let picked = serde_json::to_string(&picked)?;
+    let found = rows::all(queued.query(params![worker_id, ms(now), picked])?, |row| claimed(row, worker_id))?;
     started.extend(found);
     write_started(conn, &started, now)?;
     for (claim, _) in &started {

@@ -181,14 +181,17 @@ pub fn events_since(conn: &Connection, cursor: EventCursor, limit: u32) -> Store
     })
 }
 
-/// Whether a claim would find anything: a ready queued run, or a running
-/// run whose worker's lease has lapsed.
+/// Whether a claim would find anything: a ready queued run, a running
+/// run whose worker's lease has lapsed, or a held run whose key has a free
+/// slot.
 pub fn has_claimable(conn: &Connection) -> StoreResult<bool> {
     let yes = conn
         .prepare_cached(
-            "SELECT EXISTS(SELECT 1 FROM runs INDEXED BY runs_ready WHERE status = 'queued' AND blocked = 0)
+            "SELECT EXISTS(SELECT 1 FROM runs INDEXED BY runs_ready WHERE status = 'queued' AND blocked = 0 AND held = 0)
                  OR EXISTS(SELECT 1 FROM runs INDEXED BY runs_running WHERE status = 'running' AND NOT EXISTS
-                     (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > ?1))",
+                     (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > ?1))
+                 OR EXISTS(SELECT 1 FROM held_keys h WHERE h.lim >
+                     (SELECT COUNT(*) FROM runs INDEXED BY runs_keyed WHERE concurrency_key = h.key AND status = 'running'))",
         )?
         .query_row([ms(Utc::now())], |r| r.get(0))?;
     Ok(yes)

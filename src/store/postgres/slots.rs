@@ -1,0 +1,141 @@
+//! Concurrency keys on PostgreSQL: a claim's pick of queued runs, holding
+//! those whose key is at its limit, and the return of held runs as their
+//! keys' slots free ([`crate::domain::lifecycle::slots`]).
+//!
+//! A key's running runs are counted when a claim decides, so two claims on
+//! two hosts must not decide at once: every claim that decides about keys
+//! takes one transaction-scoped advisory lock first, and counts after it
+//! was granted (each statement of a READ COMMITTED transaction sees what
+//! committed before it began, the other claim's starts included). Claims
+//! of runs without a key never take it: the one-statement claim
+//! (`queue::claim_queued`) starts them and leaves any keyed run to here.
+
+use std::collections::HashMap;
+
+use sqlx::PgConnection;
+
+use crate::domain::lifecycle::slots::{self, Candidate, Taken};
+use crate::store::{StoreError, StoreResult};
+
+/// The advisory lock of the claims that decide about keys ("wingman keys").
+const KEYS_LOCK: i64 = 0x77_6b_65_79_73;
+
+/// Whether a held run's key has a free slot (for `has_claimable`).
+pub const HELD_WITH_FREE_SLOT: &str = "EXISTS(SELECT 1 FROM held_keys h WHERE h.lim >
+     (SELECT COUNT(*) FROM runs WHERE concurrency_key = h.key AND status = 'running'))";
+
+/// Takes the lock of claims that decide about keys, until the transaction ends.
+pub async fn lock(c: &mut PgConnection) -> StoreResult<()> {
+    sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(KEYS_LOCK).execute(&mut *c).await?;
+    Ok(())
+}
+
+/// A claim's pick, up to `room` runs, under [`lock`]: rows taken `FOR
+/// UPDATE SKIP LOCKED` (its own earlier picks left out by value, since its
+/// own locks do not skip them); the `queue_seq`s that start, locked.
+pub async fn pick(c: &mut PgConnection, room: u32) -> StoreResult<Vec<i64>> {
+    let mut picked: Vec<i64> = Vec::new();
+    let mut taken = Taken::default();
+    for _ in 0..slots::MAX_ROUNDS {
+        let need = room as usize - picked.len();
+        if need == 0 {
+            break;
+        }
+        let rows: Vec<(i64, Option<String>, Option<i32>)> = sqlx::query_as(
+            "SELECT queue_seq, concurrency_key, concurrency_limit FROM runs
+             WHERE status = 'queued' AND blocked = 0 AND held = 0 AND NOT (queue_seq = ANY($2))
+             ORDER BY priority DESC, queue_seq LIMIT $1 FOR UPDATE SKIP LOCKED",
+        )
+        .bind(need as i64)
+        .bind(&picked)
+        .fetch_all(&mut *c)
+        .await?;
+        let seen = rows.len();
+        let candidates: Vec<Candidate> = rows
+            .into_iter()
+            .map(|(queue_seq, key, limit)| Candidate {
+                queue_seq,
+                key: key.map(|key| (key, limit.unwrap_or(1).max(1) as u32)),
+            })
+            .collect();
+        // The sort cannot await: the keys it will ask about are counted first.
+        let mut counted = HashMap::new();
+        for key in taken.uncounted(&candidates) {
+            let n = running(c, &key).await?;
+            counted.insert(key, n);
+        }
+        let sorted = taken.sort(candidates, need, |key| {
+            counted.get(key).copied().ok_or_else(|| StoreError::internal("a key's running runs were not counted"))
+        })?;
+        hold(c, &sorted.hold).await?;
+        picked.extend(sorted.start);
+        if sorted.hold.is_empty() || seen < need {
+            break;
+        }
+    }
+    Ok(picked)
+}
+
+/// How many runs of `key` are running.
+async fn running(c: &mut PgConnection, key: &str) -> StoreResult<u32> {
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM runs WHERE concurrency_key = $1 AND status = 'running'")
+        .bind(key)
+        .fetch_one(&mut *c)
+        .await?;
+    Ok(n as u32)
+}
+
+/// One update marks the runs `held`; each key's row is upserted.
+async fn hold(c: &mut PgConnection, held: &[(i64, String, u32)]) -> StoreResult<()> {
+    if held.is_empty() {
+        return Ok(());
+    }
+    let seqs: Vec<i64> = held.iter().map(|h| h.0).collect();
+    sqlx::query("UPDATE runs SET held = 1 WHERE queue_seq = ANY($1)").bind(&seqs).execute(&mut *c).await?;
+    for (_, key, limit) in held {
+        sqlx::query("INSERT INTO held_keys (key, lim) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET lim = $2")
+            .bind(key)
+            .bind(*limit as i32)
+            .execute(&mut *c)
+            .await?;
+    }
+    Ok(())
+}
+
+/// The first step of a claim under [`lock`]: each row of `held_keys`, in
+/// key order, counted with `FILTER`s in one statement, released, and
+/// deleted once none of its runs is held.
+pub async fn return_held(c: &mut PgConnection) -> StoreResult<()> {
+    let keys: Vec<(String, i32)> =
+        sqlx::query_as("SELECT key, lim FROM held_keys ORDER BY key").fetch_all(&mut *c).await?;
+    for (key, limit) in keys {
+        let (running, ready): (i64, i64) = sqlx::query_as(
+            "SELECT COUNT(*) FILTER (WHERE status = 'running'),
+                    COUNT(*) FILTER (WHERE status = 'queued' AND blocked = 0 AND held = 0)
+             FROM runs WHERE concurrency_key = $1 AND status IN ('running', 'queued')",
+        )
+        .bind(&key)
+        .fetch_one(&mut *c)
+        .await?;
+        let free = slots::free_slots(limit.max(0) as u32, running as u32, ready as u32);
+        if free > 0 {
+            sqlx::query(
+                "UPDATE runs SET held = 0 WHERE queue_seq IN
+                   (SELECT queue_seq FROM runs WHERE concurrency_key = $1 AND held = 1 AND status = 'queued'
+                    ORDER BY priority DESC, queue_seq LIMIT $2)",
+            )
+            .bind(&key)
+            .bind(free as i64)
+            .execute(&mut *c)
+            .await?;
+        }
+        sqlx::query(
+            "DELETE FROM held_keys WHERE key = $1 AND NOT EXISTS
+               (SELECT 1 FROM runs WHERE concurrency_key = $1 AND held = 1 AND status = 'queued')",
+        )
+        .bind(&key)
+        .execute(&mut *c)
+        .await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,102 @@
+//! Concurrency keys on SQLite: a claim's pick of queued runs, holding those
+//! whose key is at its limit, and the return of held runs as their keys'
+//! slots free ([`crate::domain::lifecycle::slots`]). Each runs in the
+//! writer's transaction, which no other claim shares.
+
+use rusqlite::{params, Connection};
+
+use super::rows;
+use crate::domain::lifecycle::slots::{self, Candidate, Taken};
+use crate::store::StoreResult;
+
+/// A claim's pick, up to `room` runs, through `runs_ready` (the runs
+/// picked so far skipped by offset, since they stay in it until the claim's
+/// update): the `queue_seq`s that start.
+pub fn pick(conn: &Connection, room: u32) -> StoreResult<Vec<i64>> {
+    let mut picked = Vec::new();
+    let mut taken = Taken::default();
+    for _ in 0..slots::MAX_ROUNDS {
+        let need = room as usize - picked.len();
+        if need == 0 {
+            break;
+        }
+        let candidates = rows::all(
+            conn.prepare_cached(
+                "SELECT queue_seq, concurrency_key, concurrency_limit FROM runs INDEXED BY runs_ready
+                 WHERE status = 'queued' AND blocked = 0 AND held = 0
+                 ORDER BY priority DESC, queue_seq LIMIT ?1 OFFSET ?2",
+            )?
+            .query(params![need as i64, picked.len() as i64])?,
+            candidate,
+        )?;
+        let seen = candidates.len();
+        let sorted = taken.sort(candidates, need, |key| running(conn, key))?;
+        hold(conn, &sorted.hold)?;
+        picked.extend(sorted.start);
+        if sorted.hold.is_empty() || seen < need {
+            break;
+        }
+    }
+    Ok(picked)
+}
+
+fn candidate(row: &rusqlite::Row<'_>) -> StoreResult<Candidate> {
+    let key: Option<String> = row.get(1)?;
+    let limit: Option<i64> = row.get(2)?;
+    Ok(Candidate { queue_seq: row.get(0)?, key: key.map(|key| (key, limit.unwrap_or(1).max(1) as u32)) })
+}
+
+/// How many runs of `key` are running.
+fn running(conn: &Connection, key: &str) -> StoreResult<u32> {
+    let n: i64 = conn
+        .prepare_cached(
+            "SELECT COUNT(*) FROM runs INDEXED BY runs_keyed WHERE concurrency_key = ?1 AND status = 'running'",
+        )?
+        .query_row([key], |r| r.get(0))?;
+    Ok(n as u32)
+}
+
+/// Marks each run `held` and upserts its key's row.
+fn hold(conn: &Connection, held: &[(i64, String, u32)]) -> StoreResult<()> {
+    for (queue_seq, key, limit) in held {
+        conn.prepare_cached("UPDATE runs SET held = 1 WHERE queue_seq = ?1")?.execute([queue_seq])?;
+        conn.prepare_cached(
+            "INSERT INTO held_keys (key, lim) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET lim = ?2",
+        )?
+        .execute(params![key, limit])?;
+    }
+    Ok(())
+}
+
+/// The first step of a claim: for each row of `held_keys`, counts through
+/// `runs_keyed` and releases through `runs_held`; the row goes once none
+/// of its runs is held.
+pub fn return_held(conn: &Connection) -> StoreResult<()> {
+    let keys: Vec<(String, i64)> = conn
+        .prepare_cached("SELECT key, lim FROM held_keys")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (key, limit) in keys {
+        let (running, ready): (i64, i64) = conn
+            .prepare_cached(
+                "SELECT COALESCE(SUM(status = 'running'), 0), COALESCE(SUM(status = 'queued' AND blocked = 0 AND held = 0), 0)
+                 FROM runs INDEXED BY runs_keyed WHERE concurrency_key = ?1 AND status IN ('running', 'queued')",
+            )?
+            .query_row([&key], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let free = slots::free_slots(limit as u32, running as u32, ready as u32);
+        if free > 0 {
+            conn.prepare_cached(
+                "UPDATE runs SET held = 0 WHERE queue_seq IN
+                   (SELECT queue_seq FROM runs INDEXED BY runs_held WHERE concurrency_key = ?1 AND held = 1
+                      AND status = 'queued' ORDER BY priority DESC, queue_seq LIMIT ?2)",
+            )?
+            .execute(params![key, free])?;
+        }
+        conn.prepare_cached(
+            "DELETE FROM held_keys WHERE key = ?1 AND NOT EXISTS
+               (SELECT 1 FROM runs INDEXED BY runs_held WHERE concurrency_key = ?1 AND held = 1 AND status = 'queued')",
+        )?
+        .execute([&key])?;
+    }
+    Ok(())
+}
