@@ -56,19 +56,25 @@ store_tests! {
         let other = enqueue_keyed(&store, &session(&store, dir.path()).await, &a, "other", 1).await;
         let plain = enqueue(&store, &session(&store, dir.path()).await, &a, "plain").await;
         let w = worker(&store).await;
-        let ids = |claims: &[Claim]| claims.iter().map(|c| c.lease.run_id.clone()).collect::<Vec<_>>();
-        let mut first = store.claim_runs(&w, 3).await.unwrap();
-        first.sort_by_key(|c| keyed.iter().position(|k| *k == c.lease.run_id).unwrap_or(9));
-        assert_eq!(ids(&first), [keyed[0].clone(), keyed[1].clone(), other.clone()], "k's third is held");
+        let ids = |claims: &[Claim]| {
+            let mut ids: Vec<String> = claims.iter().map(|c| c.lease.run_id.clone()).collect();
+            ids.sort();
+            ids
+        };
+        let lease_of = |claims: &[Claim], id: &str| claims.iter().find(|c| c.lease.run_id == id).unwrap().lease.clone();
+        let first = store.claim_runs(&w, 3).await.unwrap();
+        let mut expected = vec![keyed[0].clone(), other.clone(), plain.clone()];
+        expected.sort();
+        assert_eq!(ids(&first), expected, "keys take turns: k's first, the other key's, the plain one's");
         let second = store.claim_runs(&w, 10).await.unwrap();
-        assert_eq!(ids(&second), [plain], "past the held runs");
+        assert_eq!(ids(&second), [keyed[1].as_str()], "then k's second; its third and fourth are held");
         assert!(store.claim_runs(&w, 10).await.unwrap().is_empty(), "k is full");
         assert!(!store.has_claimable().await.unwrap(), "a full key's held runs are not claimable");
-        store.commit(&first[0].lease, text_commit(1, "done", true)).await.unwrap();
+        store.commit(&lease_of(&first, &keyed[0]), text_commit(1, "done", true)).await.unwrap();
         assert!(store.has_claimable().await.unwrap(), "a slot of k is free");
         let third = store.claim_runs(&w, 10).await.unwrap();
         assert_eq!(ids(&third), [keyed[2].as_str()], "one slot, the oldest held");
-        store.commit(&first[1].lease, text_commit(1, "done", true)).await.unwrap();
+        store.commit(&second[0].lease, text_commit(1, "done", true)).await.unwrap();
         store.commit(&third[0].lease, text_commit(1, "done", true)).await.unwrap();
         let fourth = store.claim_runs(&w, 10).await.unwrap();
         assert_eq!(ids(&fourth), [keyed[3].as_str()]);

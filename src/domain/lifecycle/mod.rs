@@ -19,6 +19,7 @@ mod commands;
 mod commit;
 mod ending;
 mod enqueue;
+pub mod fair;
 mod multitask;
 mod refusal;
 mod requests;

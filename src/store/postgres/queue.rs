@@ -84,22 +84,29 @@ pub async fn insert_runs(
     tasks: &[TaskRun],
     fleet_run_id: Option<&str>,
 ) -> StoreResult<()> {
+    let Some(first) = tasks.first() else { return Ok(()) };
+    let key = first.run.input.carried.concurrency.as_ref().map(|c| c.key.as_str());
+    let start: i64 = sqlx::query_scalar("SELECT wingman_fair_start($1, $2)")
+        .bind(key)
+        .bind(tasks.len() as i64)
+        .fetch_one(&mut *c)
+        .await?;
     let mut columns = RunColumns::default();
-    for task in tasks {
-        columns.push(&task.run, task.blocked)?;
+    for (i, task) in tasks.iter().enumerate() {
+        columns.push(&task.run, task.blocked, start + i as i64)?;
         p.push(&task.run.id, 1, std::slice::from_ref(&task.queued));
     }
     sqlx::query(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
                            event_seq, fleet_run_id, task_index, priority, concurrency_key, concurrency_limit,
-                           created_at, updated_at)
+                           vt, created_at, updated_at)
          SELECT id, kind, 'queued', blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
                 1, $10, CASE WHEN $10::text IS NULL THEN NULL ELSE ord - 1 END, priority, concurrency_key,
-                concurrency_limit, wingman_ms(), wingman_ms()
+                concurrency_limit, vt, wingman_ms(), wingman_ms()
          FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                     $9::bigint[], $11::smallint[], $12::text[], $13::int[]) WITH ORDINALITY
+                     $9::bigint[], $11::smallint[], $12::text[], $13::int[], $14::bigint[]) WITH ORDINALITY
               AS u(id, kind, blocked, session_id, agent_id, agent, input, work_dir, max_attempts, priority,
-                   concurrency_key, concurrency_limit, ord)
+                   concurrency_key, concurrency_limit, vt, ord)
          ORDER BY ord",
     )
     .bind(&columns.ids)
@@ -115,6 +122,7 @@ pub async fn insert_runs(
     .bind(&columns.priorities)
     .bind(&columns.concurrency_keys)
     .bind(&columns.concurrency_limits)
+    .bind(&columns.vts)
     .execute(&mut *c)
     .await?;
     Ok(())
@@ -135,10 +143,11 @@ struct RunColumns {
     priorities: Vec<i16>,
     concurrency_keys: Vec<Option<String>>,
     concurrency_limits: Vec<Option<i32>>,
+    vts: Vec<i64>,
 }
 
 impl RunColumns {
-    fn push(&mut self, new: &NewRun, blocked: bool) -> StoreResult<()> {
+    fn push(&mut self, new: &NewRun, blocked: bool, vt: i64) -> StoreResult<()> {
         self.ids.push(new.id.clone());
         self.kinds.push(new.kind.as_str().to_string());
         self.blocked.push(blocked as i64);
@@ -152,6 +161,7 @@ impl RunColumns {
         let concurrency = new.input.carried.concurrency.as_ref();
         self.concurrency_keys.push(concurrency.map(|c| c.key.clone()));
         self.concurrency_limits.push(concurrency.map(|c| c.limit as i32));
+        self.vts.push(vt);
         Ok(())
     }
 }
@@ -308,7 +318,7 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bo
          candidates AS (
              SELECT queue_seq, concurrency_key FROM runs WHERE status = 'queued' AND blocked = 0 AND held = 0
                AND (SELECT live AND NOT orphans AND NOT held FROM lease)
-             ORDER BY priority DESC, queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED),
+             ORDER BY priority DESC, vt, queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED),
          keyed AS (SELECT EXISTS(SELECT 1 FROM candidates WHERE concurrency_key IS NOT NULL) AS any),
          picked AS (SELECT queue_seq FROM candidates WHERE NOT (SELECT any FROM keyed)),
          claimed AS (

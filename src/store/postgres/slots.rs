@@ -44,7 +44,7 @@ pub async fn pick(c: &mut PgConnection, room: u32) -> StoreResult<Vec<i64>> {
         let rows: Vec<(i64, Option<String>, Option<i32>)> = sqlx::query_as(
             "SELECT queue_seq, concurrency_key, concurrency_limit FROM runs
              WHERE status = 'queued' AND blocked = 0 AND held = 0 AND NOT (queue_seq = ANY($2))
-             ORDER BY priority DESC, queue_seq LIMIT $1 FOR UPDATE SKIP LOCKED",
+             ORDER BY priority DESC, vt, queue_seq LIMIT $1 FOR UPDATE SKIP LOCKED",
         )
         .bind(need as i64)
         .bind(&picked)
@@ -122,7 +122,7 @@ pub async fn return_held(c: &mut PgConnection) -> StoreResult<()> {
             sqlx::query(
                 "UPDATE runs SET held = 0 WHERE queue_seq IN
                    (SELECT queue_seq FROM runs WHERE concurrency_key = $1 AND held = 1 AND status = 'queued'
-                    ORDER BY priority DESC, queue_seq LIMIT $2)",
+                    ORDER BY priority DESC, vt, queue_seq LIMIT $2)",
             )
             .bind(&key)
             .bind(free as i64)

@@ -21,10 +21,11 @@ pub fn start(conn: &Connection, parent_id: &str, children: &[NewChild], now: Dat
     }
     let max_attempts: i64 =
         conn.prepare_cached("SELECT max_attempts FROM runs WHERE id = ?1")?.query_row([parent_id], |r| r.get(0))?;
-    for child in children {
+    let runs: Vec<_> = children.iter().map(|child| child.run(max_attempts as u32)).collect();
+    let first = super::fair::first_start(conn, &runs[0], runs.len())?;
+    for ((i, child), run) in children.iter().enumerate().zip(&runs) {
         insert_session(conn, &child.session)?;
-        let run = child.run(max_attempts as u32);
-        insert_run(conn, &run, false, None, &lifecycle::queued(&run, None), now)?;
+        insert_run(conn, run, false, None, first + i as i64, &lifecycle::queued(run, None), now)?;
         conn.prepare_cached("UPDATE runs SET parent_run_id = ?2, parent_call_id = ?3 WHERE id = ?1")?
             .execute(params![run.id, parent_id, child.call_id()])?;
     }

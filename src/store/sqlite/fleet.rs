@@ -62,9 +62,14 @@ pub fn insert(conn: &Connection, new: &NewFleetRun, at: DateTime<Utc>) -> StoreR
         ms(at)
     ])?;
     insert_events(conn, &new.id, 1, &[plan.queued], at)?;
+    let first = match plan.tasks.first() {
+        Some(task) => super::fair::first_start(conn, &task.run, plan.tasks.len())?,
+        None => 0,
+    };
     for ((index, task), run) in new.tasks.iter().enumerate().zip(&plan.tasks) {
         insert_session(conn, &task.session)?;
-        insert_run(conn, &run.run, run.blocked, Some((&new.id, index as u32)), &run.queued, at)?;
+        let vt = first + index as i64;
+        insert_run(conn, &run.run, run.blocked, Some((&new.id, index as u32)), vt, &run.queued, at)?;
     }
     Ok(())
 }

@@ -107,9 +107,14 @@ fn apply(conn: &Connection, stored: &Stored, advance: Advance, now: DateTime<Utc
         )?
         .execute(params![stored.id, row.node, row.status.as_str(), serde_json::to_string(row)?, ms(now)])?;
     }
-    for started in &advance.runs {
+    let first = match advance.runs.first() {
+        Some(started) => super::fair::first_start(conn, &started.run, advance.runs.len())?,
+        None => 0,
+    };
+    for (i, started) in advance.runs.iter().enumerate() {
         insert_session(conn, &started.session)?;
-        insert_run(conn, &started.run, false, None, &lifecycle::queued(&started.run, None), now)?;
+        let queued = lifecycle::queued(&started.run, None);
+        insert_run(conn, &started.run, false, None, first + i as i64, &queued, now)?;
         conn.prepare_cached("UPDATE runs SET formation_run_id = ?2 WHERE id = ?1")?
             .execute(params![started.run.id, stored.id])?;
     }

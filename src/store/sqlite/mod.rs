@@ -28,6 +28,7 @@ use crate::store::{
 
 mod children;
 mod deliveries;
+mod fair;
 mod fleet;
 mod formations;
 mod listings;

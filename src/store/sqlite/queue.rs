@@ -30,7 +30,8 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
         Some(session_id) => turn::starts_blocked(session_is_busy(conn, session_id)?),
         None => false,
     };
-    insert_run(conn, &new, blocked, None, &lifecycle::queued(&new, None), at)?;
+    let vt = super::fair::first_start(conn, &new, 1)?;
+    insert_run(conn, &new, blocked, None, vt, &lifecycle::queued(&new, None), at)?;
     if let Some(key) = &key {
         remember_key(conn, key, &new.id, at)?;
     }
@@ -39,20 +40,22 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
 }
 
 /// Writes a queued run and its `run_queued` event (`queued`); `task` places
-/// it in a fleet run: (fleet run ID, task index).
+/// it in a fleet run: (fleet run ID, task index); `vt` is its start in fair
+/// queuing (`super::fair`).
 pub fn insert_run(
     conn: &Connection,
     new: &NewRun,
     blocked: bool,
     task: Option<(&str, u32)>,
+    vt: i64,
     queued: &RunEvent,
     at: DateTime<Utc>,
 ) -> StoreResult<()> {
     conn.prepare_cached(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir,
                            max_attempts, event_seq, fleet_run_id, task_index, priority, concurrency_key,
-                           concurrency_limit, created_at, updated_at)
-         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?11, ?13, ?14, ?15, ?12, ?12)",
+                           concurrency_limit, vt, created_at, updated_at)
+         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?11, ?13, ?14, ?15, ?16, ?12, ?12)",
     )?
     .execute(params![
         new.id,
@@ -69,7 +72,8 @@ pub fn insert_run(
         ms(at),
         new.input.carried.priority,
         new.input.carried.concurrency.as_ref().map(|c| &c.key),
-        new.input.carried.concurrency.as_ref().map(|c| c.limit)
+        new.input.carried.concurrency.as_ref().map(|c| c.limit),
+        vt
     ])?;
     insert_events(conn, &new.id, 1, std::slice::from_ref(queued), at)
 }

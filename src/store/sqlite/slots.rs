@@ -24,7 +24,7 @@ pub fn pick(conn: &Connection, room: u32) -> StoreResult<Vec<i64>> {
             conn.prepare_cached(
                 "SELECT queue_seq, concurrency_key, concurrency_limit FROM runs INDEXED BY runs_ready
                  WHERE status = 'queued' AND blocked = 0 AND held = 0
-                 ORDER BY priority DESC, queue_seq LIMIT ?1 OFFSET ?2",
+                 ORDER BY priority DESC, vt, queue_seq LIMIT ?1 OFFSET ?2",
             )?
             .query(params![need as i64, picked.len() as i64])?,
             candidate,
@@ -88,7 +88,7 @@ pub fn return_held(conn: &Connection) -> StoreResult<()> {
             conn.prepare_cached(
                 "UPDATE runs SET held = 0 WHERE queue_seq IN
                    (SELECT queue_seq FROM runs INDEXED BY runs_held WHERE concurrency_key = ?1 AND held = 1
-                      AND status = 'queued' ORDER BY priority DESC, queue_seq LIMIT ?2)",
+                      AND status = 'queued' ORDER BY priority DESC, vt, queue_seq LIMIT ?2)",
             )?
             .execute(params![key, free])?;
         }
