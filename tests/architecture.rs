@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 /// The domain's modules (`src/domain/`): plain types and rules, no I/O.
 const DOMAIN: &[&str] = &[
     "domain::model",
+    "domain::queue",
     "domain::toolset",
     "domain::attempt",
     "domain::approval",
@@ -71,6 +72,8 @@ fn rule(module: &str) -> Option<Rule> {
         // A provider key is one kind of sealed value, a secret another.
         "domain::credential" => only(&["domain::model", "domain::secret"]),
         "domain::secret" => only(&["domain::model"]),
+        // The queue seen whole is counts and the model's timestamps.
+        "domain::queue" => only(&["domain::model"]),
         // Which programs stdio MCP servers may run is read from their definitions alone.
         "domain::commands" => only(&["domain::model"]),
         // A checkpoint may record a shell state, whose rules read checkpoints.

@@ -53,6 +53,7 @@ mod order;
 mod peer;
 mod people;
 mod providers;
+mod queue;
 mod runs;
 mod schedules;
 mod schemas;
@@ -201,6 +202,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(providers::routes())
         .merge(metrics::routes())
         .merge(workers::routes())
+        .merge(queue::routes())
         .merge(webhooks::routes())
         .merge(schedules::routes())
 }

@@ -56,6 +56,18 @@ pub enum ClientCommand {
         #[command(flatten)]
         server: ServerArg,
     },
+    /// Show the queue: queued runs by why they wait, counts by priority
+    /// and by concurrency key, and the runs a worker takes next.
+    Queue {
+        /// How many of the next ready runs to list (1 to 100).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100))]
+        next: u32,
+        /// Print the API's JSON instead.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        server: ServerArg,
+    },
     /// Send a message to a session: queues a run and prints its ID, or
     /// follows it (--follow) or waits for its answer (--wait).
     Send {
@@ -169,6 +181,7 @@ impl ClientCommand {
             ClientCommand::Secret(args) => &args.server,
             ClientCommand::People(command) => command.server(),
             ClientCommand::Models { server, .. }
+            | ClientCommand::Queue { server, .. }
             | ClientCommand::Send { server, .. }
             | ClientCommand::Tail { server, .. }
             | ClientCommand::Cancel { server, .. } => server,
@@ -198,6 +211,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
         ClientCommand::Auth(args) => auth(&remote, args.command).await?,
         ClientCommand::Secret(args) => super::secrets::run(&remote, args).await?,
         ClientCommand::People(command) => super::approvals::run(&remote, command).await?,
+        ClientCommand::Queue { next, json, .. } => super::queue::show(&remote, next, json).await?,
         ClientCommand::Models { provider, model, json, .. } => {
             models(&remote, &provider, model.as_deref(), json).await?
         }

@@ -24,6 +24,7 @@ mod fleet;
 mod format;
 mod formation;
 pub mod outcome;
+mod queue;
 mod remote;
 mod runs;
 mod schedule;

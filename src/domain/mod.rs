@@ -18,6 +18,7 @@ pub mod guard;
 pub mod history;
 pub mod lifecycle;
 pub mod model;
+pub mod queue;
 pub mod schedule;
 pub mod secret;
 pub mod shell;

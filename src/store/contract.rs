@@ -80,6 +80,9 @@ pub trait Store: Send + Sync + 'static {
     async fn count_runs(&self, status: RunStatus) -> StoreResult<u64>;
     /// The queue at a glance: runs waiting and running, and live workers.
     async fn queue_stats(&self) -> StoreResult<QueueStats>;
+    /// The queue in detail (`GET /queue`), with the first `next` ready
+    /// runs in the order a claim takes them.
+    async fn queue_view(&self, next: u32) -> StoreResult<crate::domain::queue::QueueView>;
     /// The database's clock, which every server and worker shares: what a
     /// time read from a row is compared with (a schedule's next tick).
     async fn now(&self) -> StoreResult<DateTime<Utc>>;

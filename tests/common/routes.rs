@@ -90,6 +90,7 @@ pub fn every_route(agent: &str, session: &str, run: &str) -> Vec<(Method, String
         (Method::POST, "/schedules/01JNOSCHEDULE0000000000000/resume".into(), None),
         (Method::GET, "/schedules/01JNOSCHEDULE0000000000000/runs".into(), None),
         (Method::GET, "/workers".into(), None),
+        (Method::GET, "/queue".into(), None),
         (Method::GET, "/no/such/route".into(), None),
     ]
 }

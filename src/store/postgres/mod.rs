@@ -47,6 +47,7 @@ mod migrate;
 mod people;
 mod progress;
 mod queue;
+mod queue_view;
 mod resources;
 mod retention;
 mod schedules;

@@ -204,6 +204,10 @@ impl Store for PgStore {
         Ok(crate::store::rows::at(now))
     }
 
+    async fn queue_view(&self, next: u32) -> StoreResult<crate::domain::queue::QueueView> {
+        super::queue_view::read(&self.pool, next).await
+    }
+
     async fn queue_stats(&self) -> StoreResult<QueueStats> {
         let row = sqlx::query(
             "SELECT (SELECT COUNT(*) FROM runs WHERE status = 'queued') AS queued,

@@ -38,6 +38,7 @@ mod open;
 mod people;
 mod progress;
 mod queue;
+mod queue_view;
 mod readers;
 mod reads;
 mod resources;
@@ -195,6 +196,10 @@ impl Store for SqliteStore {
 
     async fn queue_stats(&self) -> StoreResult<QueueStats> {
         self.readers.read(reads::queue_stats).await
+    }
+
+    async fn queue_view(&self, next: u32) -> StoreResult<crate::domain::queue::QueueView> {
+        self.readers.read(move |c| queue_view::read(c, next)).await
     }
 
     async fn cancel_run(&self, id: &str) -> StoreResult<Run> {
