@@ -137,6 +137,10 @@ async fn every_page_shows_its_part_approvals_are_answered_and_a_fleet_run_moves(
     browser.goto(&ui).await;
     let holds = format!("return document.querySelector('tr[data-worker][data-status=\"live\"] a[href=\"/ui/runs/{slow_run}\"]') !== null");
     browser.wait_for(&holds, LIMIT, "a live worker holding the run").await;
+    // Why queued runs wait, and the running run counted at its priority.
+    let why = "return document.querySelector('[data-count=\"key at limit\"]') !== null
+        && document.querySelector('tr[data-priority=\"0\"]') !== null";
+    browser.wait_for(why, LIMIT, "the queue's reasons and priorities").await;
     browser.screenshot("queue").await;
 
     // An approval answered from the page; the run goes on.

@@ -358,18 +358,34 @@ function history(messages) {
 
 async function queueView() {
   const cards = h("div", {class: "cards"});
+  const why = h("div", {class: "cards"});
+  const flow = h("div");
   const workers = h("div");
   const recent = h("div");
   main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Queue"), cards,
+    section("Why queued runs are not running", why), section("Priorities, keys and what starts next", flow),
     section("Workers and their leases", workers), section("Latest runs", recent));
-  const card = (n, label, href) => h(href ? "a" : "div", {class: "card", href, "data-count": label}, h("span", {class: "n"}, n), h("span", {class: "label"}, label));
+  const card = (n, label, href, title) => h(href ? "a" : "div", {class: "card", href, title, "data-count": label}, h("span", {class: "n"}, n), h("span", {class: "label"}, label));
   await every(2000, async () => {
-    const [health, listed, waiting, latest] = await Promise.all([api("/health"), api("/workers"),
-      api("/runs?status=waiting&limit=100"), api("/runs?order=desc&limit=10")]);
+    const [health, listed, waiting, latest, queue] = await Promise.all([api("/health"), api("/workers"),
+      api("/runs?status=waiting&limit=100"), api("/runs?order=desc&limit=10"), api("/queue?next=10")]);
     const waits = waiting.runs.length + (waiting.next_after ? "+" : "");
     cards.replaceChildren(card(health.queue.queued, "queued", "/ui/runs?status=queued"),
       card(health.queue.running, "running", "/ui/runs?status=running"), card(waits, "waiting", "/ui/approvals"),
       card(health.queue.workers, "live workers"));
+    const q = queue.queued;
+    why.replaceChildren(card(q.ready, "ready", null, "Each waits for a worker with room"),
+      card(q.session_busy, "session busy", null, "Behind an unfinished run of their session, which runs its messages one at a time"),
+      card(q.fleet_at_cap, "fleet at cap", null, "Fleet tasks behind their fleet's worker_count"),
+      card(q.key_at_limit, "key at limit", null, "Held: their concurrency key has as many runs running as its limit"));
+    flow.replaceChildren(
+      table(["Priority", "Queued", "Running"], queue.by_priority, (p) => [p.priority, p.queued, p.running],
+        (p) => ({"data-priority": p.priority})),
+      queue.keys.length ? table(["Concurrency key", "Limit", "Running", "Queued", "Held"], queue.keys,
+        (k) => [h("code", {}, k.key), k.limit, k.running, k.queued, k.held], (k) => ({"data-key": k.key})) : "",
+      table(["Next to start", "Priority", "Key", "Queued"], queue.next,
+        (r) => [idLink("runs", r.run_id), r.priority, r.concurrency_key ? h("code", {}, r.concurrency_key) : "—", when(r.queued_at)],
+        (r) => ({"data-next": r.run_id})));
     workers.replaceChildren(table(["Worker", "Status", "Lease expires", "~Started", "Runs it holds"], listed.workers,
       (w) => [h("span", {title: w.id}, w.name, " ", h("code", {class: "muted"}, shortId(w.id))), badge(w.status),
         w.status === "stopped" ? "—" : when(w.lease_expires_at), when(w.started_at),
