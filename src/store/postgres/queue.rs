@@ -319,8 +319,8 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bo
              SELECT queue_seq, concurrency_key FROM runs WHERE status = 'queued' AND blocked = 0 AND held = 0
                AND (SELECT live AND NOT orphans AND NOT held FROM lease)
              ORDER BY priority DESC, vt, queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED),
-         keyed AS (SELECT EXISTS(SELECT 1 FROM candidates WHERE concurrency_key IS NOT NULL) AS any),
-         picked AS (SELECT queue_seq FROM candidates WHERE NOT (SELECT any FROM keyed)),
+         keyed AS (SELECT EXISTS(SELECT 1 FROM candidates WHERE concurrency_key IS NOT NULL) AS found),
+         picked AS (SELECT queue_seq FROM candidates WHERE NOT (SELECT found FROM keyed)),
          claimed AS (
              {CLAIM_PICKED}),
          started AS (
@@ -335,7 +335,7 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bo
              WHERE status = 'queued' AND id IN (SELECT fleet_run_id FROM claimed)),
          hinted AS (
              SELECT pg_notify($3, '') FROM (SELECT 1 FROM claimed LIMIT 1) AS any_claimed WHERE $3 IS NOT NULL)
-         SELECT lease.live, lease.orphans, lease.held OR (SELECT any FROM keyed) AS keyed,
+         SELECT lease.live, lease.orphans, lease.held OR (SELECT found FROM keyed) AS keyed,
                 (SELECT COUNT(*) FROM hinted) AS hints, claimed.*
          FROM lease LEFT JOIN claimed ON true"
     ))
