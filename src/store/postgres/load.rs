@@ -17,8 +17,7 @@ use crate::store::{RunContext, StoreError, StoreResult};
 /// histories, their checkpoints, their inboxes), not per run: a worker
 /// loads a claimed batch of up to its free slots at once.
 pub async fn run_contexts(pool: &PgPool, run_ids: &[String], histories: &HistoryCache) -> StoreResult<Vec<RunContext>> {
-    let mut tx = super::begin(pool).await?;
-    sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
+    let mut tx = super::begin_snapshot(pool).await?;
     let mut contexts = Vec::with_capacity(run_ids.len());
     let mut rows = runs(&mut tx, run_ids).await?;
     for run_id in run_ids {

@@ -257,6 +257,14 @@ fn pool_options(size: u32) -> PgPoolOptions {
         })
 }
 
+/// Begins a read-only transaction at `REPEATABLE READ`, so that each of
+/// its statements reads the same snapshot.
+pub async fn begin_snapshot(pool: &PgPool) -> StoreResult<sqlx::Transaction<'static, sqlx::Postgres>> {
+    let mut tx = begin(pool).await?;
+    sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
+    Ok(tx)
+}
+
 /// Begins a transaction. A pooled connection that died since its last use
 /// fails its `BEGIN`, before anything is written: it is dropped and another
 /// taken, up to once per connection the pool may hold.

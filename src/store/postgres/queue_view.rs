@@ -1,4 +1,7 @@
-//! `GET /queue` on PostgreSQL: four reads, each its own statement.
+//! `GET /queue` on PostgreSQL: four reads in one read-only transaction at
+//! `REPEATABLE READ`, so that they see one snapshot (at `READ COMMITTED`
+//! each statement has its own, and a claim between two of them made the
+//! counts disagree with the keys' table).
 
 use sqlx::postgres::PgPool;
 use sqlx::Row;
@@ -9,6 +12,7 @@ use crate::store::StoreResult;
 
 /// Counted with `FILTER`s, one statement for each part.
 pub async fn read(pool: &PgPool, next: u32) -> StoreResult<QueueView> {
+    let mut tx = super::begin_snapshot(pool).await?;
     let counts = sqlx::query(
         "SELECT COUNT(*) FILTER (WHERE status = 'queued' AND blocked = 0 AND held = 0) AS ready,
                 COUNT(*) FILTER (WHERE status = 'queued' AND blocked = 1 AND fleet_run_id IS NULL) AS session_busy,
@@ -18,7 +22,7 @@ pub async fn read(pool: &PgPool, next: u32) -> StoreResult<QueueView> {
                 COUNT(*) FILTER (WHERE status = 'waiting') AS waiting
          FROM runs WHERE status IN ('queued', 'running', 'waiting')",
     )
-    .fetch_one(pool)
+    .fetch_one(&mut *tx)
     .await?;
     let n = |name: &str| counts.try_get::<i64, _>(name).map(|n| n as u64);
     let queued = QueuedWhy {
@@ -31,7 +35,7 @@ pub async fn read(pool: &PgPool, next: u32) -> StoreResult<QueueView> {
         "SELECT priority, COUNT(*) FILTER (WHERE status = 'queued'), COUNT(*) FILTER (WHERE status = 'running')
          FROM runs WHERE status IN ('queued', 'running') GROUP BY priority ORDER BY priority DESC",
     )
-    .fetch_all(pool)
+    .fetch_all(&mut *tx)
     .await?;
     let keys: Vec<(String, Option<i32>, i64, i64, i64)> = sqlx::query_as(
         "SELECT concurrency_key, MAX(concurrency_limit), COUNT(*) FILTER (WHERE status = 'running'),
@@ -39,15 +43,16 @@ pub async fn read(pool: &PgPool, next: u32) -> StoreResult<QueueView> {
          FROM runs WHERE concurrency_key IS NOT NULL AND status IN ('queued', 'running')
          GROUP BY concurrency_key ORDER BY 4 DESC, 1 LIMIT 100",
     )
-    .fetch_all(pool)
+    .fetch_all(&mut *tx)
     .await?;
     let ready: Vec<(String, i16, Option<String>, i64)> = sqlx::query_as(
         "SELECT id, priority, concurrency_key, created_at FROM runs
          WHERE status = 'queued' AND blocked = 0 AND held = 0 ORDER BY priority DESC, vt, queue_seq LIMIT $1",
     )
     .bind(next as i64)
-    .fetch_all(pool)
+    .fetch_all(&mut *tx)
     .await?;
+    tx.commit().await?;
     Ok(QueueView {
         queued,
         running: n("running")?,
@@ -79,5 +84,6 @@ pub async fn read(pool: &PgPool, next: u32) -> StoreResult<QueueView> {
                 queued_at: at(queued_at),
             })
             .collect(),
+        budgets: Vec::new(),
     })
 }
