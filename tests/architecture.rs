@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 const DOMAIN: &[&str] = &[
     "domain::model",
     "domain::queue",
+    "domain::budget",
+    "domain::share",
     "domain::toolset",
     "domain::attempt",
     "domain::approval",
@@ -74,6 +76,10 @@ fn rule(module: &str) -> Option<Rule> {
         "domain::secret" => only(&["domain::model"]),
         // The queue seen whole is counts and the model's timestamps.
         "domain::queue" => only(&["domain::model"]),
+        // A provider budget is arithmetic over the declared limits.
+        "domain::budget" => only(&["domain::model", "domain::queue"]),
+        // A call's share is decided over budgets alone.
+        "domain::share" => only(&["domain::model", "domain::budget"]),
         // Which programs stdio MCP servers may run is read from their definitions alone.
         "domain::commands" => only(&["domain::model"]),
         // A checkpoint may record a shell state, whose rules read checkpoints.

@@ -141,6 +141,22 @@ async fn every_page_shows_its_part_approvals_are_answered_and_a_fleet_run_moves(
     let why = "return document.querySelector('[data-count=\"key at limit\"]') !== null
         && document.querySelector('tr[data-priority=\"0\"]') !== null";
     browser.wait_for(why, LIMIT, "the queue's reasons and priorities").await;
+    // Provider budgets: none yet, then a declared one shows at the next refresh.
+    let none = "return document.querySelector('#main')?.innerText.includes('No provider limits declared or learned.')";
+    browser.wait_for(none, LIMIT, "no provider budgets yet").await;
+    let (status, body) = api.put("/provider/limits/openai", json!({"requests_per_minute": 1200})).await;
+    assert_eq!(status, 200, "{body}");
+    let budget =
+        "return [...(document.querySelector('tr[data-budget=\"openai\"]')?.cells || [])].map((c) => c.textContent)";
+    let start = Instant::now();
+    loop {
+        let cells = browser.eval(budget).await;
+        if cells == json!(["openai", "1200", "—", "—", "—", "0", "0"]) {
+            break;
+        }
+        assert!(start.elapsed() < LIMIT, "the openai budget's row: {cells}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     browser.screenshot("queue").await;
 
     // An approval answered from the page; the run goes on.

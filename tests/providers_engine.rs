@@ -82,6 +82,7 @@ impl Harness {
             max_depth: wingman::domain::subagent::DEFAULT_MAX_DEPTH,
             webhook: None,
             concurrency: None,
+            limits: None,
             version: 1,
             created_at: now,
             updated_at: now,

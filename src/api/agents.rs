@@ -122,6 +122,12 @@ struct AgentFields {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<crate::domain::model::Concurrency>)]
     concurrency: Option<Option<crate::domain::model::Concurrency>>,
+    /// The provider limits its runs share across every worker and host
+    /// (requests and tokens a minute, requests at once), as a budget of
+    /// the agent's own beside its credential's. `null` removes them.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<crate::domain::model::ProviderLimits>)]
+    limits: Option<Option<crate::domain::model::ProviderLimits>>,
 }
 
 /// The body of `POST /agents`, in the document: [`AgentFields`] with `name`
@@ -250,6 +256,9 @@ impl AgentFields {
         if let Some(v) = self.concurrency {
             agent.concurrency = v;
         }
+        if let Some(v) = self.limits {
+            agent.limits = v;
+        }
     }
 }
 
@@ -257,6 +266,9 @@ fn validate(agent: &mut Agent) -> ApiResult<()> {
     let bad = |m: String| Err(ApiError::BadRequest(m));
     if let Some(concurrency) = &agent.concurrency {
         concurrency.check().map_err(ApiError::BadRequest)?;
+    }
+    if let Some(limits) = &agent.limits {
+        limits.check().map_err(ApiError::BadRequest)?;
     }
     if agent.name.trim().is_empty() {
         return bad("name is required".into());
@@ -372,6 +384,7 @@ pub fn blank_agent() -> Agent {
         max_depth: crate::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
         concurrency: None,
+        limits: None,
         version: 1,
         created_at: now,
         updated_at: now,

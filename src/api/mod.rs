@@ -46,6 +46,7 @@ mod formations;
 pub mod guard;
 mod health;
 mod idle;
+mod limits;
 mod messages;
 mod metrics;
 pub mod openapi;
@@ -198,6 +199,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(people::routes())
         .merge(tool_results::routes())
         .merge(auth::routes())
+        .merge(limits::routes())
         .merge(secrets::routes())
         .merge(providers::routes())
         .merge(metrics::routes())

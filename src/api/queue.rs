@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 use super::error::{ApiResult, ErrorBody};
 use super::extract::QueryParams;
 use super::AppState;
-use crate::domain::queue::QueueView;
+use crate::domain::queue::{BudgetView, QueueView};
 
 /// The route, registered with its `#[utoipa::path]` description.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -32,7 +32,8 @@ struct QueueQuery {
 /// their session's unfinished run, behind their fleet's `worker_count`, or
 /// held because their concurrency key is at its limit), running and
 /// waiting runs, counts by priority and by key, and the ready runs a claim
-/// takes next, in its order.
+/// takes next, in its order; and each provider budget with its limits in
+/// force, its pause, and the inferences waiting for their share.
 #[utoipa::path(
     get,
     path = "/queue",
@@ -49,5 +50,8 @@ async fn show(
     QueryParams(query): QueryParams<QueueQuery>,
 ) -> ApiResult<Json<QueueView>> {
     let next = super::runs::check_limit(query.next, 20, 100)?;
-    Ok(Json(state.store.queue_view(next).await?))
+    let mut view = state.store.queue_view(next).await?;
+    let (now, budgets) = state.store.provider_budgets().await?;
+    view.budgets = budgets.iter().map(|b| b.view(now)).filter(BudgetView::worth_showing).collect();
+    Ok(Json(view))
 }

@@ -91,7 +91,28 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     let run = read_run(&state, &id).await?;
     let filter = RunFilter { parent_run_id: Some(id), limit: MAX_CHILDREN_SHOWN, ..Default::default() };
     let children = state.store.list_runs(&filter).await?.iter().map(ChildRun::of).collect();
-    Ok(Json(RunView { run, children }))
+    let rate_limited = match run.status {
+        RunStatus::Running => state.store.provider_wait(&run.id).await?.map(RateLimited::of),
+        _ => None,
+    };
+    Ok(Json(RunView { run, children, rate_limited }))
+}
+
+/// A running run's inference waiting for its share of a provider budget.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RateLimited {
+    /// The budget: a credential's name, or `agent:<id>`.
+    budget: String,
+    /// When the run asks again (its share reserved for then, or the pause over).
+    #[serde(with = "crate::domain::model::timestamp")]
+    #[schema(value_type = String, format = DateTime)]
+    until: chrono::DateTime<chrono::Utc>,
+}
+
+impl RateLimited {
+    fn of((budget, until): (String, i64)) -> RateLimited {
+        RateLimited { budget, until: chrono::DateTime::from_timestamp_millis(until).unwrap_or_default() }
+    }
 }
 
 /// The most sub-agents' runs `GET /runs/{id}` lists; `GET
@@ -106,6 +127,10 @@ pub struct RunView {
     /// The sub-agents' runs its calls started, oldest first (at most 500:
     /// `GET /runs?parent_run_id=` pages through more).
     children: Vec<ChildRun>,
+    /// While its inference waits for its share of a provider budget: which,
+    /// and until when (the run stays `running`, holding its worker).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rate_limited: Option<RateLimited>,
 }
 
 /// A sub-agent's run, as its parent lists it.

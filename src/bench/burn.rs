@@ -58,6 +58,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
         max_depth: crate::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
         concurrency: None,
+        limits: None,
         version: 1,
         created_at: now,
         updated_at: now,

@@ -14,6 +14,7 @@ use crate::store::ScratchDatabase;
 mod answer;
 mod burn;
 mod cpu;
+pub mod fake_provider;
 mod fanout;
 mod fleet;
 mod formation;
@@ -21,6 +22,7 @@ mod history;
 mod http;
 mod idle;
 mod memory;
+mod ratelimit;
 mod soak;
 mod steps;
 
@@ -70,6 +72,8 @@ enum Which {
     Answer(answer::AnswerArgs),
     /// (k) Steady mixed load for a while: every process's resident memory, sampled.
     Soak(soak::SoakArgs),
+    /// (l) A fleet against a local provider that admits N requests a second and answers the rest 429: provider calls, 429s and wall time, with and without declared limits.
+    Ratelimit(ratelimit::RatelimitArgs),
 }
 
 /// Runs a benchmark and prints its figures.
@@ -113,6 +117,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         Which::Fanout(a) => fanout::run(&setup, a).await,
         Which::Answer(a) => answer::run(&setup, a).await,
         Which::Soak(a) => soak::run(&setup, a).await,
+        Which::Ratelimit(a) => ratelimit::run(&setup, a).await,
     };
     if let Some(exporter) = exporter {
         tokio::task::spawn_blocking(move || exporter.shutdown()).await?;

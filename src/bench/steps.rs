@@ -100,6 +100,7 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         max_depth: crate::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
         concurrency: None,
+        limits: None,
         version: 1,
         created_at: now,
         updated_at: now,

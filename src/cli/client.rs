@@ -56,6 +56,10 @@ pub enum ClientCommand {
         #[command(flatten)]
         server: ServerArg,
     },
+    /// Declare provider rate limits that every worker shares (requests and
+    /// tokens a minute, calls at once), and show each budget's state.
+    #[command(visible_alias = "limit")]
+    Limits(super::limits::LimitsArgs),
     /// Show the queue: queued runs by why they wait, counts by priority
     /// and by concurrency key, and the runs a worker takes next.
     Queue {
@@ -179,6 +183,7 @@ impl ClientCommand {
             ClientCommand::Schedule(args) => &args.server,
             ClientCommand::Auth(args) => &args.server,
             ClientCommand::Secret(args) => &args.server,
+            ClientCommand::Limits(args) => &args.server,
             ClientCommand::People(command) => command.server(),
             ClientCommand::Models { server, .. }
             | ClientCommand::Queue { server, .. }
@@ -211,6 +216,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
         ClientCommand::Auth(args) => auth(&remote, args.command).await?,
         ClientCommand::Secret(args) => super::secrets::run(&remote, args).await?,
         ClientCommand::People(command) => super::approvals::run(&remote, command).await?,
+        ClientCommand::Limits(args) => super::limits::run(&remote, args).await?,
         ClientCommand::Queue { next, json, .. } => super::queue::show(&remote, next, json).await?,
         ClientCommand::Models { provider, model, json, .. } => {
             models(&remote, &provider, model.as_deref(), json).await?

@@ -1,5 +1,5 @@
-//! `wingman queue`: what waits and why, by priority and by key, and what
-//! a worker takes next.
+//! `wingman queue`: what waits and why, by priority and by key, what
+//! a worker takes next, and the provider budgets inferences wait for.
 
 use serde_json::Value;
 
@@ -67,6 +67,11 @@ pub async fn show(remote: &Remote, next: u32, json: bool) -> anyhow::Result<()> 
     if !next.is_empty() {
         println!();
         print_table("", &["NEXT RUN", "PRIORITY", "KEY", "QUEUED"], next);
+    }
+    let budgets = rows("budgets");
+    if !budgets.is_empty() {
+        println!();
+        super::limits::print_budgets("", &budgets);
     }
     Ok(())
 }

@@ -582,6 +582,7 @@ mod tests {
             max_depth: 3,
             webhook: None,
             concurrency: None,
+            limits: None,
             version: 1,
             created_at: chrono::Utc::now(),
             updated_at: chrono::Utc::now(),

@@ -163,6 +163,18 @@ pub enum RunEvent {
         bytes: u64,
         limit: u64,
     },
+    /// The step's inference waits for its share of a provider budget
+    /// (`budget`: a credential's name or `agent:<id>`) until `until`:
+    /// `reason` is `paused` (a 429 or 529), `requests_per_minute`,
+    /// `tokens_per_minute` or `max_concurrent`. Not an attempt: nothing
+    /// was sent.
+    RateLimited {
+        step: u32,
+        budget: String,
+        reason: String,
+        until: String,
+        wait_ms: u64,
+    },
     /// The run's spending reached its budget at `step`, and the run fails:
     /// dollars (`spent_usd`, `limit_usd`) or tokens (`spent_tokens`, `limit_tokens`).
     BudgetExhausted {
@@ -276,6 +288,7 @@ impl RunEvent {
             RunEvent::ToolSourceUnavailable { .. } => "tool_source_unavailable",
             RunEvent::Steered { .. } => "steered",
             RunEvent::StepOutputExceeded { .. } => "step_output_exceeded",
+            RunEvent::RateLimited { .. } => "rate_limited",
             RunEvent::BudgetExhausted { .. } => "budget_exhausted",
             RunEvent::LoopDetected { .. } => "loop_detected",
             RunEvent::CompactionStarted { .. } => "compaction_started",

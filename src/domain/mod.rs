@@ -7,6 +7,7 @@
 
 pub mod approval;
 pub mod attempt;
+pub mod budget;
 pub mod checkpoint;
 pub mod commands;
 pub mod compaction;
@@ -21,6 +22,7 @@ pub mod model;
 pub mod queue;
 pub mod schedule;
 pub mod secret;
+pub mod share;
 pub mod shell;
 pub mod subagent;
 pub mod toolset;

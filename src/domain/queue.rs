@@ -20,6 +20,39 @@ pub struct QueueView {
     pub keys: Vec<KeyCount>,
     /// The ready runs a claim would take next, in order.
     pub next: Vec<NextRun>,
+    /// Provider budgets (a credential's, or an agent's `agent:<id>`):
+    /// limits in force, a pause, and the inferences waiting for their share
+    /// (their runs are `running`: each holds its worker while it waits).
+    pub budgets: Vec<BudgetView>,
+}
+
+/// A provider budget as the queue shows it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
+pub struct BudgetView {
+    /// A credential's name (`openai`, `openai:label`) or `agent:<id>`.
+    pub name: String,
+    /// What was declared for it, if anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared: Option<crate::domain::model::ProviderLimits>,
+    /// Requests a minute learned from the provider's headers or found by its 429s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learned_requests_per_minute: Option<u64>,
+    /// Tokens a minute learned from the provider's headers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learned_tokens_per_minute: Option<u64>,
+    /// The limits in force: the tighter of declared and learned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requests_per_minute: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens_per_minute: Option<u64>,
+    /// When a pause (a 429 or 529) ends, while it lasts.
+    #[serde(skip_serializing_if = "Option::is_none", with = "crate::domain::model::timestamp::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub paused_until: Option<chrono::DateTime<chrono::Utc>>,
+    /// Inferences waiting for their share now.
+    pub waiting: u64,
+    /// Calls in flight now.
+    pub in_flight: u64,
 }
 
 /// Queued runs by why they are not running yet.
@@ -53,6 +86,19 @@ pub struct KeyCount {
     pub queued: u64,
     /// Of the queued, those held for a free slot.
     pub held: u64,
+}
+
+impl BudgetView {
+    /// Whether it says anything: limits declared or learned, a pause, or
+    /// calls waiting or in flight (a credential whose limits were removed
+    /// and that taught nothing is left out).
+    pub fn worth_showing(&self) -> bool {
+        self.declared.is_some()
+            || self.requests_per_minute.is_some()
+            || self.tokens_per_minute.is_some()
+            || self.paused_until.is_some()
+            || self.waiting + self.in_flight > 0
+    }
 }
 
 /// A ready run, as a claim would take it.

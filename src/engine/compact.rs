@@ -275,7 +275,7 @@ impl Execution {
 }
 
 /// The tokens the instructions and the tools' descriptions take.
-fn overhead_tokens(system: Option<&str>, tools: &[ToolSpec]) -> u64 {
+pub(super) fn overhead_tokens(system: Option<&str>, tools: &[ToolSpec]) -> u64 {
     let tools: usize =
         tools.iter().map(|t| t.name.len() + t.description.len() + t.input_schema.to_string().len() + 16).sum();
     compaction::tokens_of(system.map_or(0, str::len) + tools)

@@ -94,13 +94,19 @@ impl Execution {
             Compacted::Retry => return Ok(None),
         }
         let request = self.request(offered);
+        let call = match self.take_share(step, &request).await? {
+            Ok(call) => call,
+            Err(exit) => return Ok(Some(exit)),
+        };
         let asked = Instant::now();
         let (tx, rx) = mpsc::unbounded_channel();
         let chat = crate::otel::chat(&self.trace, &self.ctx.agent, step);
         let Some(streamed) = self.stream_answer(step, provider.infer(&request, &tx), rx).await? else {
+            self.settle_share(&call, None).await;
             crate::otel::chat_ended(&chat, Err("stopped"));
             return Ok(Some(RunExit::Abandoned));
         };
+        self.settle_share(&call, Some(&streamed.result)).await;
         match &streamed.result {
             Ok(response) => crate::otel::chat_ended(&chat, Ok((&response.usage, &response.stop_reason))),
             Err(error) => crate::otel::chat_ended(&chat, Err(&error.to_string())),

@@ -28,6 +28,7 @@ use crate::tools::mcp::McpPool;
 use crate::tools::outside::OutsideConfig;
 use crate::tools::sandbox::SandboxConfig;
 
+mod budget;
 mod children;
 mod compact;
 mod guards;

@@ -43,6 +43,13 @@ static RUNS_FINISHED: Family = Family {
     labels: &["status"],
 };
 
+static RATE_LIMITED: Family = Family {
+    name: "wingman_provider_waits_total",
+    help: "Inferences that waited for their share of a provider budget, by budget and reason.",
+    kind: Kind::Counter,
+    labels: &["budget", "reason"],
+};
+
 static STEP_DURATION: Family = Family {
     name: "wingman_step_duration_seconds",
     help: "Steps executed by this process's workers, from start to checkpoint: an inference (kind=inference) or one tool call (kind=tool).",
@@ -193,8 +200,17 @@ static HISTORY_CACHE_SESSIONS: Family = Family {
 };
 
 /// What every process that executes runs records.
-const WORKER_FAMILIES: &[&Family] =
-    &[&RUNS_FINISHED, &STEP_DURATION, &PROVIDER_DURATION, &TOKENS, &COST, &LEASE_RESCUES, &FENCED_WRITES, &COMPACTIONS];
+const WORKER_FAMILIES: &[&Family] = &[
+    &RUNS_FINISHED,
+    &STEP_DURATION,
+    &PROVIDER_DURATION,
+    &TOKENS,
+    &COST,
+    &LEASE_RESCUES,
+    &FENCED_WRITES,
+    &COMPACTIONS,
+    &RATE_LIMITED,
+];
 
 /// What a server records besides.
 const SERVER_FAMILIES: &[&Family] = &[
@@ -229,6 +245,11 @@ pub enum FencedWrite {
 /// A worker ended a run.
 pub fn run_finished(status: RunStatus) {
     REGISTRY.add(&RUNS_FINISHED, &[status.as_str()], 1.0);
+}
+
+/// An inference waited for its share of a provider budget.
+pub fn rate_limited(budget: &str, reason: &str) {
+    REGISTRY.add(&RATE_LIMITED, &[budget, reason], 1.0);
 }
 
 /// A step was executed and its checkpoint written.

@@ -80,12 +80,16 @@ impl Provider for Anthropic {
             .header("anthropic-version", API_VERSION)
             .json(&request_body(request, streaming));
         let mut response = http::send(builder, idle, Some(key), http::error_message).await?;
-        if !streaming {
-            return parse_message(&http::json_body(response, idle).await?, deltas);
-        }
-        let mut state = StreamState::default();
-        super::sse::read_stream(&mut response, idle, &mut state, deltas).await?;
-        state.finish()
+        let heard = super::ratelimit::heard(response.headers());
+        let mut answer = if !streaming {
+            parse_message(&http::json_body(response, idle).await?, deltas)?
+        } else {
+            let mut state = StreamState::default();
+            super::sse::read_stream(&mut response, idle, &mut state, deltas).await?;
+            state.finish()?
+        };
+        answer.heard = heard;
+        Ok(answer)
     }
 }
 

@@ -160,6 +160,7 @@ pub fn status_error(
         error.transient = false;
     }
     error.retry_after = retry_after(headers);
+    error.heard = super::ratelimit::heard(headers).map(Box::new);
     let kind = parsed.as_ref().and_then(|v| v.pointer("/error/type")).and_then(Value::as_str);
     error.overflow = super::overflow::recognise(status.as_u16(), code.or(kind), &error.message);
     if error.overflow.is_some() {

@@ -34,6 +34,7 @@ pub mod openai;
 pub mod options;
 pub mod overflow;
 pub mod pricing;
+pub mod ratelimit;
 pub mod schema;
 pub mod scripted;
 pub mod sse;
@@ -89,6 +90,8 @@ pub struct InferenceResponse {
     /// The thinking the model sent before its answer, in its order:
     /// [`Content::Thinking`] and [`Content::RedactedThinking`] blocks.
     pub thinking: Vec<Content>,
+    /// What the answer's headers said about the provider's rate limits.
+    pub heard: Option<crate::domain::budget::Heard>,
 }
 
 /// A failed inference.
@@ -105,6 +108,9 @@ pub struct ProviderError {
     pub retry_after: Option<Duration>,
     /// Set when the provider said the prompt is too long for the model.
     pub overflow: Option<Overflow>,
+    /// What the answer's headers said about the provider's rate limits
+    /// (boxed: most errors have none, and an error is passed around a lot).
+    pub heard: Option<Box<crate::domain::budget::Heard>>,
 }
 
 /// A provider's answer that the prompt does not fit the model's context
@@ -122,17 +128,31 @@ impl ProviderError {
         let message = message.into();
         let overflow = overflow::recognise(status, None, &message);
         let transient = transient && overflow.is_none();
-        ProviderError { transient, status: Some(status), message, retry_after: None, overflow }
+        ProviderError { transient, status: Some(status), message, retry_after: None, overflow, heard: None }
     }
 
     /// A failure without a status that a retry may cure (a broken stream).
     pub fn transient(message: impl Into<String>) -> Self {
-        ProviderError { transient: true, status: None, message: message.into(), retry_after: None, overflow: None }
+        ProviderError {
+            transient: true,
+            status: None,
+            message: message.into(),
+            retry_after: None,
+            overflow: None,
+            heard: None,
+        }
     }
 
     /// A failure without a status that no retry will cure (a missing key).
     pub fn fatal(message: impl Into<String>) -> Self {
-        ProviderError { transient: false, status: None, message: message.into(), retry_after: None, overflow: None }
+        ProviderError {
+            transient: false,
+            status: None,
+            message: message.into(),
+            retry_after: None,
+            overflow: None,
+            heard: None,
+        }
     }
 }
 

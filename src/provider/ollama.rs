@@ -287,7 +287,14 @@ impl StreamState {
             true => Vec::new(),
             false => vec![Content::Thinking { thinking: self.thinking, signature: None }],
         };
-        Ok(InferenceResponse { text: self.text, tool_calls: self.tool_calls, usage: self.usage, stop_reason, thinking })
+        Ok(InferenceResponse {
+            text: self.text,
+            tool_calls: self.tool_calls,
+            usage: self.usage,
+            stop_reason,
+            thinking,
+            heard: None,
+        })
     }
 }
 

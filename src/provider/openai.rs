@@ -105,12 +105,16 @@ impl Provider for OpenAi {
             builder = builder.header("authorization", http::secret_header("Bearer ", key)?);
         }
         let mut response = http::send(builder, idle, self.key.as_ref(), http::error_message).await?;
-        if !streaming {
-            return parse_completion(&http::json_body(response, idle).await?, deltas);
-        }
-        let mut state = StreamState::default();
-        super::sse::read_stream(&mut response, idle, &mut state, deltas).await?;
-        state.finish()
+        let heard = super::ratelimit::heard(response.headers());
+        let mut answer = if !streaming {
+            parse_completion(&http::json_body(response, idle).await?, deltas)?
+        } else {
+            let mut state = StreamState::default();
+            super::sse::read_stream(&mut response, idle, &mut state, deltas).await?;
+            state.finish()?
+        };
+        answer.heard = heard;
+        Ok(answer)
     }
 }
 

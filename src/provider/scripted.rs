@@ -143,7 +143,14 @@ fn summary(request: &InferenceRequest) -> InferenceResponse {
         false => format!("Summary: {}", all.join(" ")),
     };
     let usage = Usage { input_tokens: input_tokens(request), output_tokens: words(&text), ..Default::default() };
-    InferenceResponse { text, tool_calls: Vec::new(), usage, stop_reason: "end_turn".into(), thinking: Vec::new() }
+    InferenceResponse {
+        text,
+        tool_calls: Vec::new(),
+        usage,
+        stop_reason: "end_turn".into(),
+        thinking: Vec::new(),
+        heard: None,
+    }
 }
 
 fn last_user_text(request: &InferenceRequest) -> String {
@@ -211,6 +218,7 @@ impl Provider for Scripted {
             usage: Usage { input_tokens: input_tokens(request), output_tokens, ..Usage::default() },
             stop_reason: stop_reason.into(),
             thinking,
+            heard: None,
         })
     }
 }

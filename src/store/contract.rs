@@ -287,6 +287,38 @@ pub trait Store: Send + Sync + 'static {
     /// The newest listing of the definition with this key, if any worker
     /// has listed it.
     async fn mcp_listing(&self, definition: &str) -> StoreResult<Option<McpListing>>;
+    // Provider budgets (see [`crate::domain::share`]).
+    /// Takes a provider call's share of its budgets: it may go now, or
+    /// must wait until a time (reserved for it when its rate share is
+    /// spent), by the store's clock.
+    async fn take_provider_share(
+        &self,
+        ask: &crate::domain::share::ShareAsk,
+    ) -> StoreResult<crate::domain::share::Share>;
+    /// Ends a run's provider call: its places in every budget are
+    /// forgotten, and the `budgets` learn from how it ended and from what
+    /// the provider's headers said (a credential nobody limited gets a row
+    /// when the provider first pauses or limits it).
+    async fn settle_provider_call(
+        &self,
+        run_id: &str,
+        budgets: &[String],
+        outcome: crate::domain::budget::Outcome,
+        heard: Option<crate::domain::budget::Heard>,
+    ) -> StoreResult<()>;
+    /// Declares a credential's limits, or (`None`) removes them; what was
+    /// learned and a pause stay.
+    async fn set_provider_limits(
+        &self,
+        name: &str,
+        limits: Option<crate::domain::model::ProviderLimits>,
+    ) -> StoreResult<()>;
+    /// Every budget with the calls waiting and in flight now, by name, and
+    /// the store's clock.
+    async fn provider_budgets(&self) -> StoreResult<(i64, Vec<crate::domain::budget::BudgetSeen>)>;
+    /// The budget a run's provider call waits for and until when, if it waits now.
+    async fn provider_wait(&self, run_id: &str) -> StoreResult<Option<(String, i64)>>;
+
     /// Forgets a secret; [`StoreError::NotFound`] if there was none.
     async fn delete_secret(&self, name: &str) -> StoreResult<()>;
 

@@ -115,6 +115,7 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
         max_depth: wingman::domain::subagent::DEFAULT_MAX_DEPTH,
         webhook: None,
         concurrency: None,
+        limits: None,
         version: 1,
         created_at: now,
         updated_at: now,

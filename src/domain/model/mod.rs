@@ -4,9 +4,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod limits;
 mod settings;
 mod tools;
 
+pub use limits::ProviderLimits;
 pub use settings::*;
 pub use tools::*;
 
@@ -153,6 +155,10 @@ pub struct Agent {
     /// names none; the key may hold `{agent}`, `{session}` and `{owner}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concurrency: Option<Concurrency>,
+    /// The provider limits its runs share across every worker, as a budget
+    /// of their own (beside their credential's, when that declares some).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<ProviderLimits>,
     /// 1 when made, one more with each change: what `If-Match` names to
     /// make a change only over the version read.
     #[serde(default = "crate::domain::model::first_version")]

@@ -146,7 +146,7 @@ impl StreamState {
             }
         }
         let stop_reason = self.stop_reason.unwrap_or_else(|| "end_turn".into());
-        Ok(InferenceResponse { text: self.text, tool_calls, usage: self.usage, stop_reason, thinking })
+        Ok(InferenceResponse { text: self.text, tool_calls, usage: self.usage, stop_reason, thinking, heard: None })
     }
 }
 
@@ -227,7 +227,7 @@ pub fn parse_message(body: &Value, deltas: &Deltas) -> Result<InferenceResponse,
     let mut usage = Usage::default();
     apply_usage(&mut usage, body.get("usage"));
     let stop_reason = body.get("stop_reason").and_then(Value::as_str).unwrap_or("end_turn").to_string();
-    Ok(InferenceResponse { text, tool_calls, usage, stop_reason, thinking })
+    Ok(InferenceResponse { text, tool_calls, usage, stop_reason, thinking, heard: None })
 }
 
 impl crate::provider::sse::StreamReader for StreamState {

@@ -107,7 +107,7 @@ impl StreamState {
         }
         let stop_reason = stop_reason(self.finish_reason.as_deref(), !tool_calls.is_empty());
         let thinking = thinking_block(self.thinking);
-        Ok(InferenceResponse { text: self.text, tool_calls, usage: self.usage, stop_reason, thinking })
+        Ok(InferenceResponse { text: self.text, tool_calls, usage: self.usage, stop_reason, thinking, heard: None })
     }
 }
 
@@ -193,7 +193,7 @@ pub fn parse_completion(body: &Value, deltas: &Deltas) -> Result<InferenceRespon
     let usage = body.get("usage").map(usage_of).unwrap_or_default();
     let reason = choice.get("finish_reason").and_then(Value::as_str);
     let stop_reason = stop_reason(reason, !tool_calls.is_empty());
-    Ok(InferenceResponse { stop_reason, text, tool_calls, usage, thinking: thinking_block(thinking) })
+    Ok(InferenceResponse { stop_reason, text, tool_calls, usage, thinking: thinking_block(thinking), heard: None })
 }
 
 impl crate::provider::sse::StreamReader for StreamState {

@@ -10,8 +10,8 @@ use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
 use super::{
-    deliveries, events, fleet, formations, listings, load, people, progress, queue, retention, schedules, sealed,
-    workers, PgStore,
+    budgets, deliveries, events, fleet, formations, listings, load, people, progress, queue, retention, schedules,
+    sealed, workers, PgStore,
 };
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::credential::{ApiKey, CredentialInfo};
@@ -527,6 +527,48 @@ impl Store for PgStore {
 
     async fn mcp_listing(&self, definition: &str) -> StoreResult<Option<McpListing>> {
         listings::get(&self.pool, definition).await
+    }
+
+    async fn take_provider_share(
+        &self,
+        ask: &crate::domain::share::ShareAsk,
+    ) -> StoreResult<crate::domain::share::Share> {
+        if let Some(now) = budgets::untouched(&self.pool, ask).await? {
+            return Ok(crate::domain::share::Share::Go { now, tracked: false });
+        }
+        let ask = ask.clone();
+        self.write(move |c, _| Box::pin(async move { budgets::take(c, &ask).await })).await
+    }
+
+    async fn settle_provider_call(
+        &self,
+        run_id: &str,
+        names: &[String],
+        outcome: crate::domain::budget::Outcome,
+        heard: Option<crate::domain::budget::Heard>,
+    ) -> StoreResult<()> {
+        let (run_id, names) = (run_id.to_string(), names.to_vec());
+        self.write(move |c, _| Box::pin(async move { budgets::settle(c, &run_id, &names, outcome, heard).await })).await
+    }
+
+    async fn set_provider_limits(
+        &self,
+        name: &str,
+        limits: Option<crate::domain::model::ProviderLimits>,
+    ) -> StoreResult<()> {
+        let name = name.to_string();
+        self.write(move |c, _| Box::pin(async move { budgets::set_limits(c, &name, limits).await })).await
+    }
+
+    async fn provider_budgets(&self) -> StoreResult<(i64, Vec<crate::domain::budget::BudgetSeen>)> {
+        let mut c = self.pool.acquire().await?;
+        let now: i64 = sqlx::query_scalar("SELECT wingman_ms()").fetch_one(&mut *c).await?;
+        Ok((now, budgets::list(&mut c).await?))
+    }
+
+    async fn provider_wait(&self, run_id: &str) -> StoreResult<Option<(String, i64)>> {
+        let mut c = self.pool.acquire().await?;
+        budgets::wait_of(&mut c, run_id).await
     }
 
     async fn delete_secret(&self, name: &str) -> StoreResult<()> {

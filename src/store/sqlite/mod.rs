@@ -26,6 +26,7 @@ use crate::store::{
     RunContext, RunFilter, SessionFilter, Store, StoreOptions, StoreResult, WorkerInfo,
 };
 
+mod budgets;
 mod children;
 mod deliveries;
 mod fair;
@@ -465,6 +466,52 @@ impl Store for SqliteStore {
     async fn mcp_listing(&self, definition: &str) -> StoreResult<Option<McpListing>> {
         let definition = definition.to_string();
         self.readers.read(move |c| listings::get(c, &definition)).await
+    }
+
+    async fn take_provider_share(
+        &self,
+        ask: &crate::domain::share::ShareAsk,
+    ) -> StoreResult<crate::domain::share::Share> {
+        let ask = ask.clone();
+        let read = ask.clone();
+        if self.readers.read(move |c| budgets::untouched(c, &read)).await? {
+            return Ok(crate::domain::share::Share::Go { now: rows::ms(Utc::now()), tracked: false });
+        }
+        self.writer.write(move |c| budgets::take(c, &ask, rows::ms(Utc::now()))).await
+    }
+
+    async fn settle_provider_call(
+        &self,
+        run_id: &str,
+        names: &[String],
+        outcome: crate::domain::budget::Outcome,
+        heard: Option<crate::domain::budget::Heard>,
+    ) -> StoreResult<()> {
+        let (run_id, names) = (run_id.to_string(), names.to_vec());
+        self.writer.write(move |c| budgets::settle(c, &run_id, &names, outcome, heard, rows::ms(Utc::now()))).await
+    }
+
+    async fn set_provider_limits(
+        &self,
+        name: &str,
+        limits: Option<crate::domain::model::ProviderLimits>,
+    ) -> StoreResult<()> {
+        let name = name.to_string();
+        self.writer.write(move |c| budgets::set_limits(c, &name, limits, rows::ms(Utc::now()))).await
+    }
+
+    async fn provider_budgets(&self) -> StoreResult<(i64, Vec<crate::domain::budget::BudgetSeen>)> {
+        self.readers
+            .read(move |c| {
+                let now = rows::ms(Utc::now());
+                Ok((now, budgets::list(c, now)?))
+            })
+            .await
+    }
+
+    async fn provider_wait(&self, run_id: &str) -> StoreResult<Option<(String, i64)>> {
+        let run_id = run_id.to_string();
+        self.readers.read(move |c| budgets::wait_of(c, &run_id, rows::ms(Utc::now()))).await
     }
 
     async fn delete_secret(&self, name: &str) -> StoreResult<()> {

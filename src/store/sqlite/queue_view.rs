@@ -59,5 +59,5 @@ pub fn read(conn: &Connection, next: u32) -> StoreResult<QueueView> {
             Ok(NextRun { run_id: r.get(0)?, priority: r.get(1)?, concurrency_key: r.get(2)?, queued_at: at(r.get(3)?) })
         },
     )?;
-    Ok(QueueView { queued, running, waiting, by_priority, keys, next })
+    Ok(QueueView { queued, running, waiting, by_priority, keys, next, budgets: Vec::new() })
 }

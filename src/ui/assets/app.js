@@ -11,7 +11,7 @@ const STATUSES = ["queued", "running", "waiting", ...TERMINAL];
 const EVENT_TYPES = ["run_queued", "run_started", "run_handed_back", "run_resumed", "step_started", "text_delta",
   "thinking_delta", "tool_call", "tool_result", "step_completed", "step_restarted", "approval_requested", "approval_decided",
   "tool_calls_requested", "tool_results_received", "tool_source_unavailable", "steered", "step_output_exceeded",
-  "budget_exhausted", "loop_detected", "compaction_started", "compaction_completed", "subagent_started",
+  "rate_limited", "budget_exhausted", "loop_detected", "compaction_started", "compaction_completed", "subagent_started",
   "subagent_finished", "done", "fleet_queued", "result"];
 
 // ---------- Elements ----------
@@ -360,11 +360,12 @@ async function queueView() {
   const cards = h("div", {class: "cards"});
   const why = h("div", {class: "cards"});
   const flow = h("div");
+  const budgets = h("div");
   const workers = h("div");
   const recent = h("div");
   main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Queue"), cards,
     section("Why queued runs are not running", why), section("Priorities, keys and what starts next", flow),
-    section("Workers and their leases", workers), section("Latest runs", recent));
+    section("Provider budgets", budgets), section("Workers and their leases", workers), section("Latest runs", recent));
   const card = (n, label, href, title) => h(href ? "a" : "div", {class: "card", href, title, "data-count": label}, h("span", {class: "n"}, n), h("span", {class: "label"}, label));
   await every(2000, async () => {
     const [health, listed, waiting, latest, queue] = await Promise.all([api("/health"), api("/workers"),
@@ -386,6 +387,8 @@ async function queueView() {
       table(["Next to start", "Priority", "Key", "Queued"], queue.next,
         (r) => [idLink("runs", r.run_id), r.priority, r.concurrency_key ? h("code", {}, r.concurrency_key) : "—", when(r.queued_at)],
         (r) => ({"data-next": r.run_id})));
+    budgets.replaceChildren(queue.budgets.length ? budgetsTable(queue.budgets)
+      : h("p", {class: "muted"}, "No provider limits declared or learned."));
     workers.replaceChildren(table(["Worker", "Status", "Lease expires", "~Started", "Runs it holds"], listed.workers,
       (w) => [h("span", {title: w.id}, w.name, " ", h("code", {class: "muted"}, shortId(w.id))), badge(w.status),
         w.status === "stopped" ? "—" : when(w.lease_expires_at), when(w.started_at),
@@ -393,6 +396,18 @@ async function queueView() {
       (w) => ({"data-worker": w.id, "data-status": w.status})));
     recent.replaceChildren(runsTable(latest.runs), h("p", {}, h("a", {href: "/ui/runs"}, "All runs »")));
   });
+}
+
+// Provider budgets: the limits in force (marked when learned from the
+// provider), a pause, and the inferences waiting for their share.
+function budgetsTable(budgets) {
+  const limit = (n, learned) => (n === undefined ? "—"
+    : learned === n ? [String(n), " ", h("span", {class: "muted", title: "Learned from the provider"}, "learned")] : String(n));
+  return table(["Budget", "Requests/min", "Tokens/min", "At once", "Paused until", "Waiting", "In flight"], budgets,
+    (b) => [h("code", {}, b.name), limit(b.requests_per_minute, b.learned_requests_per_minute),
+      limit(b.tokens_per_minute, b.learned_tokens_per_minute), b.declared?.max_concurrent ?? "—",
+      b.paused_until ? when(b.paused_until) : "—", b.waiting, b.in_flight],
+    (b) => ({"data-budget": b.name, "data-paused": !!b.paused_until}));
 }
 
 async function runsView() {
@@ -557,6 +572,9 @@ function timeline(container, runId) {
         break;
       case "tool_source_unavailable": s.box.append(line(e, `MCP server ${e.server}: ${e.error}`)); break;
       case "step_output_exceeded": container.append(line(e, `${e.bytes} bytes streamed, over ${e.limit}`)); break;
+      case "rate_limited":
+        container.append(line(e, `waits for ${e.budget} (${e.reason.replaceAll("_", " ")}) until ${e.until}`));
+        break;
       case "budget_exhausted":
         container.append(line(e, e.limit_usd !== undefined ? `spent $${e.spent_usd} of $${e.limit_usd}`
           : `spent ${e.spent_tokens} tokens of ${e.limit_tokens}`));
