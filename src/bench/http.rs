@@ -25,6 +25,27 @@ pub struct PickupArgs {
     /// Submissions, one at a time.
     #[arg(long, default_value_t = 200)]
     submissions: u32,
+    /// Queue this many fleet tasks under one concurrency key first (each
+    /// streaming for a second, `--backlog-limit` of them at once), so that
+    /// the messages are measured behind them: fairness, seen from outside.
+    #[arg(long, default_value_t = 0)]
+    backlog: u32,
+    /// The backlog key's limit: fewer than the worker runs at once, so it
+    /// has room for the messages.
+    #[arg(long, default_value_t = 8)]
+    backlog_limit: u32,
+}
+
+/// Queues `tasks` one-second fleet tasks under the concurrency key `backlog`.
+async fn queue_backlog(http: &reqwest::Client, base: &str, tasks: u32, limit: u32) -> anyhow::Result<()> {
+    let words = (0..10).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
+    let script = json!({"chunk_delay_ms": 100, "script": [{"text": words}]});
+    let agent = post(http, &format!("{base}/agents"), json!({"name": "backlog", "options": script})).await?;
+    let fleet = post(http, &format!("{base}/fleets"), json!({"name": "backlog", "agent_id": agent["id"]})).await?;
+    let tasks: Vec<Value> = (0..tasks).map(|i| json!({"message": format!("task {i}")})).collect();
+    let body = json!({"tasks": tasks, "concurrency": {"key": "backlog", "limit": limit}});
+    post(http, &format!("{base}/fleets/{}/run", fleet["id"].as_str().unwrap_or_default()), body).await?;
+    Ok(())
 }
 
 pub async fn post(http: &reqwest::Client, url: &str, body: Value) -> anyhow::Result<Value> {
@@ -88,6 +109,11 @@ pub async fn pickup(setup: &Setup, args: PickupArgs) -> anyhow::Result<()> {
     let base = super::server_url(&mut server)?;
     let worker = setup.spawn(&["worker"], &[])?;
     let http = reqwest::Client::new();
+    if args.backlog > 0 {
+        queue_backlog(&http, &base, args.backlog, args.backlog_limit).await?;
+        // Let the worker start the key's first runs and hold the rest.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
     let sessions = agent_and_sessions(&http, &base, 1).await?;
     let url = format!("{base}/sessions/{}/message/stream", sessions[0]);
     let (mut latencies, mut after_answer) = (Vec::new(), Vec::new());
@@ -117,8 +143,12 @@ pub async fn pickup(setup: &Setup, args: PickupArgs) -> anyhow::Result<()> {
     latencies.sort();
     after_answer.sort();
     super::stop_all(&mut [server, worker]);
+    let behind = match args.backlog {
+        0 => String::new(),
+        n => format!(", behind {n} queued tasks of one key at {}", args.backlog_limit),
+    };
     println!(
-        "submit -> run_started on SSE, worker in another process: {} submissions: p50 {}, p99 {}, max {}",
+        "submit -> run_started on SSE, worker in another process{behind}: {} submissions: p50 {}, p99 {}, max {}",
         latencies.len(),
         ms(percentile(&latencies, 50.0)),
         ms(percentile(&latencies, 99.0)),
