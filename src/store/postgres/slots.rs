@@ -103,18 +103,21 @@ async fn hold(c: &mut PgConnection, held: &[(i64, String, u32)]) -> StoreResult<
 }
 
 /// The first step of a claim under [`lock`]: each row of `held_keys`, in
-/// key order, counted with `FILTER`s in one statement, released, and
-/// deleted once none of its runs is held.
+/// key order, counted in one statement, released, and deleted once none of
+/// its runs is held.
 pub async fn return_held(c: &mut PgConnection) -> StoreResult<()> {
     let keys: Vec<(String, i32)> =
         sqlx::query_as("SELECT key, lim FROM held_keys ORDER BY key").fetch_all(&mut *c).await?;
     for (key, limit) in keys {
+        // The ready runs are counted up to the limit only (`runs_keyed_ready`):
+        // a key with thousands queued costs a claim no more than one with few.
         let (running, ready): (i64, i64) = sqlx::query_as(
-            "SELECT COUNT(*) FILTER (WHERE status = 'running'),
-                    COUNT(*) FILTER (WHERE status = 'queued' AND blocked = 0 AND held = 0)
-             FROM runs WHERE concurrency_key = $1 AND status IN ('running', 'queued')",
+            "SELECT (SELECT COUNT(*) FROM runs WHERE concurrency_key = $1 AND status = 'running'),
+                    (SELECT COUNT(*) FROM (SELECT 1 FROM runs WHERE concurrency_key = $1
+                       AND status = 'queued' AND blocked = 0 AND held = 0 LIMIT $2) ready)",
         )
         .bind(&key)
+        .bind(i64::from(limit.max(0)))
         .fetch_one(&mut *c)
         .await?;
         let free = slots::free_slots(limit.max(0) as u32, running as u32, ready as u32);

@@ -24,6 +24,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (17, "mcp_listings", include_str!("../../../migrations/sqlite/0017_mcp_listings.sql")),
     (18, "flow_control", include_str!("../../../migrations/sqlite/0018_flow_control.sql")),
     (19, "provider_budgets", include_str!("../../../migrations/sqlite/0019_provider_budgets.sql")),
+    (20, "keyed_ready", include_str!("../../../migrations/sqlite/0020_keyed_ready.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

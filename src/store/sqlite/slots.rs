@@ -68,22 +68,25 @@ fn hold(conn: &Connection, held: &[(i64, String, u32)]) -> StoreResult<()> {
     Ok(())
 }
 
-/// The first step of a claim: for each row of `held_keys`, counts through
-/// `runs_keyed` and releases through `runs_held`; the row goes once none
-/// of its runs is held.
+/// The first step of a claim: for each row of `held_keys`, counts its
+/// running runs through `runs_keyed` and its ready ones (up to the limit)
+/// through `runs_keyed_ready`, and releases through `runs_held`; the row
+/// goes once none of its runs is held.
 pub fn return_held(conn: &Connection) -> StoreResult<()> {
     let keys: Vec<(String, i64)> = conn
         .prepare_cached("SELECT key, lim FROM held_keys")?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
     for (key, limit) in keys {
-        let (running, ready): (i64, i64) = conn
+        let running = running(conn, &key)?;
+        // Counted no further than the limit: past it, no slot is free anyway.
+        let ready: i64 = conn
             .prepare_cached(
-                "SELECT COALESCE(SUM(status = 'running'), 0), COALESCE(SUM(status = 'queued' AND blocked = 0 AND held = 0), 0)
-                 FROM runs INDEXED BY runs_keyed WHERE concurrency_key = ?1 AND status IN ('running', 'queued')",
+                "SELECT COUNT(*) FROM (SELECT 1 FROM runs INDEXED BY runs_keyed_ready WHERE concurrency_key = ?1
+                   AND status = 'queued' AND blocked = 0 AND held = 0 LIMIT ?2)",
             )?
-            .query_row([&key], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        let free = slots::free_slots(limit as u32, running as u32, ready as u32);
+            .query_row(params![&key, limit], |r| r.get(0))?;
+        let free = slots::free_slots(limit as u32, running, ready as u32);
         if free > 0 {
             conn.prepare_cached(
                 "UPDATE runs SET held = 0 WHERE queue_seq IN
