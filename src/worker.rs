@@ -80,6 +80,10 @@ struct Worker {
     /// Runs the last heartbeat said this worker held while it was not
     /// executing them: handed back if the next one says so again.
     unknown_held: Vec<Lease>,
+    /// The earliest time a run this worker handed back for its provider
+    /// budget may be claimed again: the worker looks for work then, rather
+    /// than at its next poll.
+    next_wake: Option<tokio::time::Instant>,
 }
 
 /// Runs a worker until `shutdown` fires, then drains it: in-flight steps get
@@ -109,7 +113,11 @@ pub async fn run(
         worker.claim_while_room().await;
         // Database changes matter only to a worker with a free slot.
         let has_room = (worker.in_flight.len() as u32) < worker.config.concurrency;
+        let woken = worker.next_wake;
         tokio::select! {
+            _ = tokio::time::sleep_until(woken.unwrap_or_else(tokio::time::Instant::now)), if woken.is_some() => {
+                worker.next_wake = None;
+            }
             _ = shutdown.cancelled() => break,
             _ = wake.notified() => {}
             _ = crate::store::changed(&mut changes), if has_room => {}
@@ -196,6 +204,7 @@ impl Worker {
             tasks: JoinSet::new(),
             abandoned: Vec::new(),
             unknown_held: Vec::new(),
+            next_wake: None,
         })
     }
 
@@ -286,6 +295,9 @@ impl Worker {
                 match exit {
                     RunExit::Abandoned => self.abandoned.push((lease.clone(), HandBack::Interrupted)),
                     RunExit::DatabaseLost => self.abandoned.push((lease.clone(), HandBack::DatabaseLost)),
+                    RunExit::ForBudget { wake } => {
+                        self.next_wake = Some(self.next_wake.map_or(wake, |w| w.min(wake)));
+                    }
                     RunExit::Finished | RunExit::HandedBack | RunExit::Waiting => {}
                 }
                 tracing::debug!(run_id = lease.run_id, ?exit, "run left the worker");

@@ -148,16 +148,31 @@ fn anthropic_reply(request: &Value, text: &str) -> Reply {
     Reply::sse(body.into_bytes())
 }
 
+/// How a test's provider treats the first summary request.
+#[derive(Clone, Copy, PartialEq)]
+enum FirstSummary {
+    Answered,
+    /// No answer at all.
+    Held,
+    /// A 429 asking for a second's pause.
+    Refused,
+}
+
 /// A local OpenAI-compatible server: summary requests get summary 1, 2, …
-/// (the first one, when `hold_first_summary`, gets no answer at all); every
-/// other request gets [`ANSWER`]. Usage counts the request's characters ÷ 4.
-async fn openai_server(hold_first_summary: bool) -> MockServer {
+/// (the first one as `first` says); every other request gets [`ANSWER`].
+/// Usage counts the request's characters ÷ 4.
+async fn openai_server(first: FirstSummary) -> MockServer {
     let summaries = Arc::new(AtomicUsize::new(0));
     MockServer::answering(move |request: &Received| {
         if is_summary(&request.body) {
             let i = summaries.fetch_add(1, Ordering::SeqCst) + 1;
-            if hold_first_summary && i == 1 {
-                return Reply::silence();
+            match first {
+                FirstSummary::Held if i == 1 => return Reply::silence(),
+                FirstSummary::Refused if i == 1 => {
+                    let body = br#"{"error": {"message": "Rate limit reached", "type": "requests"}}"#.to_vec();
+                    return Reply::json(429, body).header("retry-after", "1");
+                }
+                _ => {}
             }
             return openai_reply(&request.body, &summary(i));
         }
@@ -199,7 +214,7 @@ on_both_backends! {
         let env = TestEnv::on(backend);
         let server = env.server(1);
         let api = server.api();
-        let provider = openai_server(false).await;
+        let provider = openai_server(FirstSummary::Answered).await;
         let agent = small_window_agent(&api, &provider).await;
         let session = api.create_session(&agent, None).await;
 
@@ -260,12 +275,38 @@ on_both_backends! {
         assert_eq!(last_text(&turns.last().unwrap()["content"]), message(29, 200), "{last}");
     }
 
+    async fn a_refused_summary_pauses_the_credential_like_any_inference(backend: Backend) {
+        let env = TestEnv::on(backend);
+        let server = env.server(1);
+        let api = server.api();
+        let provider = openai_server(FirstSummary::Refused).await;
+        let agent = small_window_agent(&api, &provider).await;
+        let session = api.create_session(&agent, None).await;
+        let mut compacted = None;
+        for n in 0..20 {
+            let run = api.send(&session, &message(n, 200)).await;
+            assert_eq!(api.wait_terminal(&run, LIMIT).await["status"], "succeeded", "message {n}");
+            if provider.requests().iter().any(|r| is_summary(&r.body)) {
+                compacted = Some(run);
+                break;
+            }
+        }
+        let events = api.events(&compacted.expect("a run that compacts within 20 messages")).await;
+        let restarted = of_type(&events, "step_restarted");
+        assert_eq!(restarted.len(), 1, "{events:?}");
+        assert_eq!((&restarted[0]["status"], &restarted[0]["delay_ms"]), (&json!(429), &json!(0)), "{events:?}");
+        // The summary's retry waited for the credential's pause, as every call to it does.
+        let waited = of_type(&events, "rate_limited");
+        assert!(waited.iter().any(|e| e["budget"] == "openai" && e["reason"] == "paused"), "{events:?}");
+        assert_eq!(of_type(&events, "compaction_completed").len(), 1, "{events:?}");
+    }
+
     async fn a_worker_killed_during_the_summary_repeats_only_the_summary(backend: Backend) {
         let env = TestEnv::on(backend);
         let server = env.server(0);
         let mut worker = env.worker();
         let api = server.api();
-        let provider = openai_server(true).await;
+        let provider = openai_server(FirstSummary::Held).await;
         let agent = small_window_agent(&api, &provider).await;
         let session = api.create_session(&agent, None).await;
 

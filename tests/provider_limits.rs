@@ -6,7 +6,8 @@
 //! paced across both workers and the provider refuses none of them; without
 //! it, a 429 pauses the credential for every worker, no task fails, and the
 //! calls stay under two a task. A run waiting for its share says so in its
-//! events and its run; bad declarations change nothing.
+//! events and its run; one that waits long is handed back and holds no
+//! worker meanwhile; bad declarations change nothing.
 
 mod common;
 
@@ -64,6 +65,19 @@ async fn budget(api: &Api, name: &str) -> Value {
     budgets.as_array().unwrap().iter().find(|b| b["name"] == name).cloned().unwrap_or(Value::Null)
 }
 
+/// Polls a run until `ready` says yes.
+async fn wait_until(api: &Api, run_id: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let run = api.run(run_id).await;
+        if ready(&run) {
+            return run;
+        }
+        assert!(std::time::Instant::now() < deadline, "never reached: {run}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 on_both_backends! {
 async fn declared_limits_pace_a_fleet_across_two_workers_and_the_provider_refuses_none(backend: Backend) {
     let env = TestEnv::on(backend);
@@ -111,6 +125,38 @@ async fn a_429_pauses_the_credential_for_every_worker_and_no_task_fails(backend:
     assert!(learned["learned_requests_per_minute"].as_u64().is_some_and(|r| r >= 60), "{learned}");
 }
 
+async fn a_run_waiting_long_for_its_share_holds_no_worker_meanwhile(backend: Backend) {
+    let mut env = TestEnv::on(backend);
+    // One worker with room for one run: a wait that held it would stall the queue.
+    env.set("WINGMAN_CONCURRENCY", "1");
+    let server = env.server(0);
+    let api = server.api();
+    // Twelve a minute: the second run's share comes five seconds after the first's.
+    let limited = api.create_agent(json!({"name": "limited", "limits": {"requests_per_minute": 12}})).await;
+    let free = api.create_agent(json!({"name": "free"})).await;
+    let first = api.send(&api.create_session(&limited, None).await, "one").await;
+    let second = api.send(&api.create_session(&limited, None).await, "two").await;
+    let _worker = env.worker();
+    assert_eq!(api.wait_terminal(&first, LIMIT).await["status"], "succeeded");
+    let parked = wait_until(&api, &second, |run| run["status"] == "queued" && !run["rate_limited"].is_null()).await;
+    assert_eq!(parked["rate_limited"]["budget"], json!(format!("agent:{limited}")), "{parked}");
+    let (_, queue) = api.get("/queue").await;
+    assert_eq!(queue["queued"]["rate_limited"], 1, "{queue}");
+    // Someone else's message goes at once, while the limited run still waits.
+    let other = api.send(&api.create_session(&free, None).await, "hi").await;
+    assert_eq!(api.wait_terminal(&other, Duration::from_secs(3)).await["status"], "succeeded");
+    assert_ne!(api.run(&second).await["status"], "succeeded", "the share was five seconds off");
+    let done = api.wait_terminal(&second, LIMIT).await;
+    assert_eq!(done["status"], "succeeded", "{done}");
+    let events = api.events(&second).await;
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    let handed = kinds.iter().position(|k| *k == "run_handed_back").expect("handed back");
+    assert_eq!(&kinds[..=handed], ["run_queued", "run_started", "rate_limited", "run_handed_back"], "{kinds:?}");
+    assert_eq!(kinds.iter().filter(|k| **k == "step_started").count(), 1, "the step began once: {kinds:?}");
+    assert!(events.iter().all(|e| e["type"] != "step_restarted"), "the wait is no attempt: {kinds:?}");
+    assert_eq!(done["attempt"].as_u64(), Some(2), "claimed again once: {done}");
+}
+
 async fn a_run_waiting_for_its_agents_share_says_so_and_bad_declarations_change_nothing(backend: Backend) {
     let env = TestEnv::on(backend);
     let server = env.server(1);
@@ -133,7 +179,9 @@ async fn a_run_waiting_for_its_agents_share_says_so_and_bad_declarations_change_
         assert!(std::time::Instant::now() < deadline, "no run showed its wait");
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
-    assert_eq!((&shown["status"], &shown["rate_limited"]["budget"]), (&json!("running"), &json!(format!("agent:{agent}"))));
+    // Running while it waits in its worker, queued once handed back for a longer wait.
+    assert!(matches!(shown["status"].as_str(), Some("running" | "queued")), "{shown}");
+    assert_eq!(shown["rate_limited"]["budget"], json!(format!("agent:{agent}")), "{shown}");
     assert!(shown["rate_limited"]["until"].is_string(), "{shown}");
     for run in &runs {
         assert_eq!(api.wait_terminal(run, LIMIT).await["status"], "succeeded");

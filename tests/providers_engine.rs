@@ -174,8 +174,18 @@ async fn transient_failures_are_retried_with_the_delays_chosen_and_partial_text_
     let summary: Vec<_> = restarts.iter().map(|e| (e["retry"].as_u64().unwrap(), e["status"].as_u64())).collect();
     assert_eq!(summary, [(1, Some(529)), (2, Some(429)), (3, None)]);
     let delays: Vec<u64> = restarts.iter().map(|e| e["delay_ms"].as_u64().unwrap()).collect();
-    assert!((20..=40).contains(&delays[0]), "backoff with jitter: {delays:?}");
-    assert_eq!(delays[1], 120, "retry-after: 17 capped at retry_cap");
+    // A 529 or 429 pauses the credential for every run instead: the run
+    // adds no delay of its own and waits for the pause like any other.
+    assert_eq!(&delays[..2], [0, 0], "{delays:?}");
+    let waits: Vec<_> = of_type(&events, "rate_limited")
+        .iter()
+        .map(|e| (e["reason"].as_str().unwrap().to_string(), e["wait_ms"].as_u64().unwrap()))
+        .collect();
+    // The 529's pause (capped at retry_cap), then the pace the 429 taught
+    // the credential (its headers name its limit), which every later call keeps.
+    assert!(waits.len() >= 2, "{waits:?}");
+    assert!(waits[0].0 == "paused" && waits[0].1 <= 120, "{waits:?}");
+    assert!(waits[1..].iter().all(|(why, _)| why == "requests_per_minute"), "{waits:?}");
     assert!((60..=120).contains(&delays[2]), "backoff with jitter: {delays:?}");
     assert!(restarts[2]["reason"].as_str().unwrap().contains("api_error: Internal server error"));
 

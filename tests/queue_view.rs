@@ -32,7 +32,7 @@ async fn the_queue_says_why_each_queued_run_waits(backend: Backend) {
     assert_eq!(status, 202);
 
     let seen = queue(&api).await;
-    assert_eq!(seen["queued"], json!({"ready": 3, "session_busy": 1, "fleet_at_cap": 3, "key_at_limit": 0}), "{seen}");
+    assert_eq!(seen["queued"], json!({"ready": 3, "session_busy": 1, "fleet_at_cap": 3, "key_at_limit": 0, "rate_limited": 0}), "{seen}");
     assert_eq!(seen["by_priority"], json!([{"priority": 2, "queued": 1, "running": 0}, {"priority": 0, "queued": 6, "running": 0}]));
     assert_eq!(seen["next"][0]["run_id"], first["run_id"], "the higher priority first: {seen}");
     assert_eq!(seen["next"].as_array().unwrap().len(), 3);

@@ -12,7 +12,7 @@ use store_support::{agent, enqueue, session, worker};
 use wingman::domain::budget::{Outcome, WaitReason};
 use wingman::domain::model::ProviderLimits;
 use wingman::domain::share::{BudgetRef, Share, ShareAsk};
-use wingman::store::{Finish, Store};
+use wingman::store::{Finish, HandBack, Store};
 
 fn ask(run_id: &str, epoch: i64, budgets: &[(&str, Option<ProviderLimits>)]) -> ShareAsk {
     let budgets =
@@ -34,7 +34,7 @@ store_tests! {
         let first = store.take_provider_share(&ask("r1", 1, &[("agent:a", rpm(60))])).await.unwrap();
         let Share::Go { now, tracked: true } = first else { panic!("{first:?}") };
         let second = store.take_provider_share(&ask("r2", 1, &[("agent:a", rpm(60))])).await.unwrap();
-        let Share::Wait { until, wait_ms, budget, reason } = second else { panic!("{second:?}") };
+        let Share::Wait { until, wait_ms, budget, reason, .. } = second else { panic!("{second:?}") };
         assert_eq!((budget.as_str(), reason), ("agent:a", WaitReason::RequestsPerMinute));
         assert!((until - now - 1000).abs() < 200 && wait_ms <= 1000, "one a second: {until} {now} {wait_ms}");
         // Asked again, the run keeps its reservation rather than taking another.
@@ -93,6 +93,33 @@ store_tests! {
         assert!(matches!(room, Share::Go { .. }), "{room:?}");
         store.settle_provider_call(&two, &["openai".into()], Outcome::Failed, None).await.unwrap();
         assert_eq!(store.provider_budgets().await.unwrap().1[0].in_flight, 0);
+    }
+
+    #[tokio::test]
+    async fn a_run_handed_back_for_its_budget_keeps_its_session_and_is_claimed_only_once_due(store, dir) {
+        let a = agent(serde_json::json!({}), 5);
+        store.insert_agent(&a).await.unwrap();
+        let s = session(&store, dir.path()).await;
+        let first = enqueue(&store, &s, &a, "one").await;
+        let next = enqueue(&store, &s, &a, "two").await;
+        let w = worker(&store).await;
+        let claim = store.claim_runs(&w, 4).await.unwrap().pop().unwrap();
+        assert_eq!(claim.lease.run_id, first);
+        let soon = chrono::Utc::now().timestamp_millis() + 800;
+        store.release_run(&claim.lease, HandBack::ForBudget { wake_at: soon }).await.unwrap();
+        // Not claimable before its time, and its session's next message still waits behind it.
+        assert!(store.claim_runs(&w, 4).await.unwrap().is_empty());
+        assert!(!store.has_claimable().await.unwrap());
+        let queue = store.queue_view(10).await.unwrap();
+        assert_eq!((queue.queued.rate_limited, queue.queued.ready, queue.queued.session_busy), (1, 0, 1));
+        tokio::time::sleep(std::time::Duration::from_millis(900)).await;
+        assert!(store.has_claimable().await.unwrap());
+        // (The first worker's short lease has lapsed by now.)
+        let again = store.claim_runs(&worker(&store).await, 4).await.unwrap();
+        assert_eq!(again.iter().map(|c| c.lease.run_id.as_str()).collect::<Vec<_>>(), [first.as_str()]);
+        assert_eq!((again[0].charged_attempts, again[0].attempt), (claim.charged_attempts, 2), "not charged");
+        assert_eq!(store.queue_view(10).await.unwrap().queued.rate_limited, 0);
+        assert_ne!(next, first);
     }
 
     #[tokio::test]

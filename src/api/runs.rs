@@ -92,7 +92,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
     let filter = RunFilter { parent_run_id: Some(id), limit: MAX_CHILDREN_SHOWN, ..Default::default() };
     let children = state.store.list_runs(&filter).await?.iter().map(ChildRun::of).collect();
     let rate_limited = match run.status {
-        RunStatus::Running => state.store.provider_wait(&run.id).await?.map(RateLimited::of),
+        RunStatus::Running | RunStatus::Queued => state.store.provider_wait(&run.id).await?.map(RateLimited::of),
         _ => None,
     };
     Ok(Json(RunView { run, children, rate_limited }))

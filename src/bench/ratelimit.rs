@@ -65,6 +65,9 @@ struct Outcome {
     calls: u64,
     rejected: u64,
     elapsed: Duration,
+    /// How long another agent's message, sent three seconds into the
+    /// fleet, took from its submission to its end.
+    other: Duration,
     budgets: Option<Value>,
 }
 
@@ -126,6 +129,7 @@ async fn measure(setup: &Setup, args: &RatelimitArgs, declared: bool) -> anyhow:
     let base = super::server_url(&mut processes.0[0])?;
     let http = reqwest::Client::new();
     let fleet = prepare(&http, &base, &fake, args.rate, declared).await?;
+    let other_session = other_agents_session(&http, &base).await?;
     let tasks: Vec<Value> = (0..args.tasks).map(|i| json!({"message": format!("task {i}")})).collect();
     let submitted = post(&http, &format!("{base}/fleets/{fleet}/run"), json!({"tasks": tasks})).await?;
     let id = submitted["fleet_run_id"].as_str().context("the fleet run has no id")?.to_string();
@@ -139,8 +143,10 @@ async fn measure(setup: &Setup, args: &RatelimitArgs, declared: bool) -> anyhow:
     // Generous: twenty times what the limit allows, and a minute more.
     let deadline =
         Duration::from_secs(60) + Duration::from_secs_f64(20.0 * f64::from(args.tasks) / f64::from(args.rate));
+    let other = tokio::spawn(message_after(http.clone(), base.clone(), other_session, Duration::from_secs(3)));
     let run = wait_for_end(&http, &base, &id, deadline).await?;
     let elapsed = started.elapsed();
+    let other = other.await??;
     let budgets = budgets(&http, &base).await;
     drop(processes);
     let count = |name: &str| run["progress"][name].as_u64().unwrap_or(0);
@@ -151,8 +157,33 @@ async fn measure(setup: &Setup, args: &RatelimitArgs, declared: bool) -> anyhow:
         calls: fake.calls(),
         rejected: fake.rejected(),
         elapsed,
+        other,
         budgets,
     })
+}
+
+/// A session of another agent, on the offline `scripted` provider, whose
+/// calls draw from no budget.
+async fn other_agents_session(http: &reqwest::Client, base: &str) -> anyhow::Result<String> {
+    let agent = post(http, &format!("{base}/agents"), json!({"name": "someone-else"})).await?;
+    let session = post(http, &format!("{base}/sessions"), json!({"agent_id": agent["id"]})).await?;
+    session["id"].as_str().map(String::from).context("the session has no id")
+}
+
+/// Sends one message to `session` after `delay` and answers how long it
+/// took from its submission to its end.
+async fn message_after(
+    http: reqwest::Client,
+    base: String,
+    session: String,
+    delay: Duration,
+) -> anyhow::Result<Duration> {
+    tokio::time::sleep(delay).await;
+    let sent = Instant::now();
+    let url = format!("{base}/sessions/{session}/message?wait=true");
+    let answer = post(&http, &url, json!({"message": "hello"})).await?;
+    anyhow::ensure!(answer["status"] == "succeeded", "the other agent's message did not succeed: {answer}");
+    Ok(sent.elapsed())
 }
 
 /// Stores a key, declares the limit when asked, and creates the agent and
@@ -222,7 +253,8 @@ fn report(args: &RatelimitArgs, declared: bool, o: &Outcome) {
     let headers = if args.headers { " with x-ratelimit headers" } else { "" };
     println!(
         "ratelimit {}: {} tasks ({} succeeded, {} failed; {}) at {}/s{headers}, {} worker(s) x {}: \
-         {} provider calls ({:.2} a task), {} answered 429 ({:.1} %), {:.1} s ({:.2} x tasks/rate)",
+         {} provider calls ({:.2} a task), {} answered 429 ({:.1} %), {:.1} s ({:.2} x tasks/rate); \
+         another agent's message sent 3 s in took {:.0} ms",
         label(declared),
         args.tasks,
         o.succeeded,
@@ -237,6 +269,7 @@ fn report(args: &RatelimitArgs, declared: bool, o: &Outcome) {
         o.rejected as f64 * 100.0 / (o.calls.max(1) as f64),
         o.elapsed.as_secs_f64(),
         o.elapsed.as_secs_f64() / ideal.max(f64::MIN_POSITIVE),
+        o.other.as_secs_f64() * 1000.0,
     );
     if let Some(budgets) = &o.budgets {
         println!("ratelimit {}: GET /queue budgets {budgets}", label(declared));

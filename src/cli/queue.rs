@@ -22,6 +22,7 @@ pub async fn show(remote: &Remote, next: u32, json: bool) -> anyhow::Result<()> 
     fields.add("session busy", format!("{} (behind their session's unfinished run)", n(&why["session_busy"])));
     fields.add("fleet at cap", format!("{} (behind their fleet's worker_count)", n(&why["fleet_at_cap"])));
     fields.add("key at limit", format!("{} (held for a slot of their key)", n(&why["key_at_limit"])));
+    fields.add("rate limited", format!("{} (waiting for a provider budget's share)", n(&why["rate_limited"])));
     fields.add("running", n(&queue["running"]));
     fields.add("waiting", format!("{} (for a person, a client or sub-agents)", n(&queue["waiting"])));
     print!("{}", fields.render());

@@ -123,6 +123,15 @@ impl Budget {
         tighter(self.declared.requests_per_minute.map(f64::from), self.learned.requests_per_minute)
     }
 
+    /// Whether the requests a minute in force are a learned rate, which
+    /// rises with every second of answers, rather than a declared one.
+    pub fn paced_by_learned_rate(&self) -> bool {
+        match (self.learned.requests_per_minute, self.declared.requests_per_minute) {
+            (Some(learned), Some(declared)) => learned < f64::from(declared),
+            (learned, _) => learned.is_some(),
+        }
+    }
+
     /// The tokens a minute in force.
     pub fn tokens_per_minute(&self) -> Option<f64> {
         tighter(self.declared.tokens_per_minute.map(f64::from), self.learned.tokens_per_minute)

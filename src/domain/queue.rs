@@ -22,7 +22,8 @@ pub struct QueueView {
     pub next: Vec<NextRun>,
     /// Provider budgets (a credential's, or an agent's `agent:<id>`):
     /// limits in force, a pause, and the inferences waiting for their share
-    /// (their runs are `running`: each holds its worker while it waits).
+    /// (a run that waits a second or more is handed back meanwhile and
+    /// counted under `queued.rate_limited`; a shorter wait keeps its worker).
     pub budgets: Vec<BudgetView>,
 }
 
@@ -66,6 +67,9 @@ pub struct QueuedWhy {
     pub fleet_at_cap: u64,
     /// Held: their concurrency key has as many runs running as its limit.
     pub key_at_limit: u64,
+    /// Handed back until their next inference's share of a provider budget
+    /// comes within reach (each holds no worker meanwhile; see `budgets`).
+    pub rate_limited: u64,
 }
 
 /// The queued and running runs of one priority.

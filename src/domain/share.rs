@@ -47,8 +47,12 @@ pub struct Seen {
     pub budget: Option<Budget>,
     /// The time this run reserved, when it waits for it.
     pub reserved: Option<i64>,
-    /// Calls of other running runs in flight now.
+    /// Calls of other runs in flight now.
     pub in_flight: u32,
+    /// Calls of other runs waiting for a share they have not reserved yet
+    /// (beyond the horizon, many of them handed back to the queue), that
+    /// began waiting before this one did: it lines up behind them.
+    pub waiting_ahead: u32,
 }
 
 /// The answer to a call's ask.
@@ -59,7 +63,27 @@ pub enum Share {
     /// `tracked` when a budget applied, so that its end must be settled.
     Go { now: i64, tracked: bool },
     /// Ask again at `until` (the database's clock; `wait_ms` from now).
-    Wait { until: i64, wait_ms: u64, budget: String, reason: WaitReason },
+    /// `at` is when the call's share is due as far as is known now: `until`
+    /// for a reservation, later for a call beyond the horizon (no later
+    /// than [`LEARNED_RECHECK_MS`] from now while a learned rate paces it).
+    Wait { until: i64, wait_ms: u64, at: i64, budget: String, reason: WaitReason },
+}
+
+impl Share {
+    /// When a run whose call must wait is better handed back to the queue
+    /// than kept in its worker: its share is [`PARK_MS`] or more away. Then
+    /// it is claimed again `PARK_MS / 2` before its share is due (as a time
+    /// on the database's clock, and in milliseconds from now), so that it
+    /// asks within the horizon, reserves, and waits the rest in its worker.
+    pub fn hand_back_until(&self) -> Option<(i64, u64)> {
+        let Share::Wait { until, wait_ms, at, .. } = *self else { return None };
+        let now = until - wait_ms as i64;
+        if at - now < PARK_MS as i64 {
+            return None;
+        }
+        let wake = at - PARK_MS as i64 / 2;
+        Some((wake, (wake - now) as u64))
+    }
 }
 
 /// What to write: budgets changed, and the run's place in each budget.
@@ -92,11 +116,27 @@ impl Place {
 /// reservation made far ahead at a lower rate would hold the run for nothing.
 pub const HORIZON_MS: i64 = 2000;
 
+/// A wait for a share this long or longer is not spent holding a worker:
+/// the run is handed back to the queue until shortly before its share
+/// comes within reach ([`crate::domain::lifecycle::HandBack::ForBudget`]).
+/// Shorter waits cost less than a hand-back and a claim.
+pub const PARK_MS: u64 = 1000;
+
+/// The longest a run is handed back for when a budget it waits for is
+/// paced by a learned rate: that rate rises as answers come (doubling each
+/// second at first), so a share lined up far off now may be due much sooner.
+pub const LEARNED_RECHECK_MS: i64 = 3000;
+
+/// How many waiting calls ahead are counted when lining up behind them:
+/// past that, a call wakes too early and simply waits again.
+const MAX_AHEAD: u32 = 10_000;
+
 /// Decides a call's share at `now`, given what was loaded for each of the
 /// ask's budgets (in the same order). A credential without a row has no
 /// limits and no pause, and is left out.
 pub fn decide(now: i64, ask: &ShareAsk, seen: Vec<Seen>) -> Decision {
     let mut live: Vec<(String, Budget, Option<i64>, u32)> = Vec::new();
+    let ahead = seen.iter().map(|s| s.waiting_ahead).max().unwrap_or(0).min(MAX_AHEAD);
     for (r, seen) in ask.budgets.iter().zip(seen) {
         let budget = match (seen.budget, r.declared) {
             (Some(mut b), Some(declared)) => {
@@ -115,13 +155,15 @@ pub fn decide(now: i64, ask: &ShareAsk, seen: Vec<Seen>) -> Decision {
     let at = match reserved {
         Some(at) => at,
         None => {
-            let (at, why) = earliest(&live, now, ask.tokens);
+            let (at, why) = earliest_behind(&live, now, ask.tokens, ahead);
             if let Some((name, reason)) = why.clone().filter(|_| at - now > HORIZON_MS) {
                 // A pause is waited out whole: nothing can be reserved before its end.
                 let until = if reason == WaitReason::Paused { at } else { at - HORIZON_MS };
                 let place = Place { until: Some(until), reserved: false };
                 decision.places = live.iter().map(|(n, ..)| (n.clone(), place)).collect();
-                decision.share = Share::Wait { until, wait_ms: (until - now) as u64, budget: name, reason };
+                let learned = live.iter().any(|(_, b, ..)| b.paced_by_learned_rate());
+                let at = if learned { at.min(now + LEARNED_RECHECK_MS) } else { at };
+                decision.share = Share::Wait { until, wait_ms: (until - now) as u64, at, budget: name, reason };
                 return decision;
             }
             for (_, budget, _, _) in live.iter_mut() {
@@ -145,7 +187,7 @@ pub fn decide(now: i64, ask: &ShareAsk, seen: Vec<Seen>) -> Decision {
         decision.places = live.iter().map(|(n, ..)| (n.clone(), Place::reserved(now))).collect();
         let until = now + CONCURRENT_POLL_MS;
         let (budget, reason) = (name.clone(), WaitReason::MaxConcurrent);
-        decision.share = Share::Wait { until, wait_ms: CONCURRENT_POLL_MS as u64, budget, reason };
+        decision.share = Share::Wait { until, wait_ms: CONCURRENT_POLL_MS as u64, at: until, budget, reason };
         return decision;
     }
     decision.places = live.iter().map(|(n, ..)| (n.clone(), Place::SENDING)).collect();
@@ -180,6 +222,30 @@ fn earliest(live: &[(String, Budget, Option<i64>, u32)], now: i64, tokens: u64) 
     found
 }
 
+/// The earliest share behind `ahead` calls waiting before this one: the
+/// budgets as they would be once each had taken its share in turn (assumed
+/// the size of this one's). Calls that wait long are handed back to the
+/// queue, so without lining up they would all wake at the same moment and
+/// race for a share only a few can have.
+fn earliest_behind(
+    live: &[(String, Budget, Option<i64>, u32)],
+    now: i64,
+    tokens: u64,
+    ahead: u32,
+) -> (i64, Option<(String, WaitReason)>) {
+    if ahead == 0 {
+        return earliest(live, now, tokens);
+    }
+    let mut line: Vec<_> = live.to_vec();
+    for _ in 0..ahead {
+        let (at, _) = earliest(&line, now, tokens);
+        for (_, budget, _, _) in line.iter_mut() {
+            budget.take(at, tokens);
+        }
+    }
+    earliest(&line, now, tokens)
+}
+
 fn waiting(
     mut decision: Decision,
     live: &[(String, Budget, Option<i64>, u32)],
@@ -189,7 +255,7 @@ fn waiting(
     reason: WaitReason,
 ) -> Decision {
     decision.places = live.iter().map(|(n, ..)| (n.clone(), Place::reserved(until))).collect();
-    decision.share = Share::Wait { until, wait_ms: (until - now).max(0) as u64, budget, reason };
+    decision.share = Share::Wait { until, wait_ms: (until - now).max(0) as u64, at: until, budget, reason };
     decision
 }
 
@@ -225,15 +291,21 @@ mod tests {
         assert_eq!((until, wait_ms, reason), (2000, 1000, WaitReason::RequestsPerMinute));
         assert_eq!(second.places, vec![("agent:a".to_string(), Place::reserved(2000))]);
         let kept = second.budgets[0].1.clone();
-        let woke = decide(2000, &a, vec![Seen { budget: Some(kept.clone()), reserved: Some(2000), in_flight: 0 }]);
+        let woke = decide(
+            2000,
+            &a,
+            vec![Seen { budget: Some(kept.clone()), reserved: Some(2000), in_flight: 0, waiting_ahead: 0 }],
+        );
         assert_eq!(woke.share, Share::Go { now: 2000, tracked: true });
         assert!(woke.budgets.is_empty(), "a reservation is not paid twice");
         // A pause that outlasts the reservation sends it to the back of the line.
         let paused = Budget { paused_until: 2500, ..kept };
-        let again = decide(2000, &a, vec![Seen { budget: Some(paused), reserved: Some(2000), in_flight: 0 }]);
+        let again =
+            decide(2000, &a, vec![Seen { budget: Some(paused), reserved: Some(2000), in_flight: 0, waiting_ahead: 0 }]);
         assert!(matches!(again.share, Share::Wait { until: 3000, .. }), "{again:?}");
         let behind = Budget { paused_until: 3500, ..again.budgets[0].1.clone() };
-        let later = decide(2000, &a, vec![Seen { budget: Some(behind), reserved: Some(3000), in_flight: 0 }]);
+        let later =
+            decide(2000, &a, vec![Seen { budget: Some(behind), reserved: Some(3000), in_flight: 0, waiting_ahead: 0 }]);
         assert!(matches!(later.share, Share::Wait { reason: WaitReason::RequestsPerMinute, .. }), "{later:?}");
     }
 
@@ -249,15 +321,50 @@ mod tests {
     }
 
     #[test]
+    fn a_call_lines_up_behind_the_calls_waiting_before_it() {
+        // 60 a minute: one a second. Ten calls wait ahead, none reserved yet.
+        let a = ask(&[("agent:a", Some(60))]);
+        let spent = Budget { requests_tat: 1_500.0, ..Default::default() };
+        let alone = decide(1000, &a, vec![Seen { budget: Some(spent.clone()), ..Default::default() }]);
+        assert!(matches!(alone.share, Share::Wait { until: 1500, .. }), "{alone:?}");
+        let seen = Seen { budget: Some(spent), waiting_ahead: 10, ..Default::default() };
+        let behind = decide(1000, &a, vec![seen]);
+        let Share::Wait { until, wait_ms, .. } = behind.share else { panic!("{behind:?}") };
+        // Its share is ten seconds later; it asks again two seconds before.
+        assert_eq!((until, wait_ms), (11_500 - HORIZON_MS, 8_500));
+        // So long a wait is not spent in a worker: the run is claimed again
+        // shortly before its share, once, and then reserves it.
+        let (wake, wake_in) = behind.share.hand_back_until().expect("handed back");
+        assert_eq!((wake, wake_in), (11_500 - PARK_MS as i64 / 2, 10_000));
+        assert_eq!(alone.share.hand_back_until(), None, "half a second is waited in the worker");
+        assert!(behind.budgets.is_empty(), "nothing taken for the calls ahead");
+    }
+
+    #[test]
+    fn a_call_paced_by_a_learned_rate_is_handed_back_no_longer_than_the_recheck() {
+        let a = ask(&[("openai", None)]);
+        let mut slow = Budget { requests_tat: 1_500.0, ..Default::default() };
+        slow.learned.requests_per_minute = Some(60.0);
+        let seen = Seen { budget: Some(slow), waiting_ahead: 100, ..Default::default() };
+        let d = decide(1000, &a, vec![seen]);
+        let Share::Wait { until, at, .. } = d.share else { panic!("{d:?}") };
+        assert!(until > 90_000, "a hundred ahead at one a second: {until}");
+        assert_eq!(at, 1000 + LEARNED_RECHECK_MS, "but the rate may double meanwhile");
+        assert_eq!(d.share.hand_back_until(), Some((at - PARK_MS as i64 / 2, 2500)));
+    }
+
+    #[test]
     fn a_full_budget_of_calls_in_flight_keeps_the_paid_share_and_polls() {
         let mut a = ask(&[("openai", None)]);
         a.budgets[0].declared = None;
         let full =
             Budget { declared: ProviderLimits { max_concurrent: Some(2), ..Default::default() }, ..Default::default() };
-        let d = decide(1000, &a, vec![Seen { budget: Some(full.clone()), reserved: None, in_flight: 2 }]);
+        let d =
+            decide(1000, &a, vec![Seen { budget: Some(full.clone()), reserved: None, in_flight: 2, waiting_ahead: 0 }]);
         assert!(matches!(d.share, Share::Wait { until: 1200, reason: WaitReason::MaxConcurrent, .. }), "{d:?}");
         assert_eq!(d.places, vec![("openai".to_string(), Place::reserved(1000))]);
-        let room = decide(1200, &a, vec![Seen { budget: Some(full), reserved: Some(1000), in_flight: 1 }]);
+        let room =
+            decide(1200, &a, vec![Seen { budget: Some(full), reserved: Some(1000), in_flight: 1, waiting_ahead: 0 }]);
         assert_eq!(
             (room.share, room.places),
             (Share::Go { now: 1200, tracked: true }, vec![("openai".to_string(), Place::SENDING)])

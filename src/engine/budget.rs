@@ -4,19 +4,22 @@
 //! credential is paused; after, the budgets learn from how the call ended
 //! (a 429 or 529 pauses the credential for every worker). The wait is not
 //! an attempt: nothing was sent, nothing is retried, and the run says why
-//! with a `rate_limited` event.
+//! with a `rate_limited` event. A wait of a second or more is not spent in
+//! the worker: the run is handed back to the queue until shortly before its
+//! share is due.
 
 use std::time::Duration;
 
 use chrono::{TimeZone, Utc};
 
-use super::{Execution, RunExit};
+use super::{counted, Execution, RunExit};
 use crate::domain::budget::{Heard, Outcome};
 use crate::domain::compaction;
 use crate::domain::event::RunEvent;
 use crate::domain::share::{BudgetRef, Share, ShareAsk};
+use crate::metrics::FencedWrite;
 use crate::provider::{self, InferenceRequest, InferenceResponse, ProviderError};
-use crate::store::{Commit, StoreError};
+use crate::store::{Commit, HandBack, StoreError};
 
 /// A provider call's place in its budgets, from its share to its end.
 pub(super) struct Call {
@@ -25,6 +28,14 @@ pub(super) struct Call {
     /// When it was sent, by the store's clock; `None` when no budget applies.
     sent_at: Option<i64>,
     tracked: bool,
+}
+
+impl Call {
+    /// Whether `error` pauses a budget this call drew from: a 429 or 529
+    /// does (see [`outcome`]), and the next ask waits for the pause.
+    pub(super) fn pauses_for(&self, error: &ProviderError) -> bool {
+        !self.budgets.is_empty() && matches!(error.status, Some(429 | 529))
+    }
 }
 
 /// The retry delay assumed when a 429 or 529 names none.
@@ -71,20 +82,23 @@ impl Execution {
         };
         let mut announced: Option<(String, String)> = None;
         loop {
-            match self.store.take_provider_share(&ask).await? {
+            let answer = self.store.take_provider_share(&ask).await?;
+            match answer {
                 Share::Go { now, tracked } => {
                     (call.sent_at, call.tracked) = (Some(now), tracked);
                     return Ok(Ok(call));
                 }
-                Share::Wait { until, wait_ms, budget, reason } => {
-                    // Said once for each budget and reason, not at every poll.
+                Share::Wait { until, wait_ms, ref budget, reason, .. } => {
                     let said = (budget.clone(), reason.as_str().to_string());
+                    if let Some((wake_at, wake_in)) = answer.hand_back_until() {
+                        // The step starts when the run is claimed again; until then it has not.
+                        self.pending.retain(|e| !matches!(e, RunEvent::StepStarted { step: s } if *s == step));
+                        self.announce_wait(step, &said, wake_at, wake_in).await?;
+                        return self.hand_back_for_budget(wake_at, wake_in).await.map(Err);
+                    }
+                    // Said once for each budget and reason, not at every poll.
                     if announced.as_ref() != Some(&said) {
-                        let until_text = Utc.timestamp_millis_opt(until).single().unwrap_or_else(Utc::now).to_rfc3339();
-                        let event =
-                            RunEvent::RateLimited { step, budget, reason: said.1.clone(), until: until_text, wait_ms };
-                        self.write(Commit { events: vec![event], ..Default::default() }).await?;
-                        crate::metrics::rate_limited(&said.0, &said.1);
+                        self.announce_wait(step, &said, until, wait_ms).await?;
                         announced = Some(said);
                     }
                     let left = tokio::select! {
@@ -101,6 +115,35 @@ impl Execution {
                 }
             }
         }
+    }
+
+    /// Writes `rate_limited`: the step's call waits for `budget` (for
+    /// `reason`) until `until`, `wait_ms` from now.
+    async fn announce_wait(
+        &mut self,
+        step: u32,
+        (budget, reason): &(String, String),
+        until: i64,
+        wait_ms: u64,
+    ) -> Result<(), StoreError> {
+        let until_text = Utc.timestamp_millis_opt(until).single().unwrap_or_else(Utc::now).to_rfc3339();
+        let event =
+            RunEvent::RateLimited { step, budget: budget.clone(), reason: reason.clone(), until: until_text, wait_ms };
+        self.write(Commit { events: vec![event], ..Default::default() }).await?;
+        crate::metrics::rate_limited(budget, reason);
+        Ok(())
+    }
+
+    /// Hands the run back to the queue until `until` (the store's clock,
+    /// `wait_ms` from now; see [`Share::hand_back_until`]), so that its
+    /// wait holds no worker. Its place in its budgets stays: it is how the
+    /// calls that wait after it line up behind it, and how the API shows
+    /// it rate-limited.
+    async fn hand_back_for_budget(&mut self, until: i64, wait_ms: u64) -> Result<RunExit, StoreError> {
+        let handed = self.store.release_run(&self.lease, HandBack::ForBudget { wake_at: until }).await;
+        counted(FencedWrite::HandBack, handed)?;
+        let wake = tokio::time::Instant::now() + Duration::from_millis(wait_ms);
+        Ok(RunExit::ForBudget { wake })
     }
 
     /// Ends a call in its budgets. A failure to write it costs the run

@@ -16,7 +16,7 @@ use crate::domain::event::RunEvent;
 use crate::domain::history::History;
 use crate::domain::model::{Message, Reasoning, RunStatus, ToolSpec, Usage};
 use crate::metrics;
-use crate::provider::{self, InferenceRequest, Provider, ProviderError};
+use crate::provider::{self, InferenceRequest, InferenceResponse, Provider, ProviderError};
 use crate::store::{Commit, StoreError};
 
 /// Why a run compacts.
@@ -147,10 +147,9 @@ impl Execution {
             let messages = pruned.messages()[..plan.summarize].iter().map(|m| m.as_ref());
             let previous = view.summary().map(compaction::summary_of);
             let transcript = compaction::transcript(previous.as_deref(), messages, budget.transcript_tokens());
-            match self.summarize(provider, transcript, &budget).await {
-                Ok(Some(written)) => summary = Some(written),
-                Ok(None) => return Ok(Compacted::Exit(RunExit::Abandoned)),
-                Err(error) => return self.summary_failed(step, error).await,
+            match self.summary_in_budget(step, provider, transcript, &budget).await? {
+                Ok(written) => summary = Some(written),
+                Err(compacted) => return Ok(compacted),
             }
         }
         let usage = summary.as_ref().map(|s| s.usage).unwrap_or_default();
@@ -181,14 +180,41 @@ impl Execution {
         Ok(if ended { Compacted::Exit(RunExit::Finished) } else { Compacted::Proceed })
     }
 
-    /// Asks the summary model for a summary of `transcript`, within the
-    /// step's time and output guards. `Ok(None)`: the run was abandoned.
-    async fn summarize(
-        &self,
+    /// The summary of `transcript`, its call drawing from the provider
+    /// budgets like any inference (it may wait for its share, and a run
+    /// handed back meanwhile compacts when claimed again). `Err` is how the
+    /// compaction ends instead: the run left, or the summary failed.
+    async fn summary_in_budget(
+        &mut self,
+        step: u32,
         provider: &Arc<dyn Provider>,
         transcript: String,
         budget: &Budget,
-    ) -> Result<Option<Summary>, ProviderError> {
+    ) -> Result<Result<Summary, Compacted>, StoreError> {
+        let request = self.summary_request(transcript, budget);
+        let call = match self.take_share(step, &request).await? {
+            Ok(call) => call,
+            Err(exit) => return Ok(Err(Compacted::Exit(exit))),
+        };
+        let Some(result) = self.summarize(provider, &request).await else {
+            self.settle_share(&call, None).await;
+            return Ok(Err(Compacted::Exit(RunExit::Abandoned)));
+        };
+        self.settle_share(&call, Some(&result)).await;
+        match result.and_then(|response| self.summary_of(&request.model, response)) {
+            Ok(summary) => Ok(Ok(summary)),
+            Err(mut error) => {
+                if call.pauses_for(&error) {
+                    // The budget's pause holds the retry back, as for any inference.
+                    error.retry_after = Some(std::time::Duration::ZERO);
+                }
+                Ok(Err(self.summary_failed(step, error).await?))
+            }
+        }
+    }
+
+    /// The request for a summary of `transcript`, by the compaction's model.
+    fn summary_request(&self, transcript: String, budget: &Budget) -> InferenceRequest {
         let agent = &self.ctx.agent;
         let model = agent.compaction.model.clone().unwrap_or_else(|| agent.model.clone());
         let mut options = agent.options.clone();
@@ -196,8 +222,8 @@ impl Execution {
         // models take `max_completion_tokens` and refuse `max_tokens`.
         let cap = if options.contains_key("max_completion_tokens") { "max_completion_tokens" } else { "max_tokens" };
         options.insert(cap.into(), budget.summary_tokens().into());
-        let request = InferenceRequest {
-            model: model.clone(),
+        InferenceRequest {
+            model,
             options,
             system: Some(compaction::summary_instructions(budget.summary_tokens())),
             history: History::default(),
@@ -206,10 +232,19 @@ impl Execution {
             output_schema: None,
             call_index: checkpoint::inference_calls(&self.ctx.checkpoints),
             reasoning: Reasoning::Off,
-        };
+        }
+    }
+
+    /// Asks for the summary, within the step's time and output guards.
+    /// `None`: the run was abandoned.
+    async fn summarize(
+        &self,
+        provider: &Arc<dyn Provider>,
+        request: &InferenceRequest,
+    ) -> Option<Result<InferenceResponse, ProviderError>> {
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let mut guard = StepGuard::new(&agent.guards);
-        let call = provider.infer(&request, &tx);
+        let mut guard = StepGuard::new(&self.ctx.agent.guards);
+        let call = provider.infer(request, &tx);
         tokio::pin!(call);
         let asked = tokio::time::Instant::now();
         let result = loop {
@@ -217,18 +252,23 @@ impl Execution {
                 result = &mut call => break result,
                 Some(delta) = rx.recv() => if !guard.count(&delta) { break Err(guard.cut()) },
                 _ = tokio::time::sleep_until(guard.deadline()) => break Err(guard.timed_out()),
-                _ = self.signals.abort.cancelled() => return Ok(None),
+                _ = self.signals.abort.cancelled() => return None,
             }
         };
-        metrics::provider_answered(&agent.provider, &model, result.is_ok(), asked.elapsed());
-        let mut response = result?;
+        metrics::provider_answered(&self.ctx.agent.provider, &request.model, result.is_ok(), asked.elapsed());
+        Some(result)
+    }
+
+    /// The summary an answer holds, with its cost.
+    fn summary_of(&self, model: &str, mut response: InferenceResponse) -> Result<Summary, ProviderError> {
+        let agent = &self.ctx.agent;
         let text = response.text.trim().to_string();
         if text.is_empty() {
             return Err(ProviderError::transient("the summary came back empty"));
         }
-        response.usage.cost_usd = self.config.pricing.cost(&agent.provider, &model, &agent.options, &response.usage);
-        metrics::usage(&agent.provider, &model, &response.usage);
-        Ok(Some(Summary { text, usage: response.usage }))
+        response.usage.cost_usd = self.config.pricing.cost(&agent.provider, model, &agent.options, &response.usage);
+        metrics::usage(&agent.provider, model, &response.usage);
+        Ok(Summary { text, usage: response.usage })
     }
 
     /// A summary that failed: retried like any step's inference (the

@@ -124,7 +124,12 @@ impl Execution {
                 metrics::step_finished(StepKind::Inference, started.elapsed());
                 Ok(exit)
             }
-            Err(error) => {
+            Err(mut error) => {
+                if call.pauses_for(&error) {
+                    // The budget's pause holds this run back with every other
+                    // (handing it back while it lasts), so it adds no wait of its own.
+                    error.retry_after = Some(std::time::Duration::ZERO);
+                }
                 // What streamed before the failure stays in the log, before
                 // the `step_restarted` that voids it.
                 if !unflushed.is_empty() {

@@ -105,6 +105,9 @@ pub enum RunExit {
     DatabaseLost,
     /// The run waits for a person's decision or a client's tool results, held by no worker.
     Waiting,
+    /// The run was handed back to wait for its provider budget; it may be
+    /// claimed again from `wake` on.
+    ForBudget { wake: tokio::time::Instant },
 }
 
 /// Executes a claimed run until it ends, is handed back or is abandoned.
@@ -268,7 +271,8 @@ impl Execution {
                 _ => ctx.run.steps,
             };
             pending.push(RunEvent::RunResumed { attempt: claim.attempt, from_step });
-            if let Some(step) = ctx.open_step {
+            // After a clean hand-back nothing was in flight, so nothing is void.
+            if let Some(step) = ctx.open_step.filter(|_| !ctx.handed_back) {
                 pending.push(restarted(
                     step,
                     claim.attempt,

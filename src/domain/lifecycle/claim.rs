@@ -43,6 +43,8 @@ pub struct HandedBack {
     /// attempt may trust that no step was in flight. `None` keeps the value
     /// the claim found.
     pub clean_boundary: Option<bool>,
+    /// When a run handed back for its provider budget becomes claimable again.
+    pub wake_at: Option<i64>,
 }
 
 /// What handing a run back `how` writes.
@@ -54,8 +56,15 @@ pub fn hand_back(how: HandBack) -> HandedBack {
             (true, "the worker lost its database mid-run; any step in flight is redone", Some(false))
         }
         HandBack::Unstarted => (false, "the worker never received its claim (the answer was lost); nothing ran", None),
+        HandBack::ForBudget { .. } => {
+            (false, "its next inference waits for its provider budget, holding no worker meanwhile", Some(true))
+        }
     };
-    HandedBack { event: RunEvent::RunHandedBack { interrupted, reason: reason.into() }, clean_boundary }
+    let wake_at = match how {
+        HandBack::ForBudget { wake_at } => Some(wake_at),
+        _ => None,
+    };
+    HandedBack { event: RunEvent::RunHandedBack { interrupted, reason: reason.into() }, clean_boundary, wake_at }
 }
 
 #[cfg(test)]
@@ -70,5 +79,8 @@ mod tests {
         assert_eq!(gave_up, Rescue::GiveUp { charged: 2, reason: EndReason::GaveUp { charged: 2 } });
         assert_eq!(hand_back(HandBack::Unstarted).clean_boundary, None);
         assert_eq!(hand_back(HandBack::AtStepBoundary).clean_boundary, Some(true));
+        let parked = hand_back(HandBack::ForBudget { wake_at: 5000 });
+        assert_eq!((parked.clean_boundary, parked.wake_at), (Some(true), Some(5000)));
+        assert_eq!(hand_back(HandBack::Interrupted).wake_at, None);
     }
 }

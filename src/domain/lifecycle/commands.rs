@@ -171,4 +171,10 @@ pub enum HandBack {
     /// connection dropped): this attempt ran nothing, so the next one resumes
     /// from what the claim found, a step left open before it included.
     Unstarted,
+    /// The run's next inference must wait for its provider budget longer
+    /// than is worth holding a worker ([`crate::domain::share::PARK_MS`]):
+    /// it goes back to the queue out of claims' reach until `wake_at`
+    /// (milliseconds since the epoch, by the store's clock), keeping its
+    /// place in its session and its fleet's slot.
+    ForBudget { wake_at: i64 },
 }

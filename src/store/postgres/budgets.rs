@@ -44,6 +44,7 @@ pub async fn take(c: &mut PgConnection, ask: &ShareAsk) -> StoreResult<Share> {
             budget: load(c, &budget.name).await?,
             reserved: reserved(c, &budget.name, &ask.run_id).await?,
             in_flight: in_flight(c, &budget.name, &ask.run_id).await?,
+            waiting_ahead: waiting_ahead(c, &budget.name, &ask.run_id).await?,
         });
     }
     let decision = share::decide(now, ask, seen);
@@ -116,11 +117,14 @@ pub async fn list(c: &mut PgConnection) -> StoreResult<Vec<BudgetSeen>> {
     for row in rows {
         let name: String = row.try_get("name")?;
         let budget: Budget = serde_json::from_str(&row.try_get::<String, _>("state")?)?;
-        let waiting: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM provider_calls WHERE budget = $1 AND until > $2")
-            .bind(&name)
-            .bind(now)
-            .fetch_one(&mut *c)
-            .await?;
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM provider_calls c LEFT JOIN runs r ON r.id = c.run_id
+             WHERE c.budget = $1 AND (c.until > $2 OR r.wake_at > $2)",
+        )
+        .bind(&name)
+        .bind(now)
+        .fetch_one(&mut *c)
+        .await?;
         let in_flight = in_flight(c, &name, "").await?;
         seen.push(BudgetSeen { name, budget, waiting: waiting as u32, in_flight });
     }
@@ -130,8 +134,8 @@ pub async fn list(c: &mut PgConnection) -> StoreResult<Vec<BudgetSeen>> {
 /// [`crate::store::Store::provider_wait`].
 pub async fn wait_of(c: &mut PgConnection, run_id: &str) -> StoreResult<Option<(String, i64)>> {
     let row = sqlx::query(
-        "SELECT budget, until FROM provider_calls WHERE run_id = $1 AND until > wingman_ms()
-         ORDER BY until DESC LIMIT 1",
+        "SELECT c.budget, GREATEST(c.until, r.wake_at) AS until FROM provider_calls c LEFT JOIN runs r ON r.id = c.run_id
+         WHERE c.run_id = $1 AND (c.until > wingman_ms() OR r.wake_at > wingman_ms()) ORDER BY 2 DESC LIMIT 1",
     )
     .bind(run_id)
     .fetch_optional(&mut *c)
@@ -206,6 +210,23 @@ async fn in_flight(c: &mut PgConnection, name: &str, run_id: &str) -> StoreResul
         "SELECT COUNT(*) FROM provider_calls c JOIN runs r ON r.id = c.run_id
          WHERE c.budget = $1 AND c.until IS NULL AND c.run_id <> $2
            AND r.status = 'running' AND r.lease_epoch = c.epoch",
+    )
+    .bind(name)
+    .bind(run_id)
+    .fetch_one(&mut *c)
+    .await?;
+    Ok(n as u32)
+}
+
+/// The calls of other live runs a call waiting in `name` lines up behind:
+/// those waiting for a share not yet reserved whose wait ends before its own.
+async fn waiting_ahead(c: &mut PgConnection, name: &str, run_id: &str) -> StoreResult<u32> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM provider_calls c JOIN runs r ON r.id = c.run_id
+         WHERE c.budget = $1 AND NOT c.reserved AND c.until IS NOT NULL AND c.run_id <> $2
+           AND r.status IN ('queued', 'running')
+           AND c.until < COALESCE((SELECT until FROM provider_calls WHERE budget = $1 AND run_id = $2
+                                     AND NOT reserved), 9223372036854775807)",
     )
     .bind(name)
     .bind(run_id)

@@ -28,6 +28,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (19, "flow_control", include_str!("../../../migrations/postgres/0019_flow_control.sql")),
     (20, "provider_budgets", include_str!("../../../migrations/postgres/0020_provider_budgets.sql")),
     (21, "keyed_ready", include_str!("../../../migrations/postgres/0021_keyed_ready.sql")),
+    (22, "parked", include_str!("../../../migrations/postgres/0022_parked.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

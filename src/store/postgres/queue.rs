@@ -235,6 +235,11 @@ const LEASE_LIVE: &str = "EXISTS(SELECT 1 FROM workers WHERE id = $1 AND lease_e
 pub const ORPHANS_EXIST: &str = "EXISTS(SELECT 1 FROM workers WHERE workers.lease_expires_at <= wingman_ms()
      AND EXISTS(SELECT 1 FROM runs WHERE runs.worker_id = workers.id AND runs.status = 'running' OFFSET 0))";
 
+/// The runs handed back for their provider budget whose time has come
+/// (found through `runs_parked`, which holds only those handed back).
+pub const PARKED_DUE: &str =
+    "SELECT queue_seq FROM runs WHERE status = 'queued' AND held = 2 AND wake_at <= wingman_ms()";
+
 /// Claims the runs a `picked` CTE names (by `queue_seq`) for worker `$1`,
 /// answering what [`claimed`] reads.
 const CLAIM_PICKED: &str = "UPDATE runs SET status = 'running', worker_id = $1, lease_epoch = lease_epoch + 1,
@@ -260,6 +265,9 @@ pub async fn claim(c: &mut PgConnection, p: &mut Pending, worker_id: &str, limit
     let room = limit.saturating_sub(started.len() as u32);
     if room > 0 {
         super::slots::lock(c).await?;
+        sqlx::query(&format!("UPDATE runs SET held = 0, wake_at = NULL WHERE queue_seq IN ({PARKED_DUE})"))
+            .execute(&mut *c)
+            .await?;
         super::slots::return_held(c).await?;
         let picked = super::slots::pick(c, room).await?;
         let found = sqlx::query(&format!("WITH picked AS (SELECT UNNEST($2::bigint[]) AS queue_seq) {CLAIM_PICKED}"))
@@ -292,8 +300,9 @@ pub enum QuickClaim {
     /// Runs of lapsed leases wait for a rescue, which [`claim`] does first:
     /// nothing was claimed.
     Orphans,
-    /// The best queued runs include one with a concurrency key, or runs are
-    /// held for their keys: [`claim`] decides about keys, nothing was
+    /// The best queued runs include one with a concurrency key, runs are
+    /// held for their keys, or runs handed back for their provider budget
+    /// are due: [`claim`] decides about keys and wakes them, nothing was
     /// claimed.
     Keyed,
 }
@@ -314,7 +323,7 @@ pub enum QuickClaim {
 pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bool) -> StoreResult<QuickClaim> {
     let found = sqlx::query(&format!(
         "WITH lease AS (SELECT {LEASE_LIVE} AS live, {ORPHANS_EXIST} AS orphans,
-                               EXISTS(SELECT 1 FROM held_keys) AS held),
+                               EXISTS(SELECT 1 FROM held_keys) OR EXISTS({PARKED_DUE}) AS held),
          candidates AS (
              SELECT queue_seq, concurrency_key FROM runs WHERE status = 'queued' AND blocked = 0 AND held = 0
                AND (SELECT live AND NOT orphans AND NOT held FROM lease)
@@ -439,11 +448,13 @@ pub async fn release(c: &mut PgConnection, p: &mut Pending, lease: &Lease, how: 
     p.push(&lease.run_id, seq, std::slice::from_ref(&handed_back.event));
     sqlx::query(
         "UPDATE runs SET status = 'queued', worker_id = NULL, handed_back = COALESCE($2, handed_back),
-                updated_at = wingman_ms()
+                updated_at = wingman_ms(), wake_at = $3::bigint,
+                held = CASE WHEN $3::bigint IS NULL THEN held ELSE 2 END
          WHERE id = $1",
     )
     .bind(&lease.run_id)
     .bind(handed_back.clean_boundary.map(i64::from))
+    .bind(handed_back.wake_at)
     .execute(&mut *c)
     .await?;
     Ok(())

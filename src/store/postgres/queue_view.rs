@@ -18,6 +18,7 @@ pub async fn read(pool: &PgPool, next: u32) -> StoreResult<QueueView> {
                 COUNT(*) FILTER (WHERE status = 'queued' AND blocked = 1 AND fleet_run_id IS NULL) AS session_busy,
                 COUNT(*) FILTER (WHERE status = 'queued' AND blocked = 1 AND fleet_run_id IS NOT NULL) AS fleet_at_cap,
                 COUNT(*) FILTER (WHERE status = 'queued' AND blocked = 0 AND held = 1) AS key_at_limit,
+                COUNT(*) FILTER (WHERE status = 'queued' AND held = 2) AS rate_limited,
                 COUNT(*) FILTER (WHERE status = 'running') AS running,
                 COUNT(*) FILTER (WHERE status = 'waiting') AS waiting
          FROM runs WHERE status IN ('queued', 'running', 'waiting')",
@@ -30,6 +31,7 @@ pub async fn read(pool: &PgPool, next: u32) -> StoreResult<QueueView> {
         session_busy: n("session_busy")?,
         fleet_at_cap: n("fleet_at_cap")?,
         key_at_limit: n("key_at_limit")?,
+        rate_limited: n("rate_limited")?,
     };
     let by_priority: Vec<(i16, i64, i64)> = sqlx::query_as(
         "SELECT priority, COUNT(*) FILTER (WHERE status = 'queued'), COUNT(*) FILTER (WHERE status = 'running')

@@ -425,9 +425,11 @@ impl Store for PgStore {
 
     async fn has_claimable(&self) -> StoreResult<bool> {
         let yes: bool = sqlx::query_scalar(&format!(
-            "SELECT EXISTS(SELECT 1 FROM runs WHERE status = 'queued' AND blocked = 0 AND held = 0) OR {} OR {}",
+            "SELECT EXISTS(SELECT 1 FROM runs WHERE status = 'queued' AND blocked = 0 AND held = 0) OR {} OR {}
+                 OR EXISTS({})",
             queue::ORPHANS_EXIST,
-            super::slots::HELD_WITH_FREE_SLOT
+            super::slots::HELD_WITH_FREE_SLOT,
+            queue::PARKED_DUE
         ))
         .fetch_one(&self.pool)
         .await?;

@@ -18,6 +18,7 @@ pub fn take(conn: &Connection, ask: &ShareAsk, now: i64) -> StoreResult<Share> {
             budget: load(conn, &budget.name)?,
             reserved: reserved(conn, &budget.name, &ask.run_id)?,
             in_flight: in_flight(conn, &budget.name, &ask.run_id)?,
+            waiting_ahead: waiting_ahead(conn, &budget.name, &ask.run_id)?,
         });
     }
     let decision = share::decide(now, ask, seen);
@@ -91,7 +92,10 @@ pub fn list(conn: &Connection, now: i64) -> StoreResult<Vec<BudgetSeen>> {
     for name in names {
         let Some(budget) = load(conn, &name)? else { continue };
         let waiting: u32 = conn
-            .prepare_cached("SELECT COUNT(*) FROM provider_calls WHERE budget = ?1 AND until > ?2")?
+            .prepare_cached(
+                "SELECT COUNT(*) FROM provider_calls c LEFT JOIN runs r ON r.id = c.run_id
+                 WHERE c.budget = ?1 AND (c.until > ?2 OR r.wake_at > ?2)",
+            )?
             .query_row(params![name, now], |r| r.get(0))?;
         let in_flight = in_flight(conn, &name, "")?;
         seen.push(BudgetSeen { name, budget, waiting, in_flight });
@@ -103,7 +107,8 @@ pub fn list(conn: &Connection, now: i64) -> StoreResult<Vec<BudgetSeen>> {
 pub fn wait_of(conn: &Connection, run_id: &str, now: i64) -> StoreResult<Option<(String, i64)>> {
     Ok(conn
         .prepare_cached(
-            "SELECT budget, until FROM provider_calls WHERE run_id = ?1 AND until > ?2 ORDER BY until DESC LIMIT 1",
+            "SELECT c.budget, MAX(c.until, COALESCE(r.wake_at, 0)) AS ends FROM provider_calls c LEFT JOIN runs r ON r.id = c.run_id
+             WHERE c.run_id = ?1 AND (c.until > ?2 OR r.wake_at > ?2) ORDER BY ends DESC LIMIT 1",
         )?
         .query_row(params![run_id, now], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?)
@@ -144,6 +149,21 @@ fn in_flight(conn: &Connection, name: &str, run_id: &str) -> StoreResult<u32> {
             "SELECT COUNT(*) FROM provider_calls c JOIN runs r ON r.id = c.run_id
              WHERE c.budget = ?1 AND c.until IS NULL AND c.run_id <> ?2
                AND r.status = 'running' AND r.lease_epoch = c.epoch",
+        )?
+        .query_row([name, run_id], |r| r.get(0))?)
+}
+
+/// Calls of other live runs waiting in `name` for a share not yet
+/// reserved, whose wait ends before `run_id`'s own (all of them when it has
+/// none): the line it stands behind.
+fn waiting_ahead(conn: &Connection, name: &str, run_id: &str) -> StoreResult<u32> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT COUNT(*) FROM provider_calls c JOIN runs r ON r.id = c.run_id
+             WHERE c.budget = ?1 AND c.reserved = 0 AND c.until IS NOT NULL AND c.run_id <> ?2
+               AND r.status IN ('queued', 'running')
+               AND c.until < COALESCE((SELECT until FROM provider_calls WHERE budget = ?1 AND run_id = ?2
+                                         AND reserved = 0), 9223372036854775807)",
         )?
         .query_row([name, run_id], |r| r.get(0))?)
 }

@@ -25,6 +25,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (18, "flow_control", include_str!("../../../migrations/sqlite/0018_flow_control.sql")),
     (19, "provider_budgets", include_str!("../../../migrations/sqlite/0019_provider_budgets.sql")),
     (20, "keyed_ready", include_str!("../../../migrations/sqlite/0020_keyed_ready.sql")),
+    (21, "parked", include_str!("../../../migrations/sqlite/0021_parked.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

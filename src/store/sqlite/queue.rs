@@ -146,6 +146,7 @@ pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>)
     }
     let mut started = rescue_orphans(conn, worker_id, limit, now)?;
     let room = limit.saturating_sub(started.len() as u32);
+    wake_parked(conn, now)?;
     super::slots::return_held(conn)?;
     let picked = super::slots::pick(conn, room)?;
     let mut queued = conn.prepare_cached(
@@ -162,6 +163,17 @@ pub fn claim(conn: &Connection, worker_id: &str, limit: u32, now: DateTime<Utc>)
         super::fleet::task_started(conn, &claim.lease.run_id, now)?;
     }
     Ok(started.into_iter().map(|(claim, _)| claim).collect())
+}
+
+/// Makes the runs handed back for their provider budget ready again once
+/// their time has come, through `runs_parked` (empty but for them).
+fn wake_parked(conn: &Connection, now: DateTime<Utc>) -> StoreResult<()> {
+    conn.prepare_cached(
+        "UPDATE runs SET held = 0, wake_at = NULL WHERE queue_seq IN
+           (SELECT queue_seq FROM runs INDEXED BY runs_parked WHERE status = 'queued' AND held = 2 AND wake_at <= ?1)",
+    )?
+    .execute([ms(now)])?;
+    Ok(())
 }
 
 /// The runs of lapsed leases, by `runs_running`, each taken over or failed
@@ -242,9 +254,9 @@ pub fn release(conn: &Connection, lease: &Lease, how: HandBack, now: DateTime<Ut
     insert_events(conn, &lease.run_id, seq, &[handed_back.event], now)?;
     conn.prepare_cached(
         "UPDATE runs SET status = 'queued', worker_id = NULL, handed_back = COALESCE(?3, handed_back),
-                updated_at = ?1
+                updated_at = ?1, wake_at = ?4, held = CASE WHEN ?4 IS NULL THEN held ELSE 2 END
          WHERE id = ?2",
     )?
-    .execute(params![ms(now), lease.run_id, handed_back.clean_boundary])?;
+    .execute(params![ms(now), lease.run_id, handed_back.clean_boundary, handed_back.wake_at])?;
     Ok(())
 }

@@ -14,12 +14,14 @@ pub fn read(conn: &Connection, next: u32) -> StoreResult<QueueView> {
                     COALESCE(SUM(status = 'queued' AND blocked = 1 AND fleet_run_id IS NULL), 0),
                     COALESCE(SUM(status = 'queued' AND blocked = 1 AND fleet_run_id IS NOT NULL), 0),
                     COALESCE(SUM(status = 'queued' AND blocked = 0 AND held = 1), 0),
-                    COALESCE(SUM(status = 'running'), 0), COALESCE(SUM(status = 'waiting'), 0)
+                    COALESCE(SUM(status = 'running'), 0), COALESCE(SUM(status = 'waiting'), 0),
+                    COALESCE(SUM(status = 'queued' AND held = 2), 0)
              FROM runs INDEXED BY runs_status WHERE status IN ('queued', 'running', 'waiting')",
         )?
         .query_row([], |r| {
             let n = |i| r.get::<_, i64>(i).map(|n| n as u64);
-            let why = QueuedWhy { ready: n(0)?, session_busy: n(1)?, fleet_at_cap: n(2)?, key_at_limit: n(3)? };
+            let (ready, session_busy, fleet_at_cap, key_at_limit) = (n(0)?, n(1)?, n(2)?, n(3)?);
+            let why = QueuedWhy { ready, session_busy, fleet_at_cap, key_at_limit, rate_limited: n(6)? };
             Ok((why, n(4)?, n(5)?))
         })?;
     let by_priority = rows::all(

@@ -182,8 +182,8 @@ pub fn events_since(conn: &Connection, cursor: EventCursor, limit: u32) -> Store
 }
 
 /// Whether a claim would find anything: a ready queued run, a running
-/// run whose worker's lease has lapsed, or a held run whose key has a free
-/// slot.
+/// run whose worker's lease has lapsed, a held run whose key has a free
+/// slot, or a run handed back for its provider budget whose time has come.
 pub fn has_claimable(conn: &Connection) -> StoreResult<bool> {
     let yes = conn
         .prepare_cached(
@@ -191,7 +191,8 @@ pub fn has_claimable(conn: &Connection) -> StoreResult<bool> {
                  OR EXISTS(SELECT 1 FROM runs INDEXED BY runs_running WHERE status = 'running' AND NOT EXISTS
                      (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > ?1))
                  OR EXISTS(SELECT 1 FROM held_keys h WHERE h.lim >
-                     (SELECT COUNT(*) FROM runs INDEXED BY runs_keyed WHERE concurrency_key = h.key AND status = 'running'))",
+                     (SELECT COUNT(*) FROM runs INDEXED BY runs_keyed WHERE concurrency_key = h.key AND status = 'running'))
+                 OR EXISTS(SELECT 1 FROM runs INDEXED BY runs_parked WHERE status = 'queued' AND held = 2 AND wake_at <= ?1)",
         )?
         .query_row([ms(Utc::now())], |r| r.get(0))?;
     Ok(yes)

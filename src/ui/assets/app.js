@@ -378,7 +378,8 @@ async function queueView() {
     why.replaceChildren(card(q.ready, "ready", null, "Each waits for a worker with room"),
       card(q.session_busy, "session busy", null, "Behind an unfinished run of their session, which runs its messages one at a time"),
       card(q.fleet_at_cap, "fleet at cap", null, "Fleet tasks behind their fleet's worker_count"),
-      card(q.key_at_limit, "key at limit", null, "Held: their concurrency key has as many runs running as its limit"));
+      card(q.key_at_limit, "key at limit", null, "Held: their concurrency key has as many runs running as its limit"),
+      card(q.rate_limited, "rate limited", null, "Handed back until their provider budget's share comes within reach"));
     flow.replaceChildren(
       table(["Priority", "Queued", "Running"], queue.by_priority, (p) => [p.priority, p.queued, p.running],
         (p) => ({"data-priority": p.priority})),
