@@ -123,6 +123,36 @@ store_tests! {
     }
 
     #[tokio::test]
+    async fn calls_beyond_the_horizon_line_up_behind_the_live_runs_waiting_before_them(store, dir) {
+        let a = agent(serde_json::json!({}), 5);
+        store.insert_agent(&a).await.unwrap();
+        let mut runs = Vec::new();
+        for i in 0..5 {
+            let s = session(&store, dir.path()).await;
+            runs.push(enqueue(&store, &s, &a, &format!("m{i}")).await);
+        }
+        // One a second: the first goes, the next two reserve, the fourth is
+        // more than the horizon off and reserves nothing.
+        let mut until = Vec::new();
+        for run in &runs {
+            match store.take_provider_share(&ask(run, 1, &[("agent:a", rpm(60))])).await.unwrap() {
+                Share::Go { now, .. } => until.push(now),
+                Share::Wait { until: u, .. } => until.push(u),
+            }
+        }
+        // The fifth asks again after the fourth, a share later, not at the same moment.
+        let gap = until[4] - until[3];
+        assert!((900..=1100).contains(&gap), "lined up one share behind: {until:?}");
+        // Asked again, the fourth still stands before the fifth (only earlier waits count).
+        let again = store.take_provider_share(&ask(&runs[3], 1, &[("agent:a", rpm(60))])).await.unwrap();
+        assert!(matches!(again, Share::Wait { until: u, .. } if (u - until[3]).abs() < 200), "{again:?}");
+        // A run that ended no longer holds a place in the line.
+        store.cancel_run(&runs[3]).await.unwrap();
+        let after = store.take_provider_share(&ask(&runs[4], 1, &[("agent:a", rpm(60))])).await.unwrap();
+        assert!(matches!(after, Share::Wait { until: u, .. } if u < until[4] - 500), "{after:?}");
+    }
+
+    #[tokio::test]
     async fn declared_limits_are_replaced_and_removed_and_what_was_learned_stays(store, _dir) {
         store.set_provider_limits("openai", rpm(1200)).await.unwrap();
         let heard = wingman::domain::budget::Heard { tokens_per_minute: Some(30_000.0), ..Default::default() };

@@ -30,14 +30,6 @@ pub(super) struct Call {
     tracked: bool,
 }
 
-impl Call {
-    /// Whether `error` pauses a budget this call drew from: a 429 or 529
-    /// does (see [`outcome`]), and the next ask waits for the pause.
-    pub(super) fn pauses_for(&self, error: &ProviderError) -> bool {
-        !self.budgets.is_empty() && matches!(error.status, Some(429 | 529))
-    }
-}
-
 /// The retry delay assumed when a 429 or 529 names none.
 const DEFAULT_PAUSE_MS: u64 = 1000;
 
@@ -147,9 +139,22 @@ impl Execution {
     }
 
     /// Ends a call in its budgets. A failure to write it costs the run
-    /// nothing: the budget only learns less.
-    pub(super) async fn settle_share(&self, call: &Call, result: Option<&Result<InferenceResponse, ProviderError>>) {
-        let (outcome, mut heard) = outcome(call, result, self.config.retry_cap);
+    /// nothing: the budget only learns less. A 429 or 529 pauses the
+    /// budgets, and the pause holds the retry back with every other run's
+    /// (handing it back while it lasts), so the failure is left with no
+    /// retry delay of its own.
+    pub(super) async fn settle_share(
+        &self,
+        call: &Call,
+        result: Option<&mut Result<InferenceResponse, ProviderError>>,
+    ) {
+        let (outcome, mut heard) = outcome(call, result.as_deref(), self.config.retry_cap);
+        // After the pause's length was read from it.
+        if let (Some(Err(error)), Outcome::Limited { .. }) = (result, outcome) {
+            if !call.budgets.is_empty() {
+                error.retry_after = Some(Duration::ZERO);
+            }
+        }
         // A reset the headers name pauses no longer than a retry waits.
         if let Some(h) = heard.as_mut() {
             h.requests_reset_ms = h.requests_reset_ms.map(|r| r.min(self.config.retry_cap.as_millis() as u64));

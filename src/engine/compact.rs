@@ -196,20 +196,14 @@ impl Execution {
             Ok(call) => call,
             Err(exit) => return Ok(Err(Compacted::Exit(exit))),
         };
-        let Some(result) = self.summarize(provider, &request).await else {
+        let Some(mut result) = self.summarize(provider, &request).await else {
             self.settle_share(&call, None).await;
             return Ok(Err(Compacted::Exit(RunExit::Abandoned)));
         };
-        self.settle_share(&call, Some(&result)).await;
+        self.settle_share(&call, Some(&mut result)).await;
         match result.and_then(|response| self.summary_of(&request.model, response)) {
             Ok(summary) => Ok(Ok(summary)),
-            Err(mut error) => {
-                if call.pauses_for(&error) {
-                    // The budget's pause holds the retry back, as for any inference.
-                    error.retry_after = Some(std::time::Duration::ZERO);
-                }
-                Ok(Err(self.summary_failed(step, error).await?))
-            }
+            Err(error) => Ok(Err(self.summary_failed(step, error).await?)),
         }
     }
 

@@ -101,12 +101,12 @@ impl Execution {
         let asked = Instant::now();
         let (tx, rx) = mpsc::unbounded_channel();
         let chat = crate::otel::chat(&self.trace, &self.ctx.agent, step);
-        let Some(streamed) = self.stream_answer(step, provider.infer(&request, &tx), rx).await? else {
+        let Some(mut streamed) = self.stream_answer(step, provider.infer(&request, &tx), rx).await? else {
             self.settle_share(&call, None).await;
             crate::otel::chat_ended(&chat, Err("stopped"));
             return Ok(Some(RunExit::Abandoned));
         };
-        self.settle_share(&call, Some(&streamed.result)).await;
+        self.settle_share(&call, Some(&mut streamed.result)).await;
         match &streamed.result {
             Ok(response) => crate::otel::chat_ended(&chat, Ok((&response.usage, &response.stop_reason))),
             Err(error) => crate::otel::chat_ended(&chat, Err(&error.to_string())),
@@ -124,12 +124,7 @@ impl Execution {
                 metrics::step_finished(StepKind::Inference, started.elapsed());
                 Ok(exit)
             }
-            Err(mut error) => {
-                if call.pauses_for(&error) {
-                    // The budget's pause holds this run back with every other
-                    // (handing it back while it lasts), so it adds no wait of its own.
-                    error.retry_after = Some(std::time::Duration::ZERO);
-                }
+            Err(error) => {
                 // What streamed before the failure stays in the log, before
                 // the `step_restarted` that voids it.
                 if !unflushed.is_empty() {
