@@ -84,6 +84,35 @@ store_tests! {
     }
 
     #[tokio::test]
+    async fn a_full_key_is_held_whole_so_the_next_claim_reaches_the_run_behind_it(store, dir) {
+        let a = agent(json!({}), 5);
+        let mut keyed = Vec::new();
+        for _ in 0..12 {
+            keyed.push(enqueue_keyed(&store, &session(&store, dir.path()).await, &a, "k", 1).await);
+        }
+        // Below the key's runs in priority, so that fair queuing does not
+        // put it before them: a claim reaches it only past all of them.
+        let plain = enqueue_at(&store, &session(&store, dir.path()).await, &a, "plain", -1).await;
+        let w = worker(&store).await;
+        let first = store.claim_runs(&w, 1).await.unwrap();
+        assert_eq!(first[0].lease.run_id, keyed[0]);
+        // Eight rounds of one row each would hold only eight of the 11 left
+        // and start nothing: the whole key is held at the first of them.
+        let second = store.claim_runs(&w, 1).await.unwrap();
+        assert_eq!(second.iter().map(|c| c.lease.run_id.as_str()).collect::<Vec<_>>(), [plain.as_str()]);
+        assert!(!store.has_claimable().await.unwrap(), "the key's 11 wait held");
+        let mut running = first[0].lease.clone();
+        for next_of_key in &keyed[1..] {
+            store.heartbeat(&w, LEASE).await.unwrap();
+            store.commit(&running, text_commit(1, "done", true)).await.unwrap();
+            let next = store.claim_runs(&w, 10).await.unwrap();
+            let ids: Vec<&str> = next.iter().map(|c| c.lease.run_id.as_str()).collect();
+            assert_eq!(ids, [next_of_key.as_str()], "held runs come back one slot at a time, in order");
+            running = next[0].lease.clone();
+        }
+    }
+
+    #[tokio::test]
     async fn runs_of_a_session_are_claimed_one_at_a_time_in_order(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;

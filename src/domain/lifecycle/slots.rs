@@ -36,6 +36,21 @@ pub struct Sorted {
     pub hold: Vec<(i64, String, u32)>,
 }
 
+impl Sorted {
+    /// The keys of the held runs, each once with the limit of its first
+    /// held run: each is at its limit, so the store holds every ready run
+    /// of it that this claim does not start, not only those it read.
+    pub fn full_keys(&self) -> Vec<(&str, u32)> {
+        let mut keys: Vec<(&str, u32)> = Vec::new();
+        for (_, key, limit) in &self.hold {
+            if !keys.iter().any(|(seen, _)| seen == key) {
+                keys.push((key, *limit));
+            }
+        }
+        keys
+    }
+}
+
 /// The slots a claim has counted and taken so far, by key: each key's
 /// running runs as first read, plus the runs this claim started. It lives
 /// for the whole claim, across its rounds, since the runs it started are
@@ -123,6 +138,7 @@ mod tests {
         assert_eq!(sorted.start, [1, 3, 4], "one slot of a is free, one of b");
         let held: Vec<i64> = sorted.hold.iter().map(|h| h.0).collect();
         assert_eq!(held, [2, 5, 6]);
+        assert_eq!(sorted.full_keys(), [("a", 2), ("b", 1)], "each full key once, in the order met");
         assert_eq!(asked, ["a", "b"], "each key's running runs read once");
     }
 

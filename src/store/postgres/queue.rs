@@ -5,6 +5,7 @@ use sqlx::{PgConnection, Row};
 
 use super::commit::fence;
 use super::progress::finish;
+use super::slots::HELD_WITH_FREE_SLOT;
 use super::Pending;
 use crate::domain::lifecycle::{self, Effect, HandBack, IdempotencyKey, Lease, NewRun, Rescue, TaskRun};
 use crate::domain::model::Run;
@@ -300,10 +301,10 @@ pub enum QuickClaim {
     /// Runs of lapsed leases wait for a rescue, which [`claim`] does first:
     /// nothing was claimed.
     Orphans,
-    /// The best queued runs include one with a concurrency key, runs are
-    /// held for their keys, or runs handed back for their provider budget
-    /// are due: [`claim`] decides about keys and wakes them, nothing was
-    /// claimed.
+    /// The best queued runs include one with a concurrency key, a key with
+    /// held runs has a free slot, or runs handed back for their provider
+    /// budget are due: [`claim`] decides about keys and wakes them, nothing
+    /// was claimed.
     Keyed,
 }
 
@@ -312,8 +313,11 @@ pub enum QuickClaim {
 /// sessions claimed, their `run_started` events written and their fleet runs
 /// started. It claims nothing when a lapsed lease left runs to rescue, which
 /// take precedence and need [`claim`]'s several statements, nor when a
-/// concurrency key is involved (a keyed run among the best, or runs held
-/// for their keys), which [`claim`] decides under its lock. With `notify`,
+/// concurrency key is involved (a keyed run among the best, or held runs
+/// whose key has a free slot), which [`claim`] decides under its lock. Held
+/// runs of a key at its limit do not send it there: this claim never starts
+/// a keyed run, so it cannot overrun a key, and such a key has nothing to
+/// give back yet. With `notify`,
 /// a claim that claims something sends its change hint inside its commit
 /// (see [`super::listen::Notifier`]); the answer's `hints` column is there
 /// only because PostgreSQL runs a reading CTE only when the query refers to
@@ -323,7 +327,7 @@ pub enum QuickClaim {
 pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bool) -> StoreResult<QuickClaim> {
     let found = sqlx::query(&format!(
         "WITH lease AS (SELECT {LEASE_LIVE} AS live, {ORPHANS_EXIST} AS orphans,
-                               EXISTS(SELECT 1 FROM held_keys) OR EXISTS({PARKED_DUE}) AS held),
+                               {HELD_WITH_FREE_SLOT} OR EXISTS({PARKED_DUE}) AS held),
          candidates AS (
              SELECT queue_seq, concurrency_key FROM runs WHERE status = 'queued' AND blocked = 0 AND held = 0
                AND (SELECT live AND NOT orphans AND NOT held FROM lease)

@@ -20,7 +20,8 @@ use crate::store::{StoreError, StoreResult};
 /// The advisory lock of the claims that decide about keys ("wingman keys").
 const KEYS_LOCK: i64 = 0x77_6b_65_79_73;
 
-/// Whether a held run's key has a free slot (for `has_claimable`).
+/// Whether a held run's key has a free slot: `has_claimable` asks it, and
+/// the one-statement claim hands over to [`pick`]'s locked path only then.
 pub const HELD_WITH_FREE_SLOT: &str = "EXISTS(SELECT 1 FROM held_keys h WHERE h.lim >
      (SELECT COUNT(*) FROM runs WHERE concurrency_key = h.key AND status = 'running'))";
 
@@ -67,8 +68,8 @@ pub async fn pick(c: &mut PgConnection, room: u32) -> StoreResult<Vec<i64>> {
         let sorted = taken.sort(candidates, need, |key| {
             counted.get(key).copied().ok_or_else(|| StoreError::internal("a key's running runs were not counted"))
         })?;
-        hold(c, &sorted.hold).await?;
-        picked.extend(sorted.start);
+        picked.extend_from_slice(&sorted.start);
+        hold(c, &sorted.full_keys(), &picked).await?;
         if sorted.hold.is_empty() || seen < need {
             break;
         }
@@ -85,17 +86,23 @@ async fn running(c: &mut PgConnection, key: &str) -> StoreResult<u32> {
     Ok(n as u32)
 }
 
-/// One update marks the runs `held`; each key's row is upserted.
-async fn hold(c: &mut PgConnection, held: &[(i64, String, u32)]) -> StoreResult<()> {
-    if held.is_empty() {
-        return Ok(());
-    }
-    let seqs: Vec<i64> = held.iter().map(|h| h.0).collect();
-    sqlx::query("UPDATE runs SET held = 1 WHERE queue_seq = ANY($1)").bind(&seqs).execute(&mut *c).await?;
-    for (_, key, limit) in held {
+/// One update per full key marks its ready rows `held` (not those in
+/// `picked`), and its `held_keys` row is upserted. The one-statement claim
+/// stays one statement for other work afterwards, since no keyed row is
+/// left among the best for it to meet.
+async fn hold(c: &mut PgConnection, full: &[(&str, u32)], picked: &[i64]) -> StoreResult<()> {
+    for &(key, limit) in full {
+        sqlx::query(
+            "UPDATE runs SET held = 1 WHERE concurrency_key = $1 AND status = 'queued' AND blocked = 0
+               AND held = 0 AND NOT (queue_seq = ANY($2))",
+        )
+        .bind(key)
+        .bind(picked)
+        .execute(&mut *c)
+        .await?;
         sqlx::query("INSERT INTO held_keys (key, lim) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET lim = $2")
             .bind(key)
-            .bind(*limit as i32)
+            .bind(limit as i32)
             .execute(&mut *c)
             .await?;
     }

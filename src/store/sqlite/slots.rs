@@ -7,7 +7,7 @@ use rusqlite::{params, Connection};
 
 use super::rows;
 use crate::domain::lifecycle::slots::{self, Candidate, Taken};
-use crate::store::StoreResult;
+use crate::store::{StoreError, StoreResult};
 
 /// A claim's pick, up to `room` runs, through `runs_ready` (the runs
 /// picked so far skipped by offset, since they stay in it until the claim's
@@ -31,8 +31,8 @@ pub fn pick(conn: &Connection, room: u32) -> StoreResult<Vec<i64>> {
         )?;
         let seen = candidates.len();
         let sorted = taken.sort(candidates, need, |key| running(conn, key))?;
-        hold(conn, &sorted.hold)?;
-        picked.extend(sorted.start);
+        picked.extend_from_slice(&sorted.start);
+        hold(conn, &sorted.full_keys(), &picked)?;
         if sorted.hold.is_empty() || seen < need {
             break;
         }
@@ -56,10 +56,18 @@ fn running(conn: &Connection, key: &str) -> StoreResult<u32> {
     Ok(n as u32)
 }
 
-/// Marks each run `held` and upserts its key's row.
-fn hold(conn: &Connection, held: &[(i64, String, u32)]) -> StoreResult<()> {
-    for (queue_seq, key, limit) in held {
-        conn.prepare_cached("UPDATE runs SET held = 1 WHERE queue_seq = ?1")?.execute([queue_seq])?;
+/// Holds every ready run of each full key but those this claim starts
+/// (`picked`), found through `runs_keyed_ready`, and upserts the key's row:
+/// one claim takes a key with thousands queued out of the ready index, so
+/// the claims after it do not read past the key again.
+fn hold(conn: &Connection, full: &[(&str, u32)], picked: &[i64]) -> StoreResult<()> {
+    let picked = serde_json::to_string(picked).map_err(|e| StoreError::internal(e.to_string()))?;
+    for (key, limit) in full {
+        conn.prepare_cached(
+            "UPDATE runs INDEXED BY runs_keyed_ready SET held = 1 WHERE concurrency_key = ?1 AND status = 'queued'
+               AND blocked = 0 AND held = 0 AND queue_seq NOT IN (SELECT value FROM json_each(?2))",
+        )?
+        .execute(params![key, &picked])?;
         conn.prepare_cached(
             "INSERT INTO held_keys (key, lim) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET lim = ?2",
         )?
