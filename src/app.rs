@@ -104,8 +104,19 @@ impl Application {
         let histories = embedded.then(|| self.config.worker.engine.histories.clone());
         let config = Arc::new(self.config.api.clone());
         let board = services.board();
-        let state =
-            AppState { store: self.store.clone(), door, hub, config, wake, hosts, mcp, histories, services: board };
+        let keys = Arc::new(api::key_ring::KeyRing::new(self.store.clone()));
+        let state = AppState {
+            store: self.store.clone(),
+            door,
+            hub,
+            config,
+            wake,
+            hosts,
+            mcp,
+            histories,
+            services: board,
+            keys,
+        };
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
         // Open SSE tails end when their client goes; they do not hold shutdown up.
         let routes = api::router(state);

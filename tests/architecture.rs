@@ -31,6 +31,7 @@ const DOMAIN: &[&str] = &[
     "domain::webhook",
     "domain::schedule",
     "domain::commands",
+    "domain::access",
 ];
 
 /// The folders whose files are modules of their own, each with a rule
@@ -74,6 +75,8 @@ fn rule(module: &str) -> Option<Rule> {
         // A provider key is one kind of sealed value, a secret another.
         "domain::credential" => only(&["domain::model", "domain::secret"]),
         "domain::secret" => only(&["domain::model"]),
+        // Who calls the API: keys, owners and roles, over the model's IDs and times.
+        "domain::access" => only(&["domain::model"]),
         // The queue seen whole is counts and the model's timestamps.
         "domain::queue" => only(&["domain::model"]),
         // A provider budget is arithmetic over the declared limits.

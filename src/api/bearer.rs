@@ -1,5 +1,8 @@
-//! Access to the API: with `--auth-token`, every route but `/health` asks
-//! for `Authorization: Bearer <token>`.
+//! Access to the API: with `--auth-token`, or once the database holds an
+//! API key, every route but `/health` asks for `Authorization: Bearer
+//! <token or key>`; the request goes on as its [`Caller`], and a role that
+//! may not make it is answered 403 ([`access::refusal`]). A server with
+//! neither lets every request in as its local user, the first admin.
 //!
 //! A browser's `EventSource` cannot send that header, so a read (`GET`,
 //! `HEAD`) may present the token as the cookie `wingman_token` instead, which
@@ -8,10 +11,11 @@
 //! not stop it), never the header. The dashboard's own pages and assets hold
 //! no data and need no token.
 //!
-//! The token itself is never kept: the server holds its SHA-256 digest and
-//! compares the digest of what a request presents in constant time, so
-//! neither the comparison's duration nor a log line, a panic message or a
-//! `Debug` print can give it away.
+//! Neither the token nor a key is ever kept: the server holds the token's
+//! SHA-256 digest and compares the digest of what a request presents in
+//! constant time, and finds a key by its digest ([`KeyRing`]), so neither a
+//! comparison's duration nor a log line, a panic message or a `Debug` print
+//! can give one away.
 
 use std::sync::Arc;
 
@@ -19,9 +23,12 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use chrono::Utc;
 use sha2::{Digest, Sha256};
 
 use super::error::ApiError;
+use super::key_ring::KeyRing;
+use crate::domain::access::{self, Caller};
 
 /// The API routes anyone may call: a load balancer's health check has no token.
 pub const OPEN_PATHS: &[&str] = &["/health"];
@@ -67,20 +74,69 @@ impl std::fmt::Debug for AuthToken {
     }
 }
 
-/// The middleware: passes a request that needs no token or presents the
-/// right one; answers any other with 401 and a `WWW-Authenticate` challenge.
-pub async fn require(State(token): State<Option<Arc<AuthToken>>>, request: Request, next: Next) -> Response {
-    let Some(token) = token else { return next.run(request).await };
+/// What guards the API: the `--auth-token`, and the API keys in the
+/// database (a worker's metrics listener has only the token).
+#[derive(Clone, Default)]
+pub struct Gate {
+    pub token: Option<Arc<AuthToken>>,
+    pub keys: Option<Arc<KeyRing>>,
+}
+
+/// Refused keys all read alike, so that an answer never tells an unknown
+/// key from a revoked or an expired one.
+const NOT_A_KEY: &str = "the bearer token is neither this server's token nor a live API key";
+
+/// The middleware: passes a request that needs no token, or whose caller
+/// ([`identify`]) may make it, with the [`Caller`] in its extensions;
+/// answers 401 (with a `WWW-Authenticate` challenge) or 403 otherwise.
+pub async fn require(State(gate): State<Gate>, mut request: Request, next: Next) -> Response {
     if is_open(request.uri().path()) {
         return next.run(request).await;
     }
-    match presented(&request) {
-        Some(presented) if token.matches(&presented) => next.run(request).await,
-        Some(_) => unauthorized("the bearer token is not this process's"),
-        None => {
-            unauthorized("this needs Authorization: Bearer <token> (the --auth-token this process was started with)")
+    // Read before any await: a request is not `Sync`, so no borrow of it may be held across one.
+    let presented = presented(&request);
+    let caller = match identify(&gate, presented).await {
+        Ok(caller) => caller,
+        Err(refused) => return refused,
+    };
+    let reads = request.method() == Method::GET || request.method() == Method::HEAD;
+    if let Some(why) = access::refusal(caller.role, reads, request.uri().path()) {
+        return ApiError::Rejected { status: StatusCode::FORBIDDEN, message: why.into() }.into_response();
+    }
+    request.extensions_mut().insert(caller);
+    next.run(request).await
+}
+
+/// Who makes a request that presents `presented`: the first admin for the
+/// token (or for anyone while the server has neither a token nor a live
+/// key), else the owner and role of the live key it presents.
+async fn identify(gate: &Gate, presented: Option<String>) -> Result<Caller, Response> {
+    if let (Some(token), Some(presented)) = (&gate.token, &presented) {
+        if token.matches(presented) {
+            return Ok(Caller::first_admin());
         }
     }
+    if let (Some(keys), Some(presented)) = (&gate.keys, &presented) {
+        let key = keys.lookup(access::digest(presented)).await.map_err(|e| ApiError::from(e).into_response())?;
+        if let Some(key) = key.filter(|key| key.live_at(Utc::now())) {
+            return Ok(key.caller());
+        }
+    }
+    if gate.token.is_none() {
+        let keyed = match &gate.keys {
+            Some(keys) => keys.any_live().await.map_err(|e| ApiError::from(e).into_response())?,
+            None => false,
+        };
+        if !keyed {
+            return Ok(Caller::first_admin());
+        }
+    }
+    Err(match presented {
+        Some(_) => unauthorized(NOT_A_KEY),
+        None => unauthorized(
+            "this needs Authorization: Bearer <token> (the --auth-token this process was started with, or an API key)",
+        ),
+    })
 }
 
 /// The token a request presents: its `Authorization` header when it has

@@ -46,6 +46,8 @@ mod formations;
 pub mod guard;
 mod health;
 mod idle;
+pub mod key_ring;
+mod keys;
 mod limits;
 mod messages;
 mod metrics;
@@ -129,6 +131,8 @@ pub struct AppState {
     pub histories: Option<Arc<HistoryCache>>,
     /// How the services beside the API stand, for `GET /health`.
     pub services: Arc<Board>,
+    /// The API keys this server looked up lately.
+    pub keys: Arc<key_ring::KeyRing>,
 }
 
 impl AppState {
@@ -150,13 +154,14 @@ pub fn announce(wake: &Notify, hub: &Hub) {
 /// Puts `routes` behind `token` as the API's are (a worker's metrics
 /// listener): every request but to `/health` must present it.
 pub fn behind_token(routes: Router, token: AuthToken) -> Router {
-    routes.layer(middleware::from_fn_with_state(Some(Arc::new(token)), bearer::require))
+    let gate = bearer::Gate { token: Some(Arc::new(token)), keys: None };
+    routes.layer(middleware::from_fn_with_state(gate, bearer::require))
 }
 
 /// Builds the router.
 pub fn router(state: AppState) -> Router {
     let max_body = state.config.max_body_bytes;
-    let token = state.config.auth_token.clone().map(Arc::new);
+    let gate = bearer::Gate { token: state.config.auth_token.clone().map(Arc::new), keys: Some(state.keys.clone()) };
     let (routes, mut document) = routes(&state.config).split_for_parts();
     openapi::complete(&mut document);
     let methods = openapi::route_methods(&document);
@@ -170,7 +175,7 @@ pub fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(max_body))
         .layer(middleware::from_fn(extract::refuse_nul_in_uri))
         .layer(middleware::map_response(error::json_errors))
-        .layer(middleware::from_fn_with_state(token, bearer::require))
+        .layer(middleware::from_fn_with_state(gate, bearer::require))
         .layer(middleware::from_fn_with_state(state.hosts.clone(), guard::guard))
         // Outside the token check: a browser's preflight carries no credentials.
         .layer(middleware::from_fn_with_state(cors, cors::answer))
@@ -199,6 +204,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(people::routes())
         .merge(tool_results::routes())
         .merge(auth::routes())
+        .merge(keys::routes())
         .merge(limits::routes())
         .merge(secrets::routes())
         .merge(providers::routes())

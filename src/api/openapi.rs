@@ -37,6 +37,7 @@ use super::schemas::{self, AnyJson, Id, IdempotencyKey, JsonObject, Seq};
     tags(
         (name = "health", description = "Liveness, readiness and this document"),
         (name = "providers", description = "The provider and model catalogue, and provider credentials"),
+        (name = "keys", description = "API keys: each opens the API for one owner, with one role"),
         (name = "secrets", description = "Write-only values that MCP servers' `env` and `headers` refer to"),
         (name = "agents", description = "Agents: a provider, a model, instructions and tools"),
         (name = "sessions", description = "Conversations with a working directory and a history"),
@@ -58,8 +59,8 @@ impl Modify for BearerScheme {
         let scheme = HttpBuilder::new()
             .scheme(HttpAuthScheme::Bearer)
             .description(Some(
-                "The server's --auth-token (WINGMAN_AUTH_TOKEN). Asked for only when the server runs with one; \
-                 GET /health never asks for it.",
+                "The server's --auth-token (WINGMAN_AUTH_TOKEN), or an API key (`POST /keys`). Asked for only \
+                 when the server runs with a token or has a live key; GET /health never asks for it.",
             ))
             .build();
         let components = document.components.get_or_insert_with(Default::default);
@@ -76,10 +77,14 @@ const SHARED: &[(&str, &str, Applies)] = &[
         "Malformed JSON, a refused value (text with a NUL character anywhere, in a body or the query) or bad query parameters",
         Applies::WithInput,
     ),
-    ("401", "With --auth-token: no `Authorization: Bearer <token>`, or another token", Applies::WithToken),
+    (
+        "401",
+        "With --auth-token or a live API key: no `Authorization: Bearer <token or key>`, or one that is neither",
+        Applies::WithToken,
+    ),
     (
         "403",
-        "A `Host` the server does not answer to, or a state-changing request from a page of another origin",
+        "A `Host` the server does not answer to, a state-changing request from a page of another origin, or a key whose role may not make the request (a reader's change; a member's request to an admin's route)",
         Applies::All,
     ),
     ("413", "A body over the limit (--max-body-bytes)", Applies::WithBody),

@@ -8,6 +8,7 @@ use super::agents::AgentsArgs;
 use super::approvals::PeopleCommand;
 use super::fleet::FleetArgs;
 use super::formation::FormationArgs;
+use super::keys::KeyArgs;
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::runs::RunsArgs;
 use super::schedule::ScheduleArgs;
@@ -42,6 +43,9 @@ pub enum ClientCommand {
     /// Manage secrets for MCP servers (write-only: a value is never shown again).
     #[command(visible_alias = "secrets")]
     Secret(SecretArgs),
+    /// Manage the API keys that open the server to an owner with a role (admin only).
+    #[command(visible_alias = "keys")]
+    Key(KeyArgs),
     #[command(flatten)]
     People(PeopleCommand),
     /// List a provider's models from the server's catalogue, or show one.
@@ -183,6 +187,7 @@ impl ClientCommand {
             ClientCommand::Schedule(args) => &args.server,
             ClientCommand::Auth(args) => &args.server,
             ClientCommand::Secret(args) => &args.server,
+            ClientCommand::Key(args) => &args.server,
             ClientCommand::Limits(args) => &args.server,
             ClientCommand::People(command) => command.server(),
             ClientCommand::Models { server, .. }
@@ -215,6 +220,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
         ClientCommand::Schedule(args) => super::schedule::run(&remote, args).await?,
         ClientCommand::Auth(args) => auth(&remote, args.command).await?,
         ClientCommand::Secret(args) => super::secrets::run(&remote, args).await?,
+        ClientCommand::Key(args) => super::keys::run(&remote, args).await?,
         ClientCommand::People(command) => super::approvals::run(&remote, command).await?,
         ClientCommand::Limits(args) => super::limits::run(&remote, args).await?,
         ClientCommand::Queue { next, json, .. } => super::queue::show(&remote, next, json).await?,

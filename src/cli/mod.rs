@@ -23,6 +23,7 @@ mod client;
 mod fleet;
 mod format;
 mod formation;
+mod keys;
 mod limits;
 pub mod outcome;
 mod queue;

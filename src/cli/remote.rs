@@ -12,8 +12,9 @@ pub struct ServerArg {
     /// The server's base URL.
     #[arg(long, env = "WINGMAN_SERVER", default_value = "http://127.0.0.1:2323", global = true)]
     pub server: String,
-    /// The token of a server started with --auth-token: sent as
-    /// `Authorization: Bearer <token>` on every request.
+    /// The token of a server started with --auth-token, or an API key
+    /// (`wingman key create`): sent as `Authorization: Bearer <token>` on
+    /// every request.
     #[arg(long, env = "WINGMAN_AUTH_TOKEN", global = true, hide_env_values = true)]
     pub auth_token: Option<String>,
 }

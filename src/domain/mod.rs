@@ -5,6 +5,7 @@
 //! `model` is at the bottom and uses nothing above it; the rest are rules
 //! over its types.
 
+pub mod access;
 pub mod approval;
 pub mod attempt;
 pub mod budget;

@@ -11,6 +11,7 @@ use super::{
     FormationRunFilter, Heartbeat, Pruned, QueueStats, RunContext, RunFilter, SessionFilter, StoreError, StoreResult,
     WorkerInfo,
 };
+use crate::domain::access::{ApiKeyInfo, NewApiKey};
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::credential::{ApiKey, CredentialInfo};
 use crate::domain::event::RunEvent;
@@ -243,6 +244,19 @@ pub trait Store: Send + Sync + 'static {
     /// shutdown, or a claim whose answer was lost). Writes `run_handed_back`
     /// ([`HandBack::event`]) and the `handed_back` fact ([`HandBack::clean_boundary`]).
     async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()>;
+
+    // API keys.
+    /// Stores a new key (its digest, never the key).
+    async fn insert_api_key(&self, key: &NewApiKey) -> StoreResult<ApiKeyInfo>;
+    /// The key whose digest this is, revoked and expired ones included.
+    async fn find_api_key(&self, digest: [u8; 32]) -> StoreResult<Option<ApiKeyInfo>>;
+    /// Every key, the newest first.
+    async fn list_api_keys(&self) -> StoreResult<Vec<ApiKeyInfo>>;
+    /// Revokes a key; one revoked before keeps its first time.
+    /// [`StoreError::NotFound`] if no key has that ID.
+    async fn revoke_api_key(&self, id: &str) -> StoreResult<ApiKeyInfo>;
+    /// Whether any key opens the API now (not revoked, not expired).
+    async fn any_live_api_key(&self) -> StoreResult<bool>;
 
     // Provider credentials.
     /// Stores (or replaces) the keys of several credential names at once:

@@ -45,6 +45,7 @@ pub mod disk;
 pub mod error;
 pub mod filters;
 pub mod formation_rows;
+pub mod key_rows;
 pub mod postgres;
 pub mod retention;
 pub mod rows;

@@ -29,6 +29,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (20, "provider_budgets", include_str!("../../../migrations/postgres/0020_provider_budgets.sql")),
     (21, "keyed_ready", include_str!("../../../migrations/postgres/0021_keyed_ready.sql")),
     (22, "parked", include_str!("../../../migrations/postgres/0022_parked.sql")),
+    (23, "api_keys", include_str!("../../../migrations/postgres/0023_api_keys.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

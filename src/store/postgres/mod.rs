@@ -41,6 +41,7 @@ mod deliveries;
 mod events;
 mod fleet;
 mod formations;
+mod keys;
 mod listen;
 mod listings;
 mod load;

@@ -10,9 +10,10 @@ use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
 use super::{
-    budgets, deliveries, events, fleet, formations, listings, load, people, progress, queue, retention, schedules,
-    sealed, workers, PgStore,
+    budgets, deliveries, events, fleet, formations, keys, listings, load, people, progress, queue, retention,
+    schedules, sealed, workers, PgStore,
 };
+use crate::domain::access::{ApiKeyInfo, NewApiKey};
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::credential::{ApiKey, CredentialInfo};
 use crate::domain::event::RunEvent;
@@ -508,6 +509,28 @@ impl Store for PgStore {
     async fn delete_credential(&self, name: &str) -> StoreResult<()> {
         let name = name.to_string();
         self.write(move |c, _| Box::pin(async move { sealed::delete(c, SealedTable::Credentials, &name).await })).await
+    }
+
+    async fn insert_api_key(&self, key: &NewApiKey) -> StoreResult<ApiKeyInfo> {
+        let key = key.clone();
+        self.write(move |c, _| Box::pin(async move { keys::insert(c, &key).await })).await
+    }
+
+    async fn find_api_key(&self, digest: [u8; 32]) -> StoreResult<Option<ApiKeyInfo>> {
+        keys::find(&self.pool, &digest).await
+    }
+
+    async fn list_api_keys(&self) -> StoreResult<Vec<ApiKeyInfo>> {
+        keys::list(&self.pool).await
+    }
+
+    async fn revoke_api_key(&self, id: &str) -> StoreResult<ApiKeyInfo> {
+        let id = id.to_string();
+        self.write(move |c, _| Box::pin(async move { keys::revoke(c, &id).await })).await
+    }
+
+    async fn any_live_api_key(&self) -> StoreResult<bool> {
+        keys::any_live(&self.pool).await
     }
 
     async fn put_secret(&self, name: &str, value: &Secret) -> StoreResult<SecretInfo> {

@@ -26,6 +26,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (19, "provider_budgets", include_str!("../../../migrations/sqlite/0019_provider_budgets.sql")),
     (20, "keyed_ready", include_str!("../../../migrations/sqlite/0020_keyed_ready.sql")),
     (21, "parked", include_str!("../../../migrations/sqlite/0021_parked.sql")),
+    (22, "api_keys", include_str!("../../../migrations/sqlite/0022_api_keys.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

@@ -9,6 +9,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+use crate::domain::access::{ApiKeyInfo, NewApiKey};
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::credential::{ApiKey, CredentialInfo};
 use crate::domain::event::RunEvent;
@@ -32,6 +33,7 @@ mod deliveries;
 mod fair;
 mod fleet;
 mod formations;
+mod keys;
 mod listings;
 mod load;
 mod migrate;
@@ -442,6 +444,28 @@ impl Store for SqliteStore {
     async fn delete_credential(&self, name: &str) -> StoreResult<()> {
         let name = name.to_string();
         self.writer.write(move |c| sealed::delete(c, SealedTable::Credentials, &name)).await
+    }
+
+    async fn insert_api_key(&self, key: &NewApiKey) -> StoreResult<ApiKeyInfo> {
+        let key = key.clone();
+        self.writer.write(move |c| keys::insert(c, &key, Utc::now())).await
+    }
+
+    async fn find_api_key(&self, digest: [u8; 32]) -> StoreResult<Option<ApiKeyInfo>> {
+        self.readers.read(move |c| keys::find(c, &digest)).await
+    }
+
+    async fn list_api_keys(&self) -> StoreResult<Vec<ApiKeyInfo>> {
+        self.readers.read(keys::list).await
+    }
+
+    async fn revoke_api_key(&self, id: &str) -> StoreResult<ApiKeyInfo> {
+        let id = id.to_string();
+        self.writer.write(move |c| keys::revoke(c, &id, Utc::now())).await
+    }
+
+    async fn any_live_api_key(&self) -> StoreResult<bool> {
+        self.readers.read(|c| keys::any_live(c, Utc::now())).await
     }
 
     async fn put_secret(&self, name: &str, value: &Secret) -> StoreResult<SecretInfo> {

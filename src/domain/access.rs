@@ -1,0 +1,262 @@
+//! Who calls the API: API keys, each with an owner and a role, and what
+//! each role may do.
+//!
+//! A key is a random secret shown once, in the answer that made it; the
+//! store keeps only its SHA-256 digest, so neither the database nor a log
+//! can give a key back. A request's key is found by its digest, which the
+//! secret's 256 random bits make as good as the key to look up and useless
+//! to guess.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+/// The owner of the `--auth-token` and of a server's local user when no
+/// key exists: the first admin.
+pub const FIRST_ADMIN: &str = "admin";
+
+/// The prefix of every key, so that a key found in a file or a log can be
+/// recognised as Wingman's.
+const KEY_PREFIX: &str = "wmk_";
+
+/// What a key may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Everything, every owner's work and the server's settings included.
+    Admin,
+    /// Read, submit, cancel, approve and steer its owner's work.
+    Member,
+    /// Read and tail its owner's work.
+    Reader,
+}
+
+impl Role {
+    /// The role's name, as the API writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Member => "member",
+            Role::Reader => "reader",
+        }
+    }
+
+    /// The role a stored name stands for.
+    pub fn parse(name: &str) -> Option<Role> {
+        match name {
+            "admin" => Some(Role::Admin),
+            "member" => Some(Role::Member),
+            "reader" => Some(Role::Reader),
+            _ => None,
+        }
+    }
+}
+
+/// Who made a request: the owner and role of its key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    /// Whose work the request may see and change.
+    pub owner: String,
+    /// What it may do.
+    pub role: Role,
+    /// The key's ID; `None` for the `--auth-token` and a keyless server's local user.
+    pub key_id: Option<String>,
+}
+
+impl Caller {
+    /// The first admin: the holder of `--auth-token`, or anyone on a server
+    /// that has neither a token nor a key.
+    pub fn first_admin() -> Caller {
+        Caller { owner: FIRST_ADMIN.into(), role: Role::Admin, key_id: None }
+    }
+}
+
+/// Why `role` may not make a request (`reads` for `GET` and `HEAD`) to
+/// `path`, or `None` if it may. Keys, workers, metrics, and the server's
+/// provider keys, provider limits and secrets, which every run shares, are
+/// the admin's; a reader only reads.
+pub fn refusal(role: Role, reads: bool, path: &str) -> Option<&'static str> {
+    if role == Role::Admin {
+        return None;
+    }
+    let under = |root: &str| path == root || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'));
+    let admin_only = under("/keys") || under("/workers") || under("/metrics");
+    let shared_settings = under("/provider/auth") || under("/provider/limits") || under("/secrets");
+    if admin_only || (shared_settings && !reads) {
+        return Some("this needs an admin key");
+    }
+    if role == Role::Reader && !reads {
+        return Some("a reader's key may only read");
+    }
+    None
+}
+
+/// A new key: the secret to show once, and what the store keeps of it.
+pub struct MintedKey {
+    /// The key itself, in the answer that made it and nowhere else.
+    pub secret: String,
+    /// What is stored.
+    pub record: NewApiKey,
+}
+
+/// What the store keeps of a new key.
+#[derive(Debug, Clone)]
+pub struct NewApiKey {
+    pub id: String,
+    pub owner: String,
+    pub role: Role,
+    pub name: Option<String>,
+    /// SHA-256 of the key.
+    pub digest: [u8; 32],
+    /// The key's last four characters, to tell keys apart in a list.
+    pub hint: String,
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+/// A stored key as the API shows it: never the key, nor its digest.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+pub struct ApiKeyInfo {
+    /// The key's ID (not the key).
+    pub id: String,
+    /// Whose work it opens.
+    pub owner: String,
+    pub role: Role,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `…` and the key's last four characters.
+    pub hint: String,
+    #[serde(with = "crate::domain::model::timestamp")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: DateTime<Utc>,
+    /// When the key stops working, if it does by itself.
+    #[serde(skip_serializing_if = "Option::is_none", with = "crate::domain::model::timestamp::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub expires_at: Option<DateTime<Utc>>,
+    /// When it was revoked, if it was.
+    #[serde(skip_serializing_if = "Option::is_none", with = "crate::domain::model::timestamp::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+impl ApiKeyInfo {
+    /// Whether the key opens the API at `now`: not revoked, not expired.
+    pub fn live_at(&self, now: DateTime<Utc>) -> bool {
+        self.revoked_at.is_none() && self.expires_at.is_none_or(|at| at > now)
+    }
+
+    /// The caller a request with this key is.
+    pub fn caller(&self) -> Caller {
+        Caller { owner: self.owner.clone(), role: self.role, key_id: Some(self.id.clone()) }
+    }
+}
+
+/// Makes a key for `owner` with `role`: 32 bytes from the operating
+/// system's random source, written as hex after [`KEY_PREFIX`].
+pub fn mint(
+    owner: String,
+    role: Role,
+    name: Option<String>,
+    expires_at: Option<DateTime<Utc>>,
+) -> Result<MintedKey, String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| format!("the system's random source failed: {e}"))?;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let secret = format!("{KEY_PREFIX}{hex}");
+    let hint = format!("…{}", &secret[secret.len() - 4..]);
+    let id = crate::domain::model::new_id();
+    let record = NewApiKey { id, owner, role, name, digest: digest(&secret), hint, expires_at };
+    Ok(MintedKey { secret, record })
+}
+
+/// The digest a key is stored and looked up by.
+pub fn digest(key: &str) -> [u8; 32] {
+    Sha256::digest(key.as_bytes()).into()
+}
+
+/// An owner's name: 1 to 64 letters, digits, `.`, `_`, `-` or `@`, so that
+/// it reads the same in a URL, a log and a concurrency key.
+pub fn check_owner(owner: &str) -> Result<(), String> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@');
+    if owner.is_empty() || owner.len() > 64 || !owner.chars().all(allowed) {
+        return Err(format!("owner {owner:?} must be 1 to 64 letters, digits, '.', '_', '-' or '@'"));
+    }
+    Ok(())
+}
+
+/// A key's name: up to 100 characters, none of them a control character.
+pub fn check_name(name: &str) -> Result<(), String> {
+    if name.trim().is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
+        return Err("a key's name must be 1 to 100 characters, none of them a control character".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_minted_key_is_random_and_only_its_digest_and_hint_are_kept() {
+        let a = mint("team-a".into(), Role::Member, None, None).unwrap();
+        let b = mint("team-a".into(), Role::Member, None, None).unwrap();
+        assert_ne!(a.secret, b.secret);
+        assert!(a.secret.starts_with("wmk_") && a.secret.len() == 4 + 64, "{}", a.secret);
+        assert_eq!(a.record.digest, digest(&a.secret));
+        assert!(a.secret.ends_with(a.record.hint.trim_start_matches('…')));
+        assert_eq!(a.record.hint.chars().count(), 5);
+    }
+
+    #[test]
+    fn each_role_reaches_what_it_should() {
+        use Role::*;
+        for path in ["/keys", "/keys/01K", "/workers", "/metrics"] {
+            assert!(refusal(Admin, true, path).is_none());
+            assert!(refusal(Member, true, path).is_some(), "{path}");
+            assert!(refusal(Reader, true, path).is_some(), "{path}");
+        }
+        for path in ["/secrets/TOKEN", "/provider/auth", "/provider/limits/openai"] {
+            assert!(refusal(Member, true, path).is_none(), "{path}: a member reads them");
+            assert!(refusal(Member, false, path).is_some(), "{path}: every run shares them");
+            assert!(refusal(Admin, false, path).is_none());
+        }
+        assert!(refusal(Member, false, "/sessions/x/message").is_none());
+        assert!(refusal(Reader, false, "/sessions/x/message").is_some());
+        assert!(refusal(Reader, true, "/runs/x/events").is_none());
+        assert!(refusal(Member, true, "/keysmith").is_none(), "a prefix is a whole segment");
+    }
+
+    #[test]
+    fn a_revoked_or_expired_key_is_not_live() {
+        let now = Utc::now();
+        let mut key = ApiKeyInfo {
+            id: "k".into(),
+            owner: "o".into(),
+            role: Role::Reader,
+            name: None,
+            hint: "…abcd".into(),
+            created_at: now,
+            expires_at: None,
+            revoked_at: None,
+        };
+        assert!(key.live_at(now));
+        key.expires_at = Some(now);
+        assert!(!key.live_at(now), "expiry is exclusive");
+        key.expires_at = Some(now + chrono::Duration::seconds(1));
+        assert!(key.live_at(now));
+        key.revoked_at = Some(now);
+        assert!(!key.live_at(now));
+    }
+
+    #[test]
+    fn owners_and_names_are_checked() {
+        for good in ["a", "team-a", "ann@example.com", "x_y.z"] {
+            assert!(check_owner(good).is_ok(), "{good}");
+        }
+        for bad in ["", "a b", "a/b", "ü", &"x".repeat(65)] {
+            assert!(check_owner(bad).is_err(), "{bad}");
+        }
+        assert!(check_name("ci deploy").is_ok());
+        assert!(check_name(" ").is_err() && check_name("a\nb").is_err() && check_name(&"n".repeat(101)).is_err());
+    }
+}
