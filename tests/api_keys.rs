@@ -185,6 +185,10 @@ async fn the_command_line_makes_lists_and_revokes_keys() {
     let id = listed[0]["id"].as_str().unwrap();
     let (code, agents, err) = env.client_exit(&["agents", "--json", "--auth-token", &key, "--server", &url]);
     assert_eq!((code, agents.trim()), (0, "[]"), "the member's key opens the server: {err}");
+    let mut member = TestEnv::new();
+    member.set("WINGMAN_API_KEY", &key);
+    let (code, agents, err) = member.client_exit(&["agents", "--json", "--server", &url]);
+    assert_eq!((code, agents.trim()), (0, "[]"), "WINGMAN_API_KEY carries the key too: {err}");
     let (code, _, err) = env.client_exit(&["keys", "list", "--auth-token", &key, "--server", &url]);
     assert_ne!(code, 0);
     assert!(err.contains("403") && err.contains("admin"), "a member lists no keys: {err}");

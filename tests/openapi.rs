@@ -363,3 +363,85 @@ on_both_backends! {
         assert_eq!(status, 404);
     }
 }
+
+/// Everything a refused request could change, read by the admin.
+async fn everything(admin: &Api) -> Value {
+    let mut all = json!({});
+    for path in [
+        "/agents",
+        "/sessions",
+        "/runs",
+        "/fleets",
+        "/fleet-runs",
+        "/formations",
+        "/formation-runs",
+        "/schedules",
+        "/secrets",
+        "/provider/auth",
+        "/provider/limits",
+        "/keys",
+    ] {
+        all[path] = admin.get(path).await.1;
+    }
+    all
+}
+
+/// A client that sends `key` as its bearer.
+fn keyed(api: &Api, key: &str) -> Api {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("authorization", format!("Bearer {key}").parse().unwrap());
+    let http = reqwest::Client::builder().default_headers(headers).build().unwrap();
+    Api { base: api.base.clone(), http, transcript: Default::default() }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_role_is_held_to_its_rights_on_every_documented_operation() {
+    let token = "wm-test-token-roles-77b2";
+    let mut env = TestEnv::new();
+    env.set("WINGMAN_AUTH_TOKEN", token);
+    let server = env.server(0);
+    let admin = server.api_with_token(token);
+    let mut keys = Vec::new();
+    for role in ["reader", "member"] {
+        let (status, made) = admin.post("/keys", json!({"owner": format!("a-{role}"), "role": role})).await;
+        assert_eq!(status, 201, "{made}");
+        keys.push(keyed(&admin, made["key"].as_str().unwrap()));
+    }
+    let (reader, member) = (&keys[0], &keys[1]);
+    let document = document(&admin).await;
+    let admin_only = |path: &str| ["/keys", "/workers", "/metrics"].iter().any(|root| path.starts_with(root));
+    let shared = |path: &str| ["/secrets", "/provider/auth", "/provider/limits"].iter().any(|r| path.starts_with(r));
+    // Walked from the document, so that a new route is held to the rules by default.
+    let walk = |caller: &'static str| -> Vec<(Method, String, Option<Value>, bool)> {
+        let operations = operations(&document).into_iter();
+        let requests = operations.map(|(method, template)| {
+            let path = fill(&template, None);
+            let body =
+                document["paths"][&template][method.to_lowercase()]["requestBody"].is_object().then(|| json!({}));
+            let may = match (caller, method == "GET") {
+                (_, _) if admin_only(&template) => false,
+                ("reader", reads) => reads,
+                (_, reads) => reads || !shared(&template),
+            };
+            (Method::from_bytes(method.as_bytes()).unwrap(), path, body, may)
+        });
+        requests.collect()
+    };
+    let before = everything(&admin).await;
+    for (method, path, body, may) in walk("reader") {
+        let (status, answer) = reader.request(method.clone(), &path, body).await;
+        assert_eq!(status == 403, !may, "a reader's {method} {path}: {status} {answer}");
+    }
+    assert_eq!(everything(&admin).await, before, "a reader's requests changed something");
+    for (method, path, body, may) in walk("member") {
+        let (status, answer) = member.request(method.clone(), &path, body).await;
+        assert_eq!(status == 403, !may, "a member's {method} {path}: {status} {answer}");
+        if status == 403 {
+            assert!(answer["error"].as_str().is_some_and(|e| e.contains("admin")), "{answer}");
+        }
+    }
+    let after = everything(&admin).await;
+    for path in ["/secrets", "/provider/auth", "/provider/limits", "/keys"] {
+        assert_eq!(after[path], before[path], "a member's refused request changed {path}");
+    }
+}

@@ -17,17 +17,21 @@ pub struct ServerArg {
     /// every request.
     #[arg(long, env = "WINGMAN_AUTH_TOKEN", global = true, hide_env_values = true)]
     pub auth_token: Option<String>,
+    /// An API key, sent as the token is when no --auth-token is given (the
+    /// variable the client libraries read too).
+    #[arg(long, env = "WINGMAN_API_KEY", global = true, hide_env_values = true)]
+    pub api_key: Option<String>,
 }
 
 impl ServerArg {
     /// An HTTP client for this server that sends the token, if one is set,
     /// on every request (event streams included).
     pub fn connect(&self) -> anyhow::Result<Remote> {
-        let token = self.auth_token.as_deref().filter(|t| !t.is_empty());
+        let token = [&self.auth_token, &self.api_key].into_iter().flatten().map(String::as_str).find(|t| !t.is_empty());
         let mut headers = HeaderMap::new();
         if let Some(token) = token {
             let mut value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
-                anyhow!("the --auth-token (or WINGMAN_AUTH_TOKEN) holds characters a header cannot carry")
+                anyhow!("the --auth-token or --api-key (or their variable) holds characters a header cannot carry")
             })?;
             value.set_sensitive(true);
             headers.insert(AUTHORIZATION, value);
@@ -113,8 +117,8 @@ impl Remote {
             return anyhow!("{status}: {message}");
         }
         let hint = match self.has_token {
-            true => "the server refused the token given with --auth-token or WINGMAN_AUTH_TOKEN",
-            false => "the server wants a token: give it with --auth-token or WINGMAN_AUTH_TOKEN",
+            true => "the server refused the token or key given with --auth-token, WINGMAN_AUTH_TOKEN or WINGMAN_API_KEY",
+            false => "the server wants a token or an API key: give it with --auth-token, WINGMAN_AUTH_TOKEN or WINGMAN_API_KEY",
         };
         anyhow!("{status}: {message}: {hint}")
     }
@@ -145,7 +149,8 @@ mod tests {
     use super::*;
 
     fn remote(token: Option<&str>) -> Remote {
-        let arg = ServerArg { server: "http://127.0.0.1:1/".into(), auth_token: token.map(String::from) };
+        let arg =
+            ServerArg { server: "http://127.0.0.1:1/".into(), auth_token: token.map(String::from), api_key: None };
         arg.connect().unwrap()
     }
 
@@ -157,6 +162,7 @@ mod tests {
         assert!(without.contains("missing bearer token"), "{without}");
         let refused = remote(Some("t")).refusal(StatusCode::UNAUTHORIZED, &body).to_string();
         assert!(refused.contains("refused the token"), "{refused}");
+        assert!(without.contains("WINGMAN_API_KEY") && refused.contains("WINGMAN_API_KEY"), "{refused}");
         let other = remote(None).refusal(StatusCode::NOT_FOUND, &body).to_string();
         assert!(!other.contains("--auth-token"), "{other}");
     }
@@ -166,8 +172,10 @@ mod tests {
         let remote = remote(Some(""));
         assert_eq!(remote.url("/runs"), "http://127.0.0.1:1/runs");
         assert!(!remote.has_token);
-        let bad = ServerArg { server: "http://x".into(), auth_token: Some("a\nb".into()) };
+        let bad = ServerArg { server: "http://x".into(), auth_token: Some("a\nb".into()), api_key: None };
         assert!(bad.connect().is_err());
+        let key = ServerArg { server: "http://x".into(), auth_token: None, api_key: Some("wmk_k".into()) };
+        assert!(key.connect().unwrap().has_token, "a key goes as the token does");
         assert_eq!(segment("01K-a.b:c"), "01K-a.b:c");
         assert_eq!(segment("a/b?c d"), "a%2Fb%3Fc%20d");
     }
