@@ -94,12 +94,11 @@ async fn create(
     if body.expires_at.is_some_and(|at| at <= Utc::now()) {
         return Err(ApiError::BadRequest("expires_at must be in the future".into()));
     }
-    if body.role != Role::Admin && state.config.auth_token.is_none() && !admin_key_live(&state).await? {
-        return Err(ApiError::Conflict(
-            "the first key of a server without --auth-token must be an admin key: a member's or reader's key \
-             alone would leave no one able to make or revoke keys"
-                .into(),
-        ));
+    if body.role != Role::Admin && state.config.auth_token.is_none() {
+        let keys = state.store.list_api_keys().await?;
+        if let Some(why) = access::first_key_refusal(body.role, &keys, Utc::now()) {
+            return Err(ApiError::Conflict(why.into()));
+        }
     }
     let minted = access::mint(body.owner, body.role, body.name, body.expires_at).map_err(ApiError::Internal)?;
     let stored = state.store.insert_api_key(&minted.record).await?;
@@ -108,13 +107,6 @@ async fn create(
     let ApiKeyInfo { id, owner, role, name, hint, created_at, expires_at, .. } = stored;
     let created = CreatedKey { key: minted.secret, id, owner, role, name, hint, created_at, expires_at };
     Ok((StatusCode::CREATED, Json(created)))
-}
-
-/// Whether any admin key is live.
-async fn admin_key_live(state: &AppState) -> ApiResult<bool> {
-    let now = Utc::now();
-    let keys = state.store.list_api_keys().await?;
-    Ok(keys.iter().any(|key| key.role == Role::Admin && key.live_at(now)))
 }
 
 /// Every key, the newest first, revoked and expired ones included: never a key itself.
@@ -147,17 +139,9 @@ async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<ApiKeyInfo>>>
 )]
 async fn revoke(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<ApiKeyInfo>> {
     if state.config.auth_token.is_none() {
-        let now = Utc::now();
         let keys = state.store.list_api_keys().await?;
-        let live: Vec<&ApiKeyInfo> = keys.iter().filter(|key| key.live_at(now)).collect();
-        let admins = live.iter().filter(|key| key.role == Role::Admin).count();
-        let is_last_admin = live.iter().any(|key| key.id == id && key.role == Role::Admin) && admins == 1;
-        if is_last_admin && live.len() > 1 {
-            return Err(ApiError::Conflict(
-                "this is the last live admin key and other keys are live: revoke them first, or start a server \
-                 with --auth-token"
-                    .into(),
-            ));
+        if let Some(why) = access::revocation_refusal(&id, &keys, Utc::now()) {
+            return Err(ApiError::Conflict(why.into()));
         }
     }
     let revoked = state.store.revoke_api_key(&id).await.map_err(naming(format!("key {id}")))?;

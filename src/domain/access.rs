@@ -92,6 +92,34 @@ pub fn refusal(role: Role, reads: bool, path: &str) -> Option<&'static str> {
     None
 }
 
+/// Why a server without `--auth-token` may not make a key of `role` among
+/// `keys`: a member's or reader's key while no admin key is live would
+/// leave no one able to make or revoke keys.
+pub fn first_key_refusal(role: Role, keys: &[ApiKeyInfo], now: DateTime<Utc>) -> Option<&'static str> {
+    let admin_live = keys.iter().any(|key| key.role == Role::Admin && key.live_at(now));
+    (role != Role::Admin && !admin_live).then_some(
+        "the first key of a server without --auth-token must be an admin key: a member's or reader's key \
+         alone would leave no one able to make or revoke keys",
+    )
+}
+
+/// Why a server without `--auth-token` may not revoke key `id` among
+/// `keys`: it is the last live admin key while other keys are live.
+pub fn revocation_refusal(id: &str, keys: &[ApiKeyInfo], now: DateTime<Utc>) -> Option<&'static str> {
+    let live: Vec<&ApiKeyInfo> = keys.iter().filter(|key| key.live_at(now)).collect();
+    let admins = live.iter().filter(|key| key.role == Role::Admin).count();
+    let last_admin = admins == 1 && live.iter().any(|key| key.id == id && key.role == Role::Admin);
+    (last_admin && live.len() > 1).then_some(
+        "this is the last live admin key and other keys are live: revoke them first, or start a server \
+         with --auth-token",
+    )
+}
+
+/// Bytes as lowercase hex: a key's random part, and its digest as stored.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// A new key: the secret to show once, and what the store keeps of it.
 pub struct MintedKey {
     /// The key itself, in the answer that made it and nowhere else.
@@ -161,8 +189,7 @@ pub fn mint(
 ) -> Result<MintedKey, String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).map_err(|e| format!("the system's random source failed: {e}"))?;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    let secret = format!("{KEY_PREFIX}{hex}");
+    let secret = format!("{KEY_PREFIX}{}", hex(&bytes));
     let hint = format!("…{}", &secret[secret.len() - 4..]);
     let id = crate::domain::model::new_id();
     let record = NewApiKey { id, owner, role, name, digest: digest(&secret), hint, expires_at };
@@ -246,6 +273,31 @@ mod tests {
         assert!(key.live_at(now));
         key.revoked_at = Some(now);
         assert!(!key.live_at(now));
+    }
+
+    #[test]
+    fn a_keyless_server_keeps_a_live_admin_key() {
+        let now = Utc::now();
+        let key = |id: &str, role| ApiKeyInfo {
+            id: id.into(),
+            owner: "o".into(),
+            role,
+            name: None,
+            hint: "…abcd".into(),
+            created_at: now,
+            expires_at: None,
+            revoked_at: None,
+        };
+        assert!(first_key_refusal(Role::Member, &[], now).is_some());
+        assert!(first_key_refusal(Role::Admin, &[], now).is_none());
+        let admin = key("a", Role::Admin);
+        assert!(first_key_refusal(Role::Reader, std::slice::from_ref(&admin), now).is_none());
+        assert!(revocation_refusal("a", std::slice::from_ref(&admin), now).is_none(), "the only key may go");
+        let both = [admin.clone(), key("m", Role::Member)];
+        assert!(revocation_refusal("a", &both, now).is_some());
+        assert!(revocation_refusal("m", &both, now).is_none());
+        let two_admins = [admin, key("b", Role::Admin), key("m", Role::Member)];
+        assert!(revocation_refusal("a", &two_admins, now).is_none());
     }
 
     #[test]

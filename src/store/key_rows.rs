@@ -3,14 +3,14 @@
 
 use super::rows::{at, Columns};
 use super::{StoreError, StoreResult};
-use crate::domain::access::{ApiKeyInfo, Role};
+use crate::domain::access::{self, ApiKeyInfo, Role};
 
 /// The columns [`key`] reads, in a `SELECT`: never the digest.
 pub const COLUMNS: &str = "id, owner, role, name, hint, created_at, expires_at, revoked_at";
 
 /// A digest as the table keeps it: lowercase hex, unique.
 pub fn hex(digest: &[u8; 32]) -> String {
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    access::hex(digest)
 }
 
 /// Decodes a key's row selected with [`COLUMNS`].

@@ -7,7 +7,7 @@ use rusqlite::{params, Connection};
 
 use super::rows;
 use crate::domain::lifecycle::slots::{self, Candidate, Taken};
-use crate::store::{StoreError, StoreResult};
+use crate::store::StoreResult;
 
 /// A claim's pick, up to `room` runs, through `runs_ready` (the runs
 /// picked so far skipped by offset, since they stay in it until the claim's
@@ -61,7 +61,7 @@ fn running(conn: &Connection, key: &str) -> StoreResult<u32> {
 /// one claim takes a key with thousands queued out of the ready index, so
 /// the claims after it do not read past the key again.
 fn hold(conn: &Connection, full: &[(&str, u32)], picked: &[i64]) -> StoreResult<()> {
-    let picked = serde_json::to_string(picked).map_err(|e| StoreError::internal(e.to_string()))?;
+    let picked = serde_json::to_string(picked)?;
     for (key, limit) in full {
         conn.prepare_cached(
             "UPDATE runs INDEXED BY runs_keyed_ready SET held = 1 WHERE concurrency_key = ?1 AND status = 'queued'
