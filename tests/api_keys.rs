@@ -39,12 +39,13 @@ on_both_backends! {
         let server = env.server(0);
         let admin = server.api_with_token(TOKEN);
         let (member_key, _) = make_key(&admin, json!({"owner": "alice", "role": "member", "name": "ci"})).await;
-        let (reader_key, reader_id) = make_key(&admin, json!({"owner": "rita", "role": "reader"})).await;
+        // A reader of alice's work: it reads what her member key makes.
+        let (reader_key, reader_id) = make_key(&admin, json!({"owner": "alice", "role": "reader"})).await;
         assert!(member_key.starts_with("wmk_") && member_key.len() == 68, "{member_key}");
         let (code, listed) = admin.get("/keys").await;
         assert_eq!(code, 200);
         assert_eq!(listed.as_array().unwrap().len(), 2, "{listed}");
-        assert_eq!(listed[0]["owner"], "rita", "the newest first: {listed}");
+        assert_eq!(listed[0]["role"], "reader", "the newest first: {listed}");
         assert_eq!(listed[1]["name"], "ci");
         let text = listed.to_string();
         assert!(!text.contains(&member_key) && !text.contains(&reader_key[4..]), "a list shows no key: {text}");

@@ -136,3 +136,50 @@ fn percent_encode(text: &str) -> String {
         })
         .collect()
 }
+
+/// A client that sends `key` as its bearer.
+fn with_key(api: &Api, key: &str) -> Api {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("authorization", format!("Bearer {key}").parse().unwrap());
+    let http = reqwest::Client::builder().default_headers(headers).build().unwrap();
+    Api { base: api.base.clone(), http, transcript: Default::default() }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_members_key_shows_the_dashboard_only_its_owners_work() {
+    let mut env = TestEnv::new();
+    env.set("WINGMAN_AUTH_TOKEN", TOKEN);
+    let server = env.server(0);
+    let _worker = env.worker();
+    let admin = server.api_with_token(TOKEN);
+    let mut runs = Vec::new();
+    let mut keys = Vec::new();
+    for owner in ["alpha", "beta"] {
+        let (status, made) = admin.post("/keys", json!({"owner": owner, "role": "member"})).await;
+        assert_eq!(status, 201, "{made}");
+        let key = made["key"].as_str().unwrap().to_string();
+        let member = with_key(&admin, &key);
+        let agent = member.create_agent(json!({"name": owner})).await;
+        let session = member.create_session(&agent, None).await;
+        let run = member.send(&session, &format!("hello from {owner}")).await;
+        member.wait_terminal(&run, Duration::from_secs(30)).await;
+        (runs, keys) = ([runs, vec![run]].concat(), [keys, vec![key]].concat());
+    }
+    let Some(browser) = Browser::start().await else { return };
+    browser.goto(&format!("{}/ui", server.url)).await;
+    browser.type_into("#token", &keys[0]).await;
+    browser.click("#token-form button").await;
+    // The queue's detail counts every owner's work: the page says it is an admin's.
+    let noted = "return document.querySelector('[data-admin-only]') !== null";
+    browser.wait_for(noted, Duration::from_secs(20), "the queue page, for a member's key").await;
+    let listed = |run: &str| format!("return document.querySelector('[data-run=\"{run}\"]') !== null");
+    browser.wait_for(&listed(&runs[0]), Duration::from_secs(20), "alpha's run on the queue page").await;
+    assert_eq!(browser.eval(&listed(&runs[1])).await, false, "beta's run on alpha's queue page");
+    browser.goto(&format!("{}/ui/runs", server.url)).await;
+    browser.wait_for(&listed(&runs[0]), Duration::from_secs(20), "alpha's run in the runs list").await;
+    assert_eq!(browser.eval(&listed(&runs[1])).await, false, "beta's run in alpha's runs list");
+    browser.goto(&format!("{}/ui/runs/{}", server.url, runs[1])).await;
+    let refused = "return document.body.innerText.includes('not found')";
+    browser.wait_for(refused, Duration::from_secs(20), "beta's run, opened by alpha, is not found").await;
+    assert_eq!(browser.eval("return document.querySelector('#events [data-type]') === null").await, true);
+}

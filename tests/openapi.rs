@@ -409,7 +409,7 @@ async fn each_role_is_held_to_its_rights_on_every_documented_operation() {
     }
     let (reader, member) = (&keys[0], &keys[1]);
     let document = document(&admin).await;
-    let admin_only = |path: &str| ["/keys", "/workers", "/metrics"].iter().any(|root| path.starts_with(root));
+    let admin_only = |path: &str| ["/keys", "/workers", "/metrics", "/queue"].iter().any(|root| path.starts_with(root));
     let shared = |path: &str| ["/secrets", "/provider/auth", "/provider/limits"].iter().any(|r| path.starts_with(r));
     // Walked from the document, so that a new route is held to the rules by default.
     let walk = |caller: &'static str| -> Vec<(Method, String, Option<Value>, bool)> {

@@ -62,6 +62,8 @@ impl Harness {
         let now = Utc::now();
         let agent = Agent {
             id: new_id(),
+            owner: wingman::domain::model::first_admin(),
+            shared: false,
             name: "t".into(),
             provider: provider.into(),
             model: model.into(),
@@ -92,6 +94,7 @@ impl Harness {
         let work_dir = self.dir.path().join(new_id()).to_string_lossy().into_owned();
         let session = Session {
             id: new_id(),
+            owner: wingman::domain::model::first_admin(),
             agent_id: Some(agent.id.clone()),
             title: None,
             work_dir: work_dir.clone(),

@@ -28,6 +28,8 @@ fn two_steps(agent: &wingman::domain::model::Agent, dir: &std::path::Path) -> Ne
     let edges = serde_json::from_value(json!([{"from": "first", "to": "second"}]));
     let formation = Formation {
         id: new_id(),
+        owner: wingman::domain::model::first_admin(),
+        shared: false,
         name: "pair".into(),
         nodes: nodes.unwrap(),
         edges: edges.unwrap(),
@@ -123,6 +125,7 @@ store_tests! {
         }
         let page = |after: Option<String>, order| FormationRunFilter {
             formation_id: Some(formation.id.clone()),
+            owner: None,
             after,
             limit: 2,
             order,

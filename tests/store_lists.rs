@@ -82,7 +82,7 @@ store_tests! {
 
         let all = store.list_sessions(&SessionFilter::default()).await.unwrap();
         assert_eq!(all.iter().map(|s| s.id.clone()).collect::<Vec<_>>(), sessions, "every session, oldest first");
-        let filter = SessionFilter { limit: Some(2), order: Order::NewestFirst, after: Some(sessions[3].clone()) };
+        let filter = SessionFilter { limit: Some(2), order: Order::NewestFirst, after: Some(sessions[3].clone()), owner: None };
         let page: Vec<String> = store.list_sessions(&filter).await.unwrap().into_iter().map(|s| s.id).collect();
         assert_eq!(page, [sessions[2].clone(), sessions[1].clone()]);
         let filter = SessionFilter { limit: Some(2), after: Some(sessions[3].clone()), ..Default::default() };

@@ -16,6 +16,8 @@ fn fleet(agent_id: &str) -> Fleet {
     let now = Utc::now();
     Fleet {
         id: new_id(),
+        owner: wingman::domain::model::first_admin(),
+        shared: false,
         name: "f".into(),
         agent_id: agent_id.into(),
         worker_count: 5,
@@ -112,6 +114,7 @@ async fn fleet_run(store: &Arc<dyn Store>, n: usize, cap: u32, key: Option<Idemp
             run_id: new_id(),
             session: Session {
                 id: new_id(),
+                owner: wingman::domain::model::first_admin(),
                 agent_id: Some(a.id.clone()),
                 title: None,
                 work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
@@ -130,6 +133,7 @@ async fn fleet_run(store: &Arc<dyn Store>, n: usize, cap: u32, key: Option<Idemp
         .collect();
     let new = NewFleetRun {
         id: new_id(),
+        owner: wingman::domain::model::first_admin(),
         fleet_id: f.id,
         agent: a,
         worker_count: cap,

@@ -221,6 +221,8 @@ store_tests! {
         let now = Utc::now();
         let fleet = Fleet {
             id: new_id(),
+            owner: wingman::domain::model::first_admin(),
+            shared: false,
             name: "f".into(),
             agent_id: a.id.clone(),
             worker_count: 1,
@@ -240,6 +242,7 @@ store_tests! {
         let task_ids: Vec<String> = tasks.iter().map(|t| t.run_id.clone()).collect();
         let new = NewFleetRun {
             id: new_id(),
+            owner: wingman::domain::model::first_admin(),
             fleet_id: fleet.id.clone(),
             agent: a.clone(),
             worker_count: 1,

@@ -15,6 +15,7 @@ use super::extract::QueryParams;
 use super::schemas::Id;
 use super::sessions::with_session_tools;
 use super::AppState;
+use crate::domain::access::Caller;
 use crate::domain::model::ToolSpec;
 use crate::domain::toolset::{self, Source};
 use crate::tools;
@@ -99,15 +100,17 @@ struct OfferedTool {
 )]
 async fn list(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     QueryParams(q): QueryParams<ToolsQuery>,
 ) -> ApiResult<Json<OfferedTools>> {
-    let mut agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
+    let mut agent = super::agents::find(&state, &caller, &id).await?;
     if let Some(session_id) = &q.session_id {
         let session = state
             .store
             .get_session(session_id)
             .await?
+            .filter(|session| caller.sees(&session.owner, false))
             .ok_or_else(|| ApiError::NotFound(format!("session {session_id}")))?;
         agent = with_session_tools(&agent, &session)?;
     }

@@ -14,9 +14,11 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
+use super::owned::{changeable, only_visible, visible};
 use super::schemas::{self, Id, JsonObject};
 use super::versions::{self, IfMatch};
 use super::{deleted, AppState, Deleted};
+use crate::domain::access::Caller;
 use crate::domain::compaction::CompactionSettings;
 use crate::domain::guard::Guards;
 use crate::domain::model::{
@@ -44,6 +46,10 @@ struct AgentFields {
     /// Required on `POST`; not blank.
     #[schema(schema_with = schemas::name)]
     name: Option<String>,
+    /// Every owner may read it and use it (in sessions, fleets, formations
+    /// and as a sub-agent); only its owner or an admin may change it. False
+    /// by default.
+    shared: Option<bool>,
     /// `scripted` (the default), `anthropic`, `openai` or `ollama`.
     #[schema(schema_with = schemas::provider)]
     provider: Option<String>,
@@ -209,6 +215,9 @@ impl AgentFields {
         if let Some(v) = self.name {
             agent.name = v;
         }
+        if let Some(v) = self.shared {
+            agent.shared = v;
+        }
         if let Some(v) = self.provider {
             agent.provider = v;
         }
@@ -305,13 +314,15 @@ fn validate(agent: &mut Agent) -> ApiResult<()> {
 }
 
 /// Checks an agent's sub-agents against the store: each names an agent
-/// that exists, whose name is the tool's when the client gave none.
-async fn resolve_subagents(state: &AppState, agent: &mut Agent) -> ApiResult<()> {
+/// that exists and that `caller` may see, whose name is the tool's when
+/// the client gave none.
+async fn resolve_subagents(state: &AppState, caller: &Caller, agent: &mut Agent) -> ApiResult<()> {
     for sub in &mut agent.subagents {
         let named = if sub.agent_id == agent.id {
             Some(agent.name.clone())
         } else {
-            state.store.get_agent(&sub.agent_id).await?.map(|a| a.name)
+            let found = state.store.get_agent(&sub.agent_id).await?;
+            found.filter(|a| caller.sees(&a.owner, a.shared)).map(|a| a.name)
         };
         let Some(name) = named else {
             return Err(ApiError::BadRequest(format!("subagents: there is no agent {}", sub.agent_id)));
@@ -342,6 +353,7 @@ pub fn check_tools(agent: &Agent) -> Result<(), String> {
 )]
 async fn create(
     State(state): State<AppState>,
+    caller: Caller,
     JsonBody(fields): JsonBody<AgentFields>,
 ) -> ApiResult<(StatusCode, Json<Agent>)> {
     // A missing field is the body's shape (422); an empty one is a refused value (400).
@@ -350,11 +362,12 @@ async fn create(
     }
     versions::none_on_create(fields.version)?;
     let mut agent = blank_agent();
+    agent.owner = caller.owner.clone();
     fields.apply(&mut agent)?;
     validate(&mut agent)?;
     state.config.mcp_commands.check(&agent.mcp_servers).map_err(ApiError::Unprocessable)?;
     checks::webhook_url(&state.door.config().webhooks, agent.webhook.as_ref(), None)?;
-    resolve_subagents(&state, &mut agent).await?;
+    resolve_subagents(&state, &caller, &mut agent).await?;
     state.store.insert_agent(&agent).await?;
     Ok((StatusCode::CREATED, Json(agent)))
 }
@@ -365,6 +378,8 @@ pub fn blank_agent() -> Agent {
     Agent {
         id: new_id(),
         name: String::new(),
+        owner: crate::domain::model::first_admin(),
+        shared: false,
         provider: "scripted".into(),
         model: String::new(),
         options: Map::new(),
@@ -397,10 +412,10 @@ pub fn blank_agent() -> Agent {
     path = "/agents",
     tag = "agents",
     operation_id = "list_agents",
-    responses((status = 200, description = "Every agent", body = Vec<Agent>))
+    responses((status = 200, description = "The caller's agents and the shared ones (an admin's: every agent)", body = Vec<Agent>))
 )]
-async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Agent>>> {
-    Ok(Json(state.store.list_agents().await?))
+async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Vec<Agent>>> {
+    Ok(Json(only_visible(&caller, state.store.list_agents().await?)))
 }
 
 /// One agent.
@@ -415,9 +430,13 @@ async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Agent>>> {
         (status = 404, description = "No such agent", body = ErrorBody),
     )
 )]
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Agent>> {
-    let agent = state.store.get_agent(&id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
-    Ok(Json(agent))
+async fn show(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Agent>> {
+    Ok(Json(find(&state, &caller, &id).await?))
+}
+
+/// The agent `id`, if the caller may see it (its own, or a shared one).
+pub async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Agent> {
+    visible(caller, state.store.get_agent(id).await?, || format!("agent {id}"))
 }
 
 /// Replaces the fields given; absent ones are kept.
@@ -438,14 +457,15 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
 )]
 async fn update(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     if_match: IfMatch,
     JsonBody(fields): JsonBody<AgentFields>,
 ) -> ApiResult<Json<Agent>> {
     let wanted = versions::wanted(if_match, fields.version)?;
-    let (state, id, fields) = (&state, &id, &fields);
+    let (state, caller, id, fields) = (&state, &caller, &id, &fields);
     versions::edit(wanted, || async move {
-        let mut agent = state.store.get_agent(id).await?.ok_or_else(|| ApiError::NotFound(format!("agent {id}")))?;
+        let mut agent = changeable(caller, state.store.get_agent(id).await?, || format!("agent {id}"))?;
         versions::check(wanted, &format!("agent {id}"), agent.version)?;
         fields.clone().apply(&mut agent)?;
         validate(&mut agent)?;
@@ -453,7 +473,7 @@ async fn update(
             state.config.mcp_commands.check(&agent.mcp_servers).map_err(ApiError::Unprocessable)?;
         }
         checks::webhook_url(&state.door.config().webhooks, agent.webhook.as_ref(), None)?;
-        resolve_subagents(state, &mut agent).await?;
+        resolve_subagents(state, caller, &mut agent).await?;
         (agent.updated_at, agent.version) = (Utc::now(), agent.version + 1);
         state.store.update_agent(&agent).await.map_err(naming(format!("agent {id}")))?;
         Ok(Json(agent))
@@ -473,7 +493,8 @@ async fn update(
         (status = 404, description = "No such agent", body = ErrorBody),
     )
 )]
-async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+async fn remove(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+    changeable(&caller, state.store.get_agent(&id).await?, || format!("agent {id}"))?;
     state.store.delete_agent(&id).await.map_err(naming(format!("agent {id}")))?;
     Ok(deleted())
 }

@@ -16,6 +16,7 @@ use super::messages::MessageAccepted;
 use super::runs::{accepted, envelope};
 use super::schemas::{Id, IdempotencyKey};
 use super::AppState;
+use crate::domain::access::Caller;
 use crate::submit::CompactionSubmission;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
@@ -61,12 +62,15 @@ struct CompactBody {
 )]
 async fn compact(
     State(state): State<AppState>,
+    caller: Caller,
     Path(session_id): Path<String>,
     headers: HeaderMap,
     JsonBody(body): JsonBody<CompactBody>,
 ) -> ApiResult<Response> {
+    let envelope = envelope(&caller, &headers, None, None)?;
+    super::sessions::open_to(&state, &caller, &session_id, body.agent_id.as_deref()).await?;
     let submission = CompactionSubmission { session_id, agent_id: body.agent_id };
-    let enqueued = state.door.compaction(&envelope(&headers, None, None)?, submission).await?;
+    let enqueued = state.door.compaction(&envelope, submission).await?;
     let run = enqueued.run;
     Ok(accepted(format!("/runs/{}", run.id), MessageAccepted::from(run), !enqueued.created))
 }

@@ -10,15 +10,18 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use super::error::{naming, ApiError, ApiResult, ErrorBody};
+use super::error::{naming, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::fleet_tasks::RunBody;
+use super::fleets;
 use super::order::ListOrder;
+use super::owned::visible;
 use super::peer::{unless_hung_up, Peer};
 use super::runs::{accepted, check_limit, envelope, WaitQuery};
 use super::schemas::{Id, IdempotencyKey, Seq};
 use super::sse::{self, EventFrame, EventsQuery, LoggedEvent};
 use super::AppState;
+use crate::domain::access::Caller;
 use crate::domain::fleet::{self, TaskEnd, TaskResult};
 use crate::domain::model::FleetRun;
 use crate::store::FleetRunFilter;
@@ -98,13 +101,15 @@ struct FleetRunView {
 )]
 async fn submit(
     State(state): State<AppState>,
+    caller: Caller,
     Path(fleet_id): Path<String>,
     QueryParams(query): QueryParams<WaitQuery>,
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
     JsonBody(mut body): JsonBody<RunBody>,
 ) -> ApiResult<Response> {
-    let envelope = envelope(&headers, body.priority, body.concurrency.take())?;
+    let envelope = envelope(&caller, &headers, body.priority, body.concurrency.take())?;
+    fleets::find(&state, &caller, &fleet_id).await?;
     let enqueued = state.door.fleet_run(&envelope, body.submission(&fleet_id)).await?;
     let run = enqueued.fleet_run;
     if query.wait {
@@ -137,11 +142,13 @@ async fn submit(
 )]
 async fn submit_stream(
     State(state): State<AppState>,
+    caller: Caller,
     Path(fleet_id): Path<String>,
     headers: HeaderMap,
     JsonBody(mut body): JsonBody<RunBody>,
 ) -> ApiResult<Response> {
-    let envelope = envelope(&headers, body.priority, body.concurrency.take())?;
+    let envelope = envelope(&caller, &headers, body.priority, body.concurrency.take())?;
+    fleets::find(&state, &caller, &fleet_id).await?;
     let enqueued = state.door.fleet_run(&envelope, body.submission(&fleet_id)).await?;
     Ok(sse::stream(&state, &enqueued.fleet_run.id, 0, sse::Dialect::Fleet))
 }
@@ -189,9 +196,14 @@ struct ListQuery {
         (status = 400, description = "A limit out of range, an unknown parameter", body = ErrorBody),
     )
 )]
-async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<FleetRunPage>> {
+async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    QueryParams(q): QueryParams<ListQuery>,
+) -> ApiResult<Json<FleetRunPage>> {
     let limit = check_limit(q.limit, 50, 500)?;
-    let filter = FleetRunFilter { fleet_id: q.fleet_id, after: q.after, limit, order: q.order.into() };
+    let (fleet_id, owner, after, order) = (q.fleet_id, caller.only(), q.after, q.order.into());
+    let filter = FleetRunFilter { fleet_id, owner, after, limit, order };
     let fleet_runs = state.store.list_fleet_runs(&filter).await?;
     let next_after = if fleet_runs.len() as u32 == limit { fleet_runs.last().map(|r| r.id.clone()) } else { None };
     Ok(Json(FleetRunPage { fleet_runs, next_after }))
@@ -209,8 +221,9 @@ struct ShowQuery {
     limit: Option<u32>,
 }
 
-async fn find(state: &AppState, id: &str) -> ApiResult<FleetRun> {
-    state.store.get_fleet_run(id).await?.ok_or_else(|| ApiError::NotFound(format!("fleet run {id}")))
+/// The fleet run `id`, if the caller may see it.
+async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<FleetRun> {
+    visible(caller, state.store.get_fleet_run(id).await?, || format!("fleet run {id}"))
 }
 
 /// The fleet run, its progress (one row, however many tasks) and a page of
@@ -229,11 +242,12 @@ async fn find(state: &AppState, id: &str) -> ApiResult<FleetRun> {
 )]
 async fn show(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     QueryParams(q): QueryParams<ShowQuery>,
 ) -> ApiResult<Json<FleetRunView>> {
     let limit = check_limit(q.limit, 100, MAX_PAGE)?;
-    let run = find(&state, &id).await?;
+    let run = find(&state, &caller, &id).await?;
     let page = state.store.fleet_run_tasks(&id, q.after, limit).await?;
     let next_after = if page.len() as u32 == limit { page.last().and_then(|r| r.task_index) } else { None };
     let tasks = page.iter().map(|run| fleet::result(&TaskEnd::of_run(run))).collect();
@@ -267,12 +281,13 @@ async fn show(
 )]
 async fn events(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     headers: HeaderMap,
     QueryParams(q): QueryParams<EventsQuery>,
 ) -> ApiResult<Response> {
     let answer = async {
-        let run = find(&state, &id).await?;
+        let run = find(&state, &caller, &id).await?;
         sse::events_answer(&state, &id, run.status.is_terminal(), &headers, &q, sse::Dialect::Fleet).await
     };
     sse::reconnect_when_unavailable(answer.await, &headers)
@@ -291,7 +306,12 @@ async fn events(
         (status = 409, description = "The fleet run has already ended", body = ErrorBody),
     )
 )]
-async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<(StatusCode, Json<FleetRun>)> {
+async fn cancel(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<(StatusCode, Json<FleetRun>)> {
+    find(&state, &caller, &id).await?;
     let run = state.store.cancel_fleet_run(&id).await.map_err(naming(format!("fleet run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))

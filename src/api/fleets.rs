@@ -13,9 +13,11 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
+use super::owned::{changeable, only_visible, visible};
 use super::schemas::{self, Id};
 use super::versions::{self, IfMatch};
 use super::{deleted, AppState, Deleted};
+use crate::domain::access::Caller;
 use crate::domain::model::{new_id, Fleet, FleetStatus};
 use crate::submit::checks;
 
@@ -38,6 +40,9 @@ struct FleetFields {
     /// Required on `POST`; not blank.
     #[schema(schema_with = schemas::name)]
     name: Option<String>,
+    /// Every owner may read it and run it; only its owner or an admin may
+    /// change it. False by default.
+    shared: Option<bool>,
     /// Required on `POST`.
     #[schema(value_type = Option<Id>)]
     agent_id: Option<String>,
@@ -74,14 +79,13 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
     Option::<String>::deserialize(d).map(Some)
 }
 
-async fn check(state: &AppState, fields: &FleetFields) -> ApiResult<()> {
+/// Checks a fleet's fields; its agent must be one the caller may see.
+async fn check(state: &AppState, caller: &Caller, fields: &FleetFields) -> ApiResult<()> {
     if fields.name.as_ref().is_some_and(|n| n.trim().is_empty()) {
         return Err(ApiError::BadRequest("name must not be empty".into()));
     }
     if let Some(agent_id) = &fields.agent_id {
-        if state.store.get_agent(agent_id).await?.is_none() {
-            return Err(ApiError::NotFound(format!("agent {agent_id}")));
-        }
+        visible(caller, state.store.get_agent(agent_id).await?, || format!("agent {agent_id}"))?;
     }
     if fields.worker_count.is_some_and(|n| n > MAX_WORKER_COUNT) {
         return Err(ApiError::BadRequest(format!("worker_count must be 0 (no limit) to {MAX_WORKER_COUNT}")));
@@ -108,17 +112,20 @@ async fn check(state: &AppState, fields: &FleetFields) -> ApiResult<()> {
 )]
 async fn create(
     State(state): State<AppState>,
+    caller: Caller,
     JsonBody(fields): JsonBody<FleetFields>,
 ) -> ApiResult<(StatusCode, Json<Fleet>)> {
     let (Some(name), Some(agent_id)) = (fields.name.clone(), fields.agent_id.clone()) else {
         return Err(ApiError::Unprocessable("name and agent_id are required".into()));
     };
     versions::none_on_create(fields.version)?;
-    check(&state, &fields).await?;
+    check(&state, &caller, &fields).await?;
     let now = Utc::now();
     let fleet = Fleet {
         id: new_id(),
         name,
+        owner: caller.owner,
+        shared: fields.shared.unwrap_or(false),
         agent_id,
         worker_count: fields.worker_count.unwrap_or(0),
         work_dir: fields.work_dir.flatten(),
@@ -137,14 +144,15 @@ async fn create(
     path = "/fleets",
     tag = "fleets",
     operation_id = "list_fleets",
-    responses((status = 200, description = "Every fleet", body = Vec<Fleet>))
+    responses((status = 200, description = "The caller's fleets and the shared ones (an admin's: every fleet)", body = Vec<Fleet>))
 )]
-async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Fleet>>> {
-    Ok(Json(state.store.list_fleets().await?))
+async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Vec<Fleet>>> {
+    Ok(Json(only_visible(&caller, state.store.list_fleets().await?)))
 }
 
-async fn find(state: &AppState, id: &str) -> ApiResult<Fleet> {
-    state.store.get_fleet(id).await?.ok_or_else(|| ApiError::NotFound(format!("fleet {id}")))
+/// The fleet `id`, if the caller may see it.
+pub async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Fleet> {
+    visible(caller, state.store.get_fleet(id).await?, || format!("fleet {id}"))
 }
 
 /// One fleet.
@@ -159,8 +167,8 @@ async fn find(state: &AppState, id: &str) -> ApiResult<Fleet> {
         (status = 404, description = "No such fleet", body = ErrorBody),
     )
 )]
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Fleet>> {
-    Ok(Json(find(&state, &id).await?))
+async fn show(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Fleet>> {
+    Ok(Json(find(&state, &caller, &id).await?))
 }
 
 /// Replaces the fields given; absent ones are kept (`"work_dir": null` clears it).
@@ -181,18 +189,23 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
 )]
 async fn update(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     if_match: IfMatch,
     JsonBody(fields): JsonBody<FleetFields>,
 ) -> ApiResult<Json<Fleet>> {
     let wanted = versions::wanted(if_match, fields.version)?;
-    check(&state, &fields).await?;
-    let (state, id, fields) = (&state, &id, &fields);
+    changeable(&caller, state.store.get_fleet(&id).await?, || format!("fleet {id}"))?;
+    check(&state, &caller, &fields).await?;
+    let (state, caller, id, fields) = (&state, &caller, &id, &fields);
     versions::edit(wanted, || async move {
-        let mut fleet = find(state, id).await?;
+        let mut fleet = changeable(caller, state.store.get_fleet(id).await?, || format!("fleet {id}"))?;
         versions::check(wanted, &format!("fleet {id}"), fleet.version)?;
         if let Some(name) = &fields.name {
             fleet.name = name.clone();
+        }
+        if let Some(shared) = fields.shared {
+            fleet.shared = shared;
         }
         if let Some(agent_id) = &fields.agent_id {
             fleet.agent_id = agent_id.clone();
@@ -222,7 +235,8 @@ async fn update(
         (status = 404, description = "No such fleet", body = ErrorBody),
     )
 )]
-async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+async fn remove(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+    changeable(&caller, state.store.get_fleet(&id).await?, || format!("fleet {id}"))?;
     state.store.delete_fleet(&id).await.map_err(naming(format!("fleet {id}")))?;
     Ok(deleted())
 }

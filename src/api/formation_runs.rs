@@ -10,13 +10,15 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{naming, ApiError, ApiResult, ErrorBody};
+use super::error::{naming, ApiResult, ErrorBody};
 use super::extract::QueryParams;
 use super::order::ListOrder;
+use super::owned::visible;
 use super::runs::check_limit;
 use super::schemas::{Id, Seq};
 use super::sse::{self, EventFrame, EventsQuery, LoggedEvent};
 use super::AppState;
+use crate::domain::access::Caller;
 use crate::domain::formation::run::{FormationRun, NodeRow, NodeStatus};
 use crate::domain::model::RunStatus;
 use crate::store::{FormationRunFilter, RunFilter};
@@ -82,10 +84,12 @@ struct FormationRunPage {
 )]
 async fn list(
     State(state): State<AppState>,
+    caller: Caller,
     QueryParams(q): QueryParams<ListQuery>,
 ) -> ApiResult<Json<FormationRunPage>> {
     let limit = check_limit(q.limit, 50, 500)?;
-    let filter = FormationRunFilter { formation_id: q.formation_id, after: q.after, limit, order: q.order.into() };
+    let (formation_id, owner, after, order) = (q.formation_id, caller.only(), q.after, q.order.into());
+    let filter = FormationRunFilter { formation_id, owner, after, limit, order };
     let mut formation_runs = Vec::new();
     for run in state.store.list_formation_runs(&filter).await? {
         formation_runs.push(as_shown(&state, run).await?);
@@ -95,8 +99,9 @@ async fn list(
     Ok(Json(FormationRunPage { formation_runs, next_after }))
 }
 
-async fn find(state: &AppState, id: &str) -> ApiResult<FormationRun> {
-    state.store.get_formation_run(id).await?.ok_or_else(|| ApiError::NotFound(format!("formation run {id}")))
+/// The formation run `id`, if the caller may see it.
+async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<FormationRun> {
+    visible(caller, state.store.get_formation_run(id).await?, || format!("formation run {id}"))
 }
 
 /// The formation run as answers show it: a running node whose work waits
@@ -141,8 +146,8 @@ async fn waits(state: &AppState, node: &NodeRow) -> ApiResult<bool> {
         (status = 404, description = "No such formation run", body = ErrorBody),
     )
 )]
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<FormationRun>> {
-    let run = find(&state, &id).await?;
+async fn show(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<FormationRun>> {
+    let run = find(&state, &caller, &id).await?;
     Ok(Json(as_shown(&state, run).await?))
 }
 
@@ -173,12 +178,13 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
 )]
 async fn events(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     headers: HeaderMap,
     QueryParams(q): QueryParams<EventsQuery>,
 ) -> ApiResult<Response> {
     let answer = async {
-        let run = find(&state, &id).await?;
+        let run = find(&state, &caller, &id).await?;
         sse::events_answer(&state, &id, run.status.is_terminal(), &headers, &q, sse::Dialect::Formation).await
     };
     sse::reconnect_when_unavailable(answer.await, &headers)
@@ -197,7 +203,12 @@ async fn events(
         (status = 409, description = "The formation run has already ended", body = ErrorBody),
     )
 )]
-async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<(StatusCode, Json<FormationRun>)> {
+async fn cancel(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<(StatusCode, Json<FormationRun>)> {
+    find(&state, &caller, &id).await?;
     let run = state.store.cancel_formation_run(&id).await.map_err(naming(format!("formation run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))

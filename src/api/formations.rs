@@ -17,10 +17,12 @@ use utoipa_axum::routes;
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::formation_runs::{as_shown, FormationRunAccepted};
+use super::owned::{changeable, only_visible, visible};
 use super::peer::{unless_hung_up, Peer};
 use super::runs::{accepted, envelope, WaitQuery};
 use super::schemas::{self, AnyJson, Id, IdempotencyKey};
 use super::{deleted, sse, AppState, Deleted};
+use crate::domain::access::Caller;
 use crate::domain::formation::run::{FormationRun, NodeRow, NodeStatus};
 use crate::domain::formation::{self, Edge, Formation, Node};
 use crate::domain::model::new_id;
@@ -45,6 +47,10 @@ struct NewFormation {
     /// arrive as a list, in the order of these edges).
     #[serde(default)]
     edges: Vec<Edge>,
+    /// Every owner may read it and run it; only its owner or an admin may
+    /// delete it. False by default.
+    #[serde(default)]
+    shared: bool,
 }
 
 /// Creates a formation, after checking its graph and that every agent and
@@ -64,24 +70,23 @@ struct NewFormation {
 )]
 async fn create(
     State(state): State<AppState>,
+    caller: Caller,
     JsonBody(body): JsonBody<NewFormation>,
 ) -> ApiResult<(StatusCode, Json<Formation>)> {
     formation::check(&body.name, &body.nodes, &body.edges).map_err(ApiError::BadRequest)?;
     let (agents, fleets) = formation::references(&body.nodes);
     for agent in agents {
-        if state.store.get_agent(agent).await?.is_none() {
-            return Err(ApiError::NotFound(format!("agent {agent}")));
-        }
+        super::agents::find(&state, &caller, agent).await?;
     }
     for fleet in fleets {
-        if state.store.get_fleet(fleet).await?.is_none() {
-            return Err(ApiError::NotFound(format!("fleet {fleet}")));
-        }
+        super::fleets::find(&state, &caller, fleet).await?;
     }
     let now = Utc::now();
     let formation = Formation {
         id: new_id(),
         name: body.name,
+        owner: caller.owner,
+        shared: body.shared,
         nodes: body.nodes,
         edges: body.edges,
         version: 1,
@@ -98,14 +103,15 @@ async fn create(
     path = "/formations",
     tag = "formations",
     operation_id = "list_formations",
-    responses((status = 200, description = "Every formation", body = Vec<Formation>))
+    responses((status = 200, description = "The caller's formations and the shared ones (an admin's: every formation)", body = Vec<Formation>))
 )]
-async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Formation>>> {
-    Ok(Json(state.store.list_formations().await?))
+async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Vec<Formation>>> {
+    Ok(Json(only_visible(&caller, state.store.list_formations().await?)))
 }
 
-async fn find(state: &AppState, id: &str) -> ApiResult<Formation> {
-    state.store.get_formation(id).await?.ok_or_else(|| ApiError::NotFound(format!("formation {id}")))
+/// The formation `id`, if the caller may see it.
+pub async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Formation> {
+    visible(caller, state.store.get_formation(id).await?, || format!("formation {id}"))
 }
 
 /// One formation.
@@ -120,8 +126,8 @@ async fn find(state: &AppState, id: &str) -> ApiResult<Formation> {
         (status = 404, description = "No such formation", body = ErrorBody),
     )
 )]
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Formation>> {
-    Ok(Json(find(&state, &id).await?))
+async fn show(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Formation>> {
+    Ok(Json(find(&state, &caller, &id).await?))
 }
 
 /// Deletes a formation; its runs keep their snapshot of it and go on.
@@ -136,7 +142,8 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
         (status = 404, description = "No such formation", body = ErrorBody),
     )
 )]
-async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+async fn remove(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+    changeable(&caller, state.store.get_formation(&id).await?, || format!("formation {id}"))?;
     state.store.delete_formation(&id).await.map_err(naming(format!("formation {id}")))?;
     Ok(deleted())
 }
@@ -207,13 +214,15 @@ struct FormationRunResult {
 )]
 async fn submit(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     QueryParams(query): QueryParams<WaitQuery>,
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
     JsonBody(body): JsonBody<FormationRunBody>,
 ) -> ApiResult<Response> {
-    let envelope = envelope(&headers, body.priority, body.concurrency)?;
+    let envelope = envelope(&caller, &headers, body.priority, body.concurrency)?;
+    find(&state, &caller, &id).await?;
     let submission = FormationRunSubmission { formation_id: id, input: body.input, webhook: body.webhook };
     let enqueued = state.door.formation_run(&envelope, submission).await?;
     let run = enqueued.formation_run;

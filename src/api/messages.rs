@@ -16,10 +16,12 @@ use utoipa_axum::routes;
 use super::error::{ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::peer::{unless_hung_up, Peer};
-use super::runs::{accepted, envelope, read_run, WaitQuery};
+use super::runs::{accepted, envelope, WaitQuery};
 use super::schemas::{self, Id, IdempotencyKey};
+use super::sessions;
 use super::sse::{self, MessageStreamFrame};
 use super::AppState;
+use crate::domain::access::Caller;
 use crate::domain::approval::WaitingCall;
 use crate::domain::checkpoint;
 use crate::domain::model::{timestamp, Concurrency, MultitaskStrategy, Run, RunStatus, ToolCallRecord, Usage};
@@ -170,13 +172,15 @@ struct Approval {
 )]
 async fn submit_message(
     State(state): State<AppState>,
+    caller: Caller,
     Path(session_id): Path<String>,
     QueryParams(query): QueryParams<WaitQuery>,
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
     JsonBody(mut body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
-    let envelope = envelope(&headers, body.priority, body.concurrency.take())?;
+    let envelope = envelope(&caller, &headers, body.priority, body.concurrency.take())?;
+    sessions::open_to(&state, &caller, &session_id, body.agent_id.as_deref()).await?;
     let enqueued = state.door.message(&envelope, body.submission(&session_id)).await?;
     let run = enqueued.run;
     if query.wait {
@@ -210,13 +214,20 @@ async fn submit_message(
 )]
 async fn submit_message_stream(
     State(state): State<AppState>,
+    caller: Caller,
     Path(session_id): Path<String>,
     headers: HeaderMap,
     JsonBody(mut body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
-    let envelope = envelope(&headers, body.priority, body.concurrency.take())?;
+    let envelope = envelope(&caller, &headers, body.priority, body.concurrency.take())?;
+    sessions::open_to(&state, &caller, &session_id, body.agent_id.as_deref()).await?;
     let enqueued = state.door.message(&envelope, body.submission(&session_id)).await?;
     Ok(sse::stream(&state, &enqueued.run.id, 0, sse::Dialect::Seed))
+}
+
+/// The run just submitted (the caller's, since its session is).
+async fn read_run(state: &AppState, run_id: &str) -> ApiResult<Run> {
+    state.store.get_run(run_id).await?.ok_or_else(|| ApiError::NotFound(format!("run {run_id}")))
 }
 
 /// Follows the run's events until it ends or waits (for a person, or for

@@ -53,6 +53,7 @@ mod messages;
 mod metrics;
 pub mod openapi;
 mod order;
+mod owned;
 mod peer;
 mod people;
 mod providers;

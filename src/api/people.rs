@@ -13,8 +13,10 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
+use super::runs::read_run;
 use super::schemas::{self, Id};
 use super::AppState;
+use crate::domain::access::Caller;
 use crate::domain::approval::{self, Decided, DecisionRequest};
 use crate::domain::checkpoint::{next_action, Checkpoint, CheckpointBody, NextAction};
 use crate::domain::event::RunEvent;
@@ -75,9 +77,11 @@ const DECISION: &str =
 )]
 async fn approve(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     JsonBody(body): JsonBody<ApproveBody>,
 ) -> ApiResult<(StatusCode, Json<Run>)> {
+    read_run(&state, &caller, &id).await?;
     let ctx = state.store.load_run(&id).await.map_err(naming(format!("run {id}")))?;
     let status = ctx.run.status;
     if status != RunStatus::Waiting {
@@ -131,12 +135,14 @@ struct SteerBody {
 )]
 async fn steer(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     JsonBody(body): JsonBody<SteerBody>,
 ) -> ApiResult<(StatusCode, Json<Run>)> {
+    let run = read_run(&state, &caller, &id).await?;
     checks::message(&body.message).map_err(ApiError::BadRequest)?;
     // A compaction has no conversation of its own to take a message into.
-    if state.store.get_run(&id).await?.is_some_and(|run| run.kind == RunKind::Compaction) {
+    if run.kind == RunKind::Compaction {
         return Err(ApiError::Conflict(format!("run {id} is a compaction: it takes no messages")));
     }
     let run = state.store.steer_run(&id, &body.message).await.map_err(naming(format!("run {id}")))?;

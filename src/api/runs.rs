@@ -13,9 +13,11 @@ use utoipa_axum::routes;
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::QueryParams;
 use super::order::ListOrder;
+use super::owned::visible;
 use super::schemas::{Id, Seq};
 use super::sse::{self, EventFrame, EventsQuery, LoggedEvent};
 use super::{AppState, Deleted};
+use crate::domain::access::Caller;
 use crate::domain::model::{Concurrency, Run, RunStatus};
 use crate::store::RunFilter;
 use crate::submit::Envelope;
@@ -48,16 +50,21 @@ pub struct WaitQuery {
     pub wait: bool,
 }
 
-/// The envelope of a client's submission: its `Idempotency-Key` (visible
+/// The envelope of a client's submission, owned by the caller: its `Idempotency-Key` (visible
 /// ASCII) and `traceparent` headers, and the body's `priority` and
 /// `concurrency`.
-pub fn envelope(headers: &HeaderMap, priority: Option<i64>, concurrency: Option<Concurrency>) -> ApiResult<Envelope> {
+pub fn envelope(
+    caller: &Caller,
+    headers: &HeaderMap,
+    priority: Option<i64>,
+    concurrency: Option<Concurrency>,
+) -> ApiResult<Envelope> {
     let key = headers
         .get("idempotency-key")
         .map(|value| value.to_str().map_err(|_| ApiError::BadRequest("Idempotency-Key must be visible ASCII".into())));
     let traceparent = headers.get("traceparent").and_then(|v| v.to_str().ok());
     let envelope = Envelope::client(key.transpose()?, traceparent)?;
-    Ok(envelope.with_priority(priority)?.with_concurrency(concurrency)?)
+    Ok(envelope.owned_by(&caller.owner).with_priority(priority)?.with_concurrency(concurrency)?)
 }
 
 /// The answer of an accepted submission: `202`, where to find what it made,
@@ -70,9 +77,9 @@ pub fn accepted(location: String, body: impl Serialize, replayed: bool) -> Respo
     answer
 }
 
-/// The run, or a 404 that names it.
-pub async fn read_run(state: &AppState, run_id: &str) -> ApiResult<Run> {
-    state.store.get_run(run_id).await?.ok_or_else(|| ApiError::NotFound(format!("run {run_id}")))
+/// The run, if the caller may see it, or a 404 that names it.
+pub async fn read_run(state: &AppState, caller: &Caller, run_id: &str) -> ApiResult<Run> {
+    visible(caller, state.store.get_run(run_id).await?, || format!("run {run_id}"))
 }
 
 /// One run.
@@ -87,8 +94,8 @@ pub async fn read_run(state: &AppState, run_id: &str) -> ApiResult<Run> {
         (status = 404, description = "No such run", body = ErrorBody),
     )
 )]
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<RunView>> {
-    let run = read_run(&state, &id).await?;
+async fn show(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<RunView>> {
+    let run = read_run(&state, &caller, &id).await?;
     let filter = RunFilter { parent_run_id: Some(id), limit: MAX_CHILDREN_SHOWN, ..Default::default() };
     let children = state.store.list_runs(&filter).await?.iter().map(ChildRun::of).collect();
     let rate_limited = match run.status {
@@ -203,7 +210,11 @@ struct RunPage {
         (status = 400, description = "An unknown status, a limit out of range, an unknown parameter, an `after` that names no run", body = ErrorBody),
     )
 )]
-async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQuery>) -> ApiResult<Json<RunPage>> {
+async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    QueryParams(q): QueryParams<ListQuery>,
+) -> ApiResult<Json<RunPage>> {
     let status = match q.status.as_deref() {
         None => None,
         Some(s) => Some(RunStatus::parse(s).ok_or_else(|| ApiError::BadRequest(format!("unknown status {s:?}")))?),
@@ -212,7 +223,8 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
     // A cursor is a run's place in the queue: one that names no run (a
     // deleted one, say) has no place, and would silently give an empty page.
     if let Some(after) = &q.after {
-        if state.store.get_run(after).await?.is_none() {
+        let found = state.store.get_run(after).await?;
+        if !found.is_some_and(|run| caller.sees(&run.owner, false)) {
             return Err(ApiError::BadRequest(format!(
                 "after names no run ({after}); it may have been deleted: list again from the first page"
             )));
@@ -224,6 +236,7 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
         parent_run_id: q.parent_run_id,
         formation_run_id: q.formation_run_id,
         status,
+        owner: caller.only(),
         after: q.after,
         limit,
         order: q.order.into(),
@@ -261,12 +274,13 @@ async fn list(State(state): State<AppState>, QueryParams(q): QueryParams<ListQue
 )]
 async fn events(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     headers: HeaderMap,
     QueryParams(q): QueryParams<EventsQuery>,
 ) -> ApiResult<Response> {
     let answer = async {
-        let run = read_run(&state, &id).await?;
+        let run = read_run(&state, &caller, &id).await?;
         sse::events_answer(&state, &id, run.status.is_terminal(), &headers, &q, sse::Dialect::Wingman).await
     };
     sse::reconnect_when_unavailable(answer.await, &headers)
@@ -286,7 +300,12 @@ async fn events(
         (status = 409, description = "The run has already ended", body = ErrorBody),
     )
 )]
-async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<(StatusCode, Json<Run>)> {
+async fn cancel(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<(StatusCode, Json<Run>)> {
+    read_run(&state, &caller, &id).await?;
     let run = state.store.cancel_run(&id).await.map_err(naming(format!("run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))
@@ -307,7 +326,8 @@ async fn cancel(State(state): State<AppState>, Path(id): Path<String>) -> ApiRes
         (status = 409, description = "The run has not ended: cancel it first", body = ErrorBody),
     )
 )]
-async fn delete(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+async fn delete(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+    read_run(&state, &caller, &id).await?;
     state.store.delete_run(&id).await.map_err(naming(format!("run {id}")))?;
     tracing::info!(run_id = %id, "run deleted");
     Ok(super::deleted())

@@ -15,10 +15,12 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
+use super::owned::{only_visible, visible};
 use super::runs::check_limit;
 use super::schemas::{self, Id};
 use super::versions::{self, IfMatch};
 use super::{deleted, AppState, Deleted};
+use crate::domain::access::Caller;
 use crate::domain::formation;
 use crate::domain::model::new_id;
 use crate::domain::schedule::{Overlap, Schedule, Target, Tick, When};
@@ -104,8 +106,8 @@ impl ToSchema for ScheduleRequest {
 /// Checks a definition and what its target names; answers its ticks' rule.
 /// What the target names is looked up first: one that does not exist is a
 /// 404 whatever else is wrong.
-async fn check(state: &AppState, body: &ScheduleBody) -> ApiResult<When> {
-    check_target(state, &body.target).await?;
+async fn check(state: &AppState, caller: &Caller, body: &ScheduleBody) -> ApiResult<When> {
+    check_target(state, caller, &body.target).await?;
     let name = body.name.trim();
     if name.is_empty() || name.chars().count() > 200 {
         return Err(ApiError::BadRequest("name must be 1 to 200 characters".into()));
@@ -113,28 +115,29 @@ async fn check(state: &AppState, body: &ScheduleBody) -> ApiResult<When> {
     When::parse(body.cron.as_deref(), body.every.as_deref(), body.timezone.as_deref()).map_err(ApiError::BadRequest)
 }
 
-async fn check_target(state: &AppState, target: &Target) -> ApiResult<()> {
+/// Checks what a schedule's target names: something the caller may see.
+async fn check_target(state: &AppState, caller: &Caller, target: &Target) -> ApiResult<()> {
     match target {
         Target::Message { session_id, agent_id, message } => {
+            super::sessions::open_to(state, caller, session_id, agent_id.as_deref()).await?;
             state.door.session_agent(session_id, agent_id.as_deref()).await?;
             checks::message(message).map_err(ApiError::BadRequest)
         }
         Target::Fleet { fleet_id, tasks } => {
-            state.store.get_fleet(fleet_id).await?.ok_or_else(|| ApiError::NotFound(format!("fleet {fleet_id}")))?;
+            super::fleets::find(state, caller, fleet_id).await?;
             let tasks: Vec<Task> = serde_json::from_value(serde_json::Value::from(tasks.clone()))
                 .map_err(|e| ApiError::BadRequest(format!("target.tasks: {e}")))?;
             Ok(check_tasks(state.door.config(), &tasks)?)
         }
         Target::Formation { formation_id, input } => {
-            let formation = state.store.get_formation(formation_id).await?;
-            let formation = formation.ok_or_else(|| ApiError::NotFound(format!("formation {formation_id}")))?;
+            let formation = super::formations::find(state, caller, formation_id).await?;
             formation::check_input(&formation.nodes, &formation.edges, input).map_err(ApiError::BadRequest)
         }
     }
 }
 
-/// The schedule `body` defines, its next tick counted from now.
-fn schedule_of(id: String, body: ScheduleBody, when: &When, paused: bool) -> ApiResult<Schedule> {
+/// The schedule `body` defines for `owner`, its next tick counted from now.
+fn schedule_of(id: String, owner: String, body: ScheduleBody, when: &When, paused: bool) -> ApiResult<Schedule> {
     let now = Utc::now();
     let next_tick_at = when.next_after(now);
     if next_tick_at.is_none() {
@@ -142,6 +145,7 @@ fn schedule_of(id: String, body: ScheduleBody, when: &When, paused: bool) -> Api
     }
     Ok(Schedule {
         id,
+        owner,
         name: body.name.trim().to_string(),
         cron: body.cron,
         every: body.every,
@@ -179,11 +183,12 @@ fn schedule_of(id: String, body: ScheduleBody, when: &When, paused: bool) -> Api
 )]
 async fn create(
     State(state): State<AppState>,
+    caller: Caller,
     JsonBody(body): JsonBody<ScheduleBody>,
 ) -> ApiResult<(StatusCode, Json<Schedule>)> {
     versions::none_on_create(body.version)?;
-    let when = check(&state, &body).await?;
-    let schedule = schedule_of(new_id(), body, &when, false)?;
+    let when = check(&state, &caller, &body).await?;
+    let schedule = schedule_of(new_id(), caller.owner, body, &when, false)?;
     state.store.insert_schedule(&schedule).await?;
     Ok((StatusCode::CREATED, Json(schedule)))
 }
@@ -194,14 +199,15 @@ async fn create(
     path = "/schedules",
     tag = "schedules",
     operation_id = "list_schedules",
-    responses((status = 200, description = "Every schedule, by ID", body = Vec<Schedule>))
+    responses((status = 200, description = "The caller's schedules, by ID (an admin's: every schedule)", body = Vec<Schedule>))
 )]
-async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Schedule>>> {
-    Ok(Json(state.store.list_schedules().await?))
+async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Vec<Schedule>>> {
+    Ok(Json(only_visible(&caller, state.store.list_schedules().await?)))
 }
 
-async fn find(state: &AppState, id: &str) -> ApiResult<Schedule> {
-    state.store.get_schedule(id).await?.ok_or_else(|| ApiError::NotFound(format!("schedule {id}")))
+/// The schedule `id`, if the caller may see it.
+async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Schedule> {
+    visible(caller, state.store.get_schedule(id).await?, || format!("schedule {id}"))
 }
 
 /// One schedule.
@@ -216,8 +222,8 @@ async fn find(state: &AppState, id: &str) -> ApiResult<Schedule> {
         (status = 404, description = "No such schedule", body = ErrorBody),
     )
 )]
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Schedule>> {
-    Ok(Json(find(&state, &id).await?))
+async fn show(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Schedule>> {
+    Ok(Json(find(&state, &caller, &id).await?))
 }
 
 /// Replaces a schedule's definition; it stays paused or not, and its next
@@ -239,18 +245,20 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
 )]
 async fn replace(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     if_match: IfMatch,
     JsonBody(body): JsonBody<ScheduleBody>,
 ) -> ApiResult<Json<Schedule>> {
     let wanted = versions::wanted(if_match, body.version)?;
-    find(&state, &id).await?;
-    let when = check(&state, &body).await?;
-    let (state, id, body, when) = (&state, &id, &body, &when);
+    find(&state, &caller, &id).await?;
+    let when = check(&state, &caller, &body).await?;
+    let (state, caller, id, body, when) = (&state, &caller, &id, &body, &when);
     versions::edit(wanted, || async move {
-        let old = find(state, id).await?;
+        let old = find(state, caller, id).await?;
         versions::check(wanted, &format!("schedule {id}"), old.version)?;
-        let mut schedule = schedule_of(id.clone(), body.clone(), when, old.paused)?;
+        // A schedule stays its owner's, whoever replaces it (an admin may).
+        let mut schedule = schedule_of(id.clone(), old.owner.clone(), body.clone(), when, old.paused)?;
         (schedule.created_at, schedule.last_tick_at, schedule.version) =
             (old.created_at, old.last_tick_at, old.version + 1);
         state.store.update_schedule(&schedule).await.map_err(naming(format!("schedule {id}")))?;
@@ -271,7 +279,8 @@ async fn replace(
         (status = 404, description = "No such schedule", body = ErrorBody),
     )
 )]
-async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+async fn remove(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+    find(&state, &caller, &id).await?;
     state.store.delete_schedule(&id).await.map_err(naming(format!("schedule {id}")))?;
     Ok(deleted())
 }
@@ -290,8 +299,13 @@ async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiRes
         (status = 409, description = "`If-Match` names a version the schedule is no longer at, or its stored rule no longer parses", body = ErrorBody),
     )
 )]
-async fn pause(State(state): State<AppState>, Path(id): Path<String>, if_match: IfMatch) -> ApiResult<Json<Schedule>> {
-    set_paused(&state, &id, true, if_match.0).await
+async fn pause(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    if_match: IfMatch,
+) -> ApiResult<Json<Schedule>> {
+    set_paused(&state, &caller, &id, true, if_match.0).await
 }
 
 /// Resumes a schedule: its next tick is the first after now (the ticks
@@ -309,13 +323,24 @@ async fn pause(State(state): State<AppState>, Path(id): Path<String>, if_match: 
         (status = 409, description = "`If-Match` names a version the schedule is no longer at, or its stored rule no longer parses", body = ErrorBody),
     )
 )]
-async fn resume(State(state): State<AppState>, Path(id): Path<String>, if_match: IfMatch) -> ApiResult<Json<Schedule>> {
-    set_paused(&state, &id, false, if_match.0).await
+async fn resume(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    if_match: IfMatch,
+) -> ApiResult<Json<Schedule>> {
+    set_paused(&state, &caller, &id, false, if_match.0).await
 }
 
-async fn set_paused(state: &AppState, id: &str, paused: bool, wanted: Option<u64>) -> ApiResult<Json<Schedule>> {
+async fn set_paused(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    paused: bool,
+    wanted: Option<u64>,
+) -> ApiResult<Json<Schedule>> {
     versions::edit(wanted, || async move {
-        let mut schedule = find(state, id).await?;
+        let mut schedule = find(state, caller, id).await?;
         versions::check(wanted, &format!("schedule {id}"), schedule.version)?;
         let when = schedule.when().map_err(|e| {
             ApiError::Conflict(format!("schedule {id}'s stored rule no longer parses ({e}): replace it with PUT first"))
@@ -361,10 +386,11 @@ struct Ticks {
 )]
 async fn ticks(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     QueryParams(q): QueryParams<TicksQuery>,
 ) -> ApiResult<Json<Ticks>> {
     let limit = check_limit(q.limit, 50, 500)?;
-    find(&state, &id).await?;
+    find(&state, &caller, &id).await?;
     Ok(Json(Ticks { ticks: state.store.schedule_ticks(&id, limit).await? }))
 }

@@ -10,13 +10,15 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::agents::check_tools;
+use super::agents::{self, check_tools};
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::{JsonBody, QueryParams};
 use super::order::ListOrder;
+use super::owned::visible;
 use super::runs::check_limit;
 use super::schemas::{self, Id, JsonObject};
 use super::{deleted, AppState, Deleted};
+use crate::domain::access::Caller;
 use crate::domain::compaction;
 use crate::domain::model::{new_id, Agent, Content, Message, Role, Session};
 use crate::domain::toolset::{self, ClientTool, HttpTool, McpServer, ToolAdditions};
@@ -128,11 +130,10 @@ enum HistoryRole {
     Compaction,
 }
 
-async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()> {
+/// Checks a session's fields; its agent must be one the caller may see.
+async fn check_fields(state: &AppState, caller: &Caller, fields: &SessionFields) -> ApiResult<()> {
     if let Some(agent_id) = &fields.agent_id {
-        if state.store.get_agent(agent_id).await?.is_none() {
-            return Err(ApiError::NotFound(format!("agent {agent_id}")));
-        }
+        agents::find(state, caller, agent_id).await?;
     }
     if fields.metadata.as_ref().is_some_and(|m| !m.is_object()) {
         return Err(ApiError::BadRequest("metadata must be a JSON object".into()));
@@ -159,9 +160,10 @@ async fn check_fields(state: &AppState, fields: &SessionFields) -> ApiResult<()>
 )]
 async fn create(
     State(state): State<AppState>,
+    caller: Caller,
     JsonBody(mut fields): JsonBody<SessionFields>,
 ) -> ApiResult<(StatusCode, Json<SessionView>)> {
-    check_fields(&state, &fields).await?;
+    check_fields(&state, &caller, &fields).await?;
     let mut added_tools = ToolAdditions::default();
     fields.apply_tools(&mut added_tools);
     let id = new_id();
@@ -173,6 +175,7 @@ async fn create(
     let now = Utc::now();
     let session = Session {
         id,
+        owner: caller.owner,
         agent_id: fields.agent_id,
         title: fields.title,
         work_dir,
@@ -236,11 +239,12 @@ struct ListQuery {
 )]
 async fn list(
     State(state): State<AppState>,
+    caller: Caller,
     QueryParams(q): QueryParams<ListQuery>,
 ) -> ApiResult<Json<Vec<SessionView>>> {
     // Every session when no limit is given, as the original API answered.
     let limit = q.limit.map(|l| check_limit(Some(l), l, 500)).transpose()?;
-    let filter = SessionFilter { after: q.after, limit, order: q.order.into() };
+    let filter = SessionFilter { owner: caller.only(), after: q.after, limit, order: q.order.into() };
     let sessions = state.store.list_sessions(&filter).await?;
     let mut listed = Vec::with_capacity(sessions.len());
     for session in sessions {
@@ -250,8 +254,20 @@ async fn list(
     Ok(Json(listed))
 }
 
-async fn find(state: &AppState, id: &str) -> ApiResult<Session> {
-    state.store.get_session(id).await?.ok_or_else(|| ApiError::NotFound(format!("session {id}")))
+/// The session `id`, if the caller may see it.
+async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Session> {
+    visible(caller, state.store.get_session(id).await?, || format!("session {id}"))
+}
+
+/// Refuses, as if they did not exist, a session the caller may not see
+/// and an agent named for one of its runs that the caller may not see: a
+/// message or compaction may go only where the caller's work goes.
+pub async fn open_to(state: &AppState, caller: &Caller, session_id: &str, agent_id: Option<&str>) -> ApiResult<()> {
+    find(state, caller, session_id).await?;
+    if let Some(agent_id) = agent_id {
+        agents::find(state, caller, agent_id).await?;
+    }
+    Ok(())
 }
 
 /// One session with its history.
@@ -266,8 +282,8 @@ async fn find(state: &AppState, id: &str) -> ApiResult<Session> {
         (status = 404, description = "No such session", body = ErrorBody),
     )
 )]
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<SessionView>> {
-    let session = find(&state, &id).await?;
+async fn show(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<SessionView>> {
+    let session = find(&state, &caller, &id).await?;
     let history = state.store.session_history(&id).await?;
     Ok(Json(with_history(session, history)))
 }
@@ -289,11 +305,12 @@ async fn show(State(state): State<AppState>, Path(id): Path<String>) -> ApiResul
 )]
 async fn update(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     JsonBody(mut fields): JsonBody<SessionFields>,
 ) -> ApiResult<Json<SessionView>> {
-    let mut session = find(&state, &id).await?;
-    check_fields(&state, &fields).await?;
+    let mut session = find(&state, &caller, &id).await?;
+    check_fields(&state, &caller, &fields).await?;
     fields.apply_tools(&mut session.added_tools);
     if let Some(dir) = &fields.work_dir {
         checks::work_dir(state.door.config(), dir)?;
@@ -330,7 +347,8 @@ async fn update(
         (status = 404, description = "No such session", body = ErrorBody),
     )
 )]
-async fn remove(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+async fn remove(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<Deleted>> {
+    find(&state, &caller, &id).await?;
     state.store.delete_session(&id).await.map_err(naming(format!("session {id}")))?;
     state.hub.nudge();
     Ok(deleted())

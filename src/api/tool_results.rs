@@ -11,8 +11,10 @@ use utoipa_axum::routes;
 
 use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::JsonBody;
+use super::runs::read_run;
 use super::schemas::Id;
 use super::AppState;
+use crate::domain::access::Caller;
 use crate::domain::checkpoint::{next_action, Checkpoint, CheckpointBody, NextAction};
 use crate::domain::event::RunEvent;
 use crate::domain::model::{Run, RunStatus};
@@ -49,9 +51,11 @@ struct ResultsBody {
 )]
 async fn post_results(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     JsonBody(body): JsonBody<ResultsBody>,
 ) -> ApiResult<(StatusCode, Json<Run>)> {
+    read_run(&state, &caller, &id).await?;
     let ctx = state.store.load_run(&id).await.map_err(naming(format!("run {id}")))?;
     let status = ctx.run.status;
     if status != RunStatus::Waiting {

@@ -9,9 +9,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiError, ApiResult, ErrorBody};
+use super::error::{ApiResult, ErrorBody};
+use super::owned::visible;
 use super::schemas::Id;
 use super::AppState;
+use crate::domain::access::Caller;
 use crate::domain::webhook::Delivery;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
@@ -42,8 +44,12 @@ struct Deliveries {
         (status = 404, description = "No such run", body = ErrorBody),
     )
 )]
-async fn run_deliveries(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deliveries>> {
-    state.store.get_run(&id).await?.ok_or_else(|| ApiError::NotFound(format!("run {id}")))?;
+async fn run_deliveries(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Deliveries>> {
+    visible(&caller, state.store.get_run(&id).await?, || format!("run {id}"))?;
     list(&state, &id).await
 }
 
@@ -59,8 +65,12 @@ async fn run_deliveries(State(state): State<AppState>, Path(id): Path<String>) -
         (status = 404, description = "No such fleet run", body = ErrorBody),
     )
 )]
-async fn fleet_run_deliveries(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Deliveries>> {
-    state.store.get_fleet_run(&id).await?.ok_or_else(|| ApiError::NotFound(format!("fleet run {id}")))?;
+async fn fleet_run_deliveries(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Deliveries>> {
+    visible(&caller, state.store.get_fleet_run(&id).await?, || format!("fleet run {id}"))?;
     list(&state, &id).await
 }
 
@@ -78,9 +88,10 @@ async fn fleet_run_deliveries(State(state): State<AppState>, Path(id): Path<Stri
 )]
 async fn formation_run_deliveries(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Deliveries>> {
-    state.store.get_formation_run(&id).await?.ok_or_else(|| ApiError::NotFound(format!("formation run {id}")))?;
+    visible(&caller, state.store.get_formation_run(&id).await?, || format!("formation run {id}"))?;
     list(&state, &id).await
 }
 

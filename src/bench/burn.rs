@@ -39,6 +39,8 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
     let agent = Agent {
         id: new_id(),
         name: "bench".into(),
+        owner: crate::domain::model::first_admin(),
+        shared: false,
         provider: "scripted".into(),
         model: "echo".into(),
         options: Default::default(),
@@ -69,6 +71,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
     for _ in 0..args.sessions.max(1) {
         let session = Session {
             id: new_id(),
+            owner: crate::domain::model::first_admin(),
             agent_id: Some(agent.id.clone()),
             title: None,
             work_dir: work.clone(),

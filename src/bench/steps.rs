@@ -77,6 +77,8 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
     let agent = Agent {
         id: new_id(),
         name: "steps".into(),
+        owner: crate::domain::model::first_admin(),
+        shared: false,
         provider: "scripted".into(),
         model: "echo".into(),
         options: json!({"script": script(&args.tool, args.tool_input.as_deref())?})
@@ -156,6 +158,7 @@ async fn measure(
     for _ in 0..lanes {
         let session = Session {
             id: new_id(),
+            owner: crate::domain::model::first_admin(),
             agent_id: None,
             title: None,
             work_dir: work.to_string(),

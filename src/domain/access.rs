@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 
 /// The owner of the `--auth-token` and of a server's local user when no
 /// key exists: the first admin.
-pub const FIRST_ADMIN: &str = "admin";
+pub use crate::domain::model::FIRST_ADMIN;
 
 /// The prefix of every key, so that a key found in a file or a log can be
 /// recognised as Wingman's.
@@ -70,10 +70,28 @@ impl Caller {
     pub fn first_admin() -> Caller {
         Caller { owner: FIRST_ADMIN.into(), role: Role::Admin, key_id: None }
     }
+
+    /// Whether the caller may see an object of `owner`: its own, a shared
+    /// one (every owner may read and use it), or any, for an admin.
+    pub fn sees(&self, owner: &str, shared: bool) -> bool {
+        self.role == Role::Admin || shared || self.owner == owner
+    }
+
+    /// Whether the caller may change or delete an object of `owner`: its
+    /// owner or an admin, even where the object is shared.
+    pub fn may_change(&self, owner: &str) -> bool {
+        self.role == Role::Admin || self.owner == owner
+    }
+
+    /// The owner a list is narrowed to: the caller's, or `None` (every
+    /// owner's) for an admin.
+    pub fn only(&self) -> Option<String> {
+        (self.role != Role::Admin).then(|| self.owner.clone())
+    }
 }
 
 /// Why `role` may not make a request (`reads` for `GET` and `HEAD`) to
-/// `path`, or `None` if it may. Keys, workers, metrics, and the server's
+/// `path`, or `None` if it may. Keys, workers, metrics, the queue, and the server's
 /// provider keys, provider limits and secrets, which every run shares, are
 /// the admin's; a reader only reads.
 pub fn refusal(role: Role, reads: bool, path: &str) -> Option<&'static str> {
@@ -81,7 +99,8 @@ pub fn refusal(role: Role, reads: bool, path: &str) -> Option<&'static str> {
         return None;
     }
     let under = |root: &str| path == root || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'));
-    let admin_only = under("/keys") || under("/workers") || under("/metrics");
+    // The queue's view counts every owner's work, so it is the admin's.
+    let admin_only = under("/keys") || under("/workers") || under("/metrics") || under("/queue");
     let shared_settings = under("/provider/auth") || under("/provider/limits") || under("/secrets");
     if admin_only || (shared_settings && !reads) {
         return Some("this needs an admin key");
@@ -237,7 +256,7 @@ mod tests {
     #[test]
     fn each_role_reaches_what_it_should() {
         use Role::*;
-        for path in ["/keys", "/keys/01K", "/workers", "/metrics"] {
+        for path in ["/keys", "/keys/01K", "/workers", "/metrics", "/queue"] {
             assert!(refusal(Admin, true, path).is_none());
             assert!(refusal(Member, true, path).is_some(), "{path}");
             assert!(refusal(Reader, true, path).is_some(), "{path}");
@@ -251,6 +270,17 @@ mod tests {
         assert!(refusal(Reader, false, "/sessions/x/message").is_some());
         assert!(refusal(Reader, true, "/runs/x/events").is_none());
         assert!(refusal(Member, true, "/keysmith").is_none(), "a prefix is a whole segment");
+    }
+
+    #[test]
+    fn an_owner_sees_its_own_and_shared_objects_and_changes_only_its_own() {
+        let member = |owner: &str| Caller { owner: owner.into(), role: Role::Member, key_id: None };
+        let (alpha, admin) = (member("alpha"), Caller::first_admin());
+        assert!(alpha.sees("alpha", false) && alpha.sees("beta", true));
+        assert!(!alpha.sees("beta", false), "another owner's unshared object");
+        assert!(alpha.may_change("alpha") && !alpha.may_change("beta"), "shared is not changeable");
+        assert!(admin.sees("beta", false) && admin.may_change("beta"));
+        assert_eq!((alpha.only(), admin.only()), (Some("alpha".to_string()), None));
     }
 
     #[test]

@@ -563,6 +563,8 @@ mod tests {
         Agent {
             id: "a".into(),
             name: "a".into(),
+            owner: crate::domain::model::first_admin(),
+            shared: false,
             provider: "scripted".into(),
             model: "echo".into(),
             options: Default::default(),

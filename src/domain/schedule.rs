@@ -185,11 +185,20 @@ fn any_json() -> utoipa::openapi::schema::Schema {
     utoipa::openapi::schema::ObjectBuilder::new().schema_type(any).description(Some("Any JSON value")).into()
 }
 
+impl crate::domain::model::Owned for Schedule {
+    fn owner(&self) -> &str {
+        &self.owner
+    }
+}
+
 /// A schedule as stored and shown.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Schedule {
     pub id: String,
     pub name: String,
+    /// The owner whose key made it; set by the server, never by a client.
+    #[serde(default = "crate::domain::model::first_admin")]
+    pub owner: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cron: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

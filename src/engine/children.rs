@@ -105,6 +105,7 @@ impl Execution {
         let work_dir = Path::new(&self.ctx.work_dir).join("subagents").join(&run_id);
         let session = Session {
             id: new_id(),
+            owner: input.carried.owner.clone(),
             agent_id: Some(agent.id.clone()),
             title: Some(format!("{} for run {}", call.name, self.lease.run_id)),
             work_dir: work_dir.to_string_lossy().into_owned(),

@@ -137,6 +137,7 @@ async fn submit(
     tick_at: DateTime<Utc>,
 ) -> Result<(&'static str, String), SubmitError> {
     let envelope = Envelope::tick(&schedule.id, &fmt(tick_at))
+        .owned_by(&schedule.owner)
         .with_priority(Some(i64::from(schedule.priority)))?
         .with_concurrency(schedule.concurrency.clone())?;
     match &schedule.target {

@@ -15,6 +15,8 @@ pub enum Order {
 #[derive(Debug, Clone, Default)]
 pub struct FleetRunFilter {
     pub fleet_id: Option<String>,
+    /// Only this owner's fleet runs; every owner's when `None`.
+    pub owner: Option<String>,
     /// Return fleet runs that come after this one in `order` (keyset pagination).
     pub after: Option<String>,
     pub limit: u32,
@@ -25,6 +27,8 @@ pub struct FleetRunFilter {
 #[derive(Debug, Clone, Default)]
 pub struct FormationRunFilter {
     pub formation_id: Option<String>,
+    /// Only this owner's formation runs; every owner's when `None`.
+    pub owner: Option<String>,
     /// Return formation runs that come after this one in `order` (keyset pagination).
     pub after: Option<String>,
     pub limit: u32,
@@ -42,6 +46,8 @@ pub struct RunFilter {
     /// Only the agent nodes' runs of this formation run.
     pub formation_run_id: Option<String>,
     pub status: Option<RunStatus>,
+    /// Only this owner's runs; every owner's when `None`.
+    pub owner: Option<String>,
     /// Return runs that come after this run ID in `order` (keyset pagination).
     pub after: Option<String>,
     pub limit: u32,
@@ -51,6 +57,8 @@ pub struct RunFilter {
 /// A page of sessions, by ID.
 #[derive(Debug, Clone, Default)]
 pub struct SessionFilter {
+    /// Only this owner's sessions; every owner's when `None`.
+    pub owner: Option<String>,
     /// Return sessions that come after this ID in `order` (keyset pagination).
     pub after: Option<String>,
     /// At most this many; every session when `None`.

@@ -10,13 +10,15 @@ use super::{StoreError, StoreResult};
 use crate::domain::formation::run::{self, FormationRun, FormationRunStatus, NodeRow, Snapshot, State};
 
 /// The columns [`stored`] reads, in a `SELECT`.
-pub const COLUMNS: &str = "id, formation_id, status, snapshot, input, outputs, error, cancel_requested, event_seq, \
+pub const COLUMNS: &str =
+    "id, owner, formation_id, status, snapshot, input, outputs, error, cancel_requested, event_seq, \
      created_at, finished_at, updated_at";
 
 /// A formation run's row, decoded.
 #[derive(Debug, Clone)]
 pub struct Stored {
     pub id: String,
+    pub owner: String,
     pub formation_id: String,
     pub status: FormationRunStatus,
     pub snapshot: Snapshot,
@@ -36,6 +38,7 @@ pub fn stored(row: &impl Columns) -> StoreResult<Stored> {
     let status = row.text("status")?;
     Ok(Stored {
         id: row.text("id")?,
+        owner: row.text("owner")?,
         formation_id: row.text("formation_id")?,
         status: FormationRunStatus::parse(&status)
             .ok_or_else(|| StoreError::internal(format!("unknown formation run status {status:?}")))?,
@@ -74,6 +77,7 @@ impl Stored {
         FormationRun {
             nodes: run::all_nodes(&self.snapshot, nodes),
             id: self.id,
+            owner: self.owner,
             formation_id: self.formation_id,
             name: self.snapshot.formation.name.clone(),
             edges: self.snapshot.formation.edges.clone(),

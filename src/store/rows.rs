@@ -101,7 +101,7 @@ pub fn opt_json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResu
 }
 
 /// The columns [`run`] reads, in a `SELECT`.
-pub const RUN_COLUMNS: &str = "id, kind, status, attempt, session_id, agent_id, fleet_run_id, task_index, \
+pub const RUN_COLUMNS: &str = "id, owner, kind, status, attempt, session_id, agent_id, fleet_run_id, task_index, \
      input, response, usage, steps, tool_calls, error, created_at, started_at, finished_at, updated_at, children_open, \
      parent_run_id, parent_call_id, formation_run_id";
 
@@ -120,12 +120,23 @@ pub fn lineage(filter: &RunFilter, parent: &str, formation: &str) -> String {
     }
 }
 
+/// The predicate of a list on its rows' owner (`column`), bound to
+/// `placeholder`: an equality when one owner's list is asked for, so that
+/// the owner's index serves it, and true otherwise.
+pub fn owned_by(owner: &Option<String>, column: &str, placeholder: &str) -> String {
+    match owner {
+        Some(_) => format!("{column} = {placeholder}"),
+        None => format!("{placeholder} IS NULL"),
+    }
+}
+
 /// Decodes a run row selected with [`RUN_COLUMNS`].
 pub fn run(row: &impl Columns) -> StoreResult<Run> {
     let kind = row.text("kind")?;
     let input: crate::domain::model::RunInput = json(row, "input")?;
     Ok(Run {
         id: row.text("id")?,
+        owner: row.text("owner")?,
         kind: RunKind::parse(&kind).ok_or_else(|| StoreError::internal(format!("unknown run kind {kind:?}")))?,
         status: status(&row.text("status")?)?,
         attempt: row.int("attempt")? as u32,
@@ -239,6 +250,7 @@ pub fn fleet_run(row: &impl Columns) -> StoreResult<FleetRun> {
     let status = row.text("status")?;
     Ok(FleetRun {
         id: row.text("id")?,
+        owner: row.text("owner")?,
         fleet_id: row.text("fleet_id")?,
         agent_id: row.text("agent_id")?,
         status: FleetRunStatus::parse(&status)
@@ -257,6 +269,7 @@ pub fn fleet_run(row: &impl Columns) -> StoreResult<FleetRun> {
 pub fn session(row: &impl Columns) -> StoreResult<Session> {
     Ok(Session {
         id: row.text("id")?,
+        owner: row.text("owner")?,
         agent_id: row.opt_text("agent_id")?,
         title: row.opt_text("title")?,
         work_dir: row.text("work_dir")?,

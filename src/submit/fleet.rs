@@ -88,7 +88,8 @@ impl Door {
             .into_iter()
             .enumerate()
             .map(|(index, task)| {
-                let session = task_session(&self.config, &fleet, &id, index, task.work_dir.as_deref());
+                let mut session = task_session(&self.config, &fleet, &id, index, task.work_dir.as_deref());
+                session.owner = envelope.carried.owner.clone();
                 let carried = envelope.carried.for_run(&agent, Some(&session.id));
                 let mut input = RunInput::new(task.message, carried);
                 (input.instructions, input.data) = (task.instructions, task.data);
@@ -97,6 +98,7 @@ impl Door {
             .collect();
         let new = NewFleetRun {
             id,
+            owner: envelope.carried.owner.clone(),
             fleet_id: fleet.id.clone(),
             agent,
             worker_count: fleet.worker_count,
@@ -122,6 +124,7 @@ fn task_session(config: &SubmitConfig, fleet: &Fleet, fleet_run_id: &str, index:
     let now = Utc::now();
     Session {
         id,
+        owner: crate::domain::model::first_admin(),
         agent_id: Some(fleet.agent_id.clone()),
         title: Some(format!("{} task {index}", fleet.name)),
         work_dir,

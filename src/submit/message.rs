@@ -2,7 +2,7 @@
 //! the session's order.
 
 use crate::domain::guard;
-use crate::domain::model::{new_id, Agent, MultitaskStrategy, Reasoning, RunInput, RunKind, Session};
+use crate::domain::model::{new_id, Agent, Carried, MultitaskStrategy, Reasoning, RunInput, RunKind, Session};
 use crate::domain::toolset;
 use crate::domain::webhook::Webhook;
 use crate::store::{Enqueued, NewRun};
@@ -66,7 +66,7 @@ impl Door {
         let webhook = checks::webhook_url(&self.config.webhooks, submission.webhook.as_ref(), agent.webhook.as_ref())?;
         let parts = submission.key_parts(&agent_id);
         let key = envelope.key(&format!("message:{session_id}"), &parts.iter().map(String::as_str).collect::<Vec<_>>());
-        let mut input = RunInput::new(submission.message, envelope.carried.for_run(&agent, Some(&session_id)));
+        let mut input = RunInput::new(submission.message, in_session(envelope, &session, &agent));
         (input.reasoning, input.max_cost_usd, input.webhook) = (reasoning, submission.max_cost_usd, webhook);
         let run = self.session_run(RunKind::Message, &session, agent, input, submission.strategy);
         self.enqueue_run(run, key, &session_id).await
@@ -77,7 +77,7 @@ impl Door {
         let session_id = submission.session_id.clone();
         let (session, agent_id, agent) = self.session_agent(&session_id, submission.agent_id.as_deref()).await?;
         let key = envelope.key(&format!("compact:{session_id}"), &[agent_id.as_str()]);
-        let input = RunInput::new(String::new(), envelope.carried.for_run(&agent, Some(&session_id)));
+        let input = RunInput::new(String::new(), in_session(envelope, &session, &agent));
         let run = self.session_run(RunKind::Compaction, &session, agent, input, MultitaskStrategy::Enqueue);
         self.enqueue_run(run, key, &session_id).await
     }
@@ -145,6 +145,15 @@ impl Door {
         self.written();
         Ok(enqueued)
     }
+}
+
+/// What a run of `agent` in `session` carries: the envelope's, owned by
+/// the session's owner whoever sent it (an admin's message to a member's
+/// session is the member's work, and `{owner}` in the agent's concurrency
+/// key is the member).
+fn in_session(envelope: &Envelope, session: &Session, agent: &Agent) -> Carried {
+    let carried = Carried { owner: session.owner.clone(), ..envelope.carried.clone() };
+    carried.for_run(agent, Some(&session.id))
 }
 
 /// The agent a session's run is given: the agent with the session's tool

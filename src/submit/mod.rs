@@ -84,6 +84,13 @@ impl Envelope {
         Envelope { keyed, carried: carried(None) }
     }
 
+    /// The same envelope for work of `owner`: the caller's, or a schedule's
+    /// owner's for its ticks.
+    pub fn owned_by(mut self, owner: &str) -> Envelope {
+        self.carried.owner = owner.to_string();
+        self
+    }
+
     /// The same envelope with the submission's `priority` (from -10 to 10;
     /// 0 when not given), which every run it makes carries.
     pub fn with_priority(mut self, priority: Option<i64>) -> SubmitResult<Envelope> {
@@ -112,7 +119,13 @@ impl Envelope {
             parts.push(&priority);
         }
         parts.extend(concurrency.as_deref());
-        self.keyed.key(scope, &parts)
+        // Each owner's keys are its own, so that one owner's key never
+        // answers with another's work (the first admin's keep their scope).
+        let scope = match self.carried.owner.as_str() {
+            crate::domain::access::FIRST_ADMIN => scope.to_string(),
+            owner => format!("{scope}@{owner}"),
+        };
+        self.keyed.key(&scope, &parts)
     }
 }
 

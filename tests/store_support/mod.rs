@@ -96,6 +96,8 @@ pub fn agent(options: Value, max_steps: u32) -> Agent {
     Agent {
         id: new_id(),
         name: "a".into(),
+        owner: wingman::domain::model::first_admin(),
+        shared: false,
         provider: "scripted".into(),
         model: "echo".into(),
         options: options.as_object().cloned().unwrap_or_default(),
@@ -127,6 +129,7 @@ pub fn new_session(dir: &std::path::Path, agent_id: Option<&str>) -> Session {
     let now = Utc::now();
     Session {
         id: new_id(),
+        owner: wingman::domain::model::first_admin(),
         agent_id: agent_id.map(str::to_string),
         title: None,
         work_dir: dir.to_string_lossy().into_owned(),
@@ -222,6 +225,7 @@ pub fn schedule(next_in: chrono::Duration) -> wingman::domain::schedule::Schedul
     let now = Utc::now().duration_trunc(chrono::Duration::milliseconds(1)).unwrap();
     Schedule {
         id: new_id(),
+        owner: wingman::domain::model::first_admin(),
         name: "every second".into(),
         cron: None,
         every: Some("1s".into()),

@@ -28,11 +28,32 @@ pub const MAX_NODES: usize = 200;
 /// The longest node ID.
 pub const MAX_NODE_ID_LEN: usize = 64;
 
+impl crate::domain::model::Owned for Formation {
+    fn owner(&self) -> &str {
+        &self.owner
+    }
+    fn shared(&self) -> bool {
+        self.shared
+    }
+}
+
+impl crate::domain::model::Owned for run::FormationRun {
+    fn owner(&self) -> &str {
+        &self.owner
+    }
+}
+
 /// A formation as stored: its graph.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Formation {
     pub id: String,
     pub name: String,
+    /// The owner whose key made it; set by the server, never by a client.
+    #[serde(default = "crate::domain::model::first_admin")]
+    pub owner: String,
+    /// Every owner may read and use it; only its owner or an admin may change it.
+    #[serde(default)]
+    pub shared: bool,
     /// In the order given.
     pub nodes: Vec<Node>,
     /// In the order given: a node with several inputs receives them in this order.

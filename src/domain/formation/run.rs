@@ -128,6 +128,8 @@ pub struct NewFormationRun {
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct FormationRun {
     pub id: String,
+    /// The owner whose key submitted it, and of its nodes' runs.
+    pub owner: String,
     pub formation_id: String,
     /// The formation's name when the run was submitted.
     pub name: String,
@@ -510,6 +512,7 @@ impl Machine<'_> {
             .collect();
         self.advance.fleet_runs.push(NewFleetRun {
             id: id.clone(),
+            owner: snapshot.carried.owner.clone(),
             fleet_id: fleet.fleet.id.clone(),
             agent: fleet.agent.clone(),
             worker_count: fleet.fleet.worker_count,
@@ -534,6 +537,7 @@ impl Machine<'_> {
         let now = Utc::now();
         Session {
             id,
+            owner: self.state.snapshot.carried.owner.clone(),
             agent_id: Some(agent.id.clone()),
             title: Some(format!("{} node {node}", self.state.snapshot.formation.name)),
             work_dir,

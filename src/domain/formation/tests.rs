@@ -95,6 +95,8 @@ fn outline_fleet_assembly() -> Snapshot {
     let formation = Formation {
         id: "FM".into(),
         name: "essay".into(),
+        owner: crate::domain::model::first_admin(),
+        shared: false,
         nodes: graph,
         edges: edges(&chain),
         version: 1,
@@ -104,6 +106,8 @@ fn outline_fleet_assembly() -> Snapshot {
     let fleet = Fleet {
         id: "F".into(),
         name: "researchers".into(),
+        owner: crate::domain::model::first_admin(),
+        shared: false,
         agent_id: "A".into(),
         worker_count: 2,
         work_dir: None,

@@ -55,6 +55,8 @@ pub struct NewTask {
 #[derive(Debug, Clone)]
 pub struct NewFleetRun {
     pub id: String,
+    /// Whose it is, and its tasks (and their sessions): the submitter's.
+    pub owner: String,
     pub fleet_id: String,
     /// The agent every task runs, as it is at submission.
     pub agent: Agent,

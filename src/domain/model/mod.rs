@@ -93,11 +93,80 @@ pub fn new_id() -> String {
     ids.generate().unwrap_or_else(|_| ulid::Ulid::new()).to_string()
 }
 
+/// The owner of the `--auth-token`, of a server's local user when no key
+/// exists, and of everything made before owners existed: the first admin.
+pub const FIRST_ADMIN: &str = "admin";
+
+/// [`FIRST_ADMIN`], owned: what a stored object that names no owner stands for.
+pub fn first_admin() -> String {
+    FIRST_ADMIN.to_string()
+}
+
+/// Whether `owner` is the first admin's (what a stored input without an
+/// owner stands for, so it need not be written).
+pub fn is_first_admin(owner: &str) -> bool {
+    owner == FIRST_ADMIN
+}
+
+/// Something that belongs to an owner: a caller sees it only as
+/// `domain::access::Caller::sees` says, and another owner's is answered as
+/// if it did not exist.
+pub trait Owned {
+    /// Whose it is.
+    fn owner(&self) -> &str;
+    /// Whether every owner may read and use it (agents, fleets, formations).
+    fn shared(&self) -> bool {
+        false
+    }
+}
+
+impl Owned for Agent {
+    fn owner(&self) -> &str {
+        &self.owner
+    }
+    fn shared(&self) -> bool {
+        self.shared
+    }
+}
+
+impl Owned for Fleet {
+    fn owner(&self) -> &str {
+        &self.owner
+    }
+    fn shared(&self) -> bool {
+        self.shared
+    }
+}
+
+impl Owned for Session {
+    fn owner(&self) -> &str {
+        &self.owner
+    }
+}
+
+impl Owned for Run {
+    fn owner(&self) -> &str {
+        &self.owner
+    }
+}
+
+impl Owned for FleetRun {
+    fn owner(&self) -> &str {
+        &self.owner
+    }
+}
+
 /// An agent: a provider, a model, instructions and tools.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct Agent {
     pub id: String,
     pub name: String,
+    /// The owner whose key made it; set by the server, never by a client.
+    #[serde(default = "crate::domain::model::first_admin")]
+    pub owner: String,
+    /// Every owner may read and use it; only its owner or an admin may change it.
+    #[serde(default)]
+    pub shared: bool,
     pub provider: String,
     pub model: String,
     /// Forwarded to the provider (docs/providers.md lists each provider's keys).
@@ -218,6 +287,8 @@ impl Reasoning {
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct Session {
     pub id: String,
+    /// The owner whose key made it (a fleet task's: its fleet run's); its runs are its owner's.
+    pub owner: String,
     pub agent_id: Option<String>,
     pub title: Option<String>,
     pub work_dir: String,
@@ -239,6 +310,12 @@ pub struct Session {
 pub struct Fleet {
     pub id: String,
     pub name: String,
+    /// The owner whose key made it; set by the server, never by a client.
+    #[serde(default = "crate::domain::model::first_admin")]
+    pub owner: String,
+    /// Every owner may read and use it; only its owner or an admin may change it.
+    #[serde(default)]
+    pub shared: bool,
     pub agent_id: String,
     /// How many of a fleet run's tasks may run at once; 0 is no limit.
     pub worker_count: u32,
@@ -338,6 +415,8 @@ impl FleetProgress {
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct FleetRun {
     pub id: String,
+    /// The owner whose key submitted it, and of its tasks.
+    pub owner: String,
     pub fleet_id: String,
     pub agent_id: String,
     pub status: FleetRunStatus,
@@ -610,8 +689,16 @@ pub struct ToolCallRecord {
 /// in (the one door, `crate::submit`), and passed unchanged from a run to
 /// every run it makes (fleet tasks, formation nodes, sub-agents' runs).
 /// A run is made with one ([`RunInput::new`]): there is no run without it.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct Carried {
+    /// Whose runs they are: the submitter's (a message's: its session's
+    /// owner's). Set by the server, never by a client; not written for the
+    /// first admin, which an input that names none stands for.
+    #[serde(
+        default = "crate::domain::model::first_admin",
+        skip_serializing_if = "crate::domain::model::is_first_admin"
+    )]
+    pub owner: String,
     /// The W3C `traceparent` its spans are made under, the same for every
     /// attempt (`crate::otel`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -626,6 +713,14 @@ pub struct Carried {
     /// and host; the rest stay queued, holding no worker.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concurrency: Option<Concurrency>,
+}
+
+impl Default for Carried {
+    /// What a run made before owners existed carries: the first admin's, no
+    /// trace, the default priority, no key.
+    fn default() -> Carried {
+        Carried { owner: crate::domain::model::first_admin(), traceparent: None, priority: 0, concurrency: None }
+    }
 }
 
 /// A concurrency key and its limit: at most `limit` runs with `key` are
@@ -660,12 +755,12 @@ impl Concurrency {
         Ok(())
     }
 
-    /// An agent's default for one run: `{agent}` and `{session}` in its key
-    /// replaced by the run's agent and session (`none` without one), and
-    /// `{owner}` by the owner, `local` while a server has one.
-    pub fn for_run(&self, agent_id: &str, session_id: Option<&str>) -> Concurrency {
+    /// An agent's default for one run: `{agent}`, `{session}` and `{owner}`
+    /// in its key replaced by the run's agent, session (`none` without one)
+    /// and owner.
+    pub fn for_run(&self, agent_id: &str, session_id: Option<&str>, owner: &str) -> Concurrency {
         let key = self.key.replace("{agent}", agent_id).replace("{session}", session_id.unwrap_or("none"));
-        Concurrency { key: key.replace("{owner}", "local"), limit: self.limit }
+        Concurrency { key: key.replace("{owner}", owner), limit: self.limit }
     }
 }
 
@@ -675,7 +770,7 @@ impl Carried {
     pub fn for_run(&self, agent: &Agent, session_id: Option<&str>) -> Carried {
         let mut carried = self.clone();
         if carried.concurrency.is_none() {
-            carried.concurrency = agent.concurrency.as_ref().map(|c| c.for_run(&agent.id, session_id));
+            carried.concurrency = agent.concurrency.as_ref().map(|c| c.for_run(&agent.id, session_id, &self.owner));
         }
         carried
     }
@@ -754,6 +849,9 @@ impl RunInput {
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct Run {
     pub id: String,
+    /// The owner of what made it: a message's session, a fleet run, a
+    /// formation run, a parent run or a schedule.
+    pub owner: String,
     pub kind: RunKind,
     pub status: RunStatus,
     pub attempt: u32,
@@ -940,6 +1038,22 @@ mod tests {
     }
 
     #[test]
+    fn an_agents_default_key_names_the_runs_agent_session_and_owner() {
+        let key = Concurrency { key: "{owner}/{agent}/{session}".into(), limit: 2 };
+        assert_eq!(key.for_run("A", None, "alpha").key, "alpha/A/none");
+        let carried = Carried { owner: "beta".into(), ..Carried::default() };
+        let agent = Agent {
+            concurrency: Some(key),
+            ..serde_json::from_value::<Agent>(serde_json::json!({"id": "A",
+            "name": "n", "provider": "scripted", "model": "echo", "max_steps": 5, "created_at": "2026-01-01T00:00:00Z",
+            "updated_at": "2026-01-01T00:00:00Z"}))
+            .unwrap()
+        };
+        assert_eq!(carried.for_run(&agent, Some("S")).concurrency.unwrap().key, "beta/A/S");
+        assert_eq!(agent.owner, FIRST_ADMIN, "a stored agent that names no owner is the first admin's");
+    }
+
+    #[test]
     fn agents_and_inputs_stored_before_reasoning_still_load() {
         let agent: Agent = serde_json::from_value(serde_json::json!({"id": "a", "name": "n", "provider": "scripted",
             "model": "echo", "max_steps": 5, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}))
@@ -963,6 +1077,7 @@ mod tests {
         assert!(a < b, "{a} sorts before {b}");
         let session = Session {
             id: "s".into(),
+            owner: crate::domain::model::first_admin(),
             agent_id: None,
             title: None,
             work_dir: "/tmp".into(),

@@ -48,8 +48,8 @@ pub async fn enqueue(
 pub async fn insert(c: &mut PgConnection, p: &mut Pending, new: &NewFleetRun) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO fleet_runs (id, fleet_id, agent_id, status, worker_count, tasks, webhook_url, event_seq,
-                                 created_at, updated_at)
-         VALUES ($1, $2, $3, 'queued', $4, $5, $6, 1, wingman_ms(), wingman_ms())",
+                                 created_at, updated_at, owner)
+         VALUES ($1, $2, $3, 'queued', $4, $5, $6, 1, wingman_ms(), wingman_ms(), $7)",
     )
     .bind(&new.id)
     .bind(&new.fleet_id)
@@ -57,6 +57,7 @@ pub async fn insert(c: &mut PgConnection, p: &mut Pending, new: &NewFleetRun) ->
     .bind(new.worker_count as i64)
     .bind(new.tasks.len() as i64)
     .bind(&new.webhook)
+    .bind(&new.owner)
     .execute(&mut *c)
     .await?;
     let plan = lifecycle::fleet_run(new);
@@ -75,8 +76,8 @@ async fn insert_sessions(c: &mut PgConnection, new: &NewFleetRun) -> StoreResult
     let metadata = sessions.iter().map(|s| serde_json::to_string(&s.metadata)).collect::<Result<Vec<_>, _>>()?;
     let created: Vec<i64> = sessions.iter().map(|s| ms(s.created_at)).collect();
     sqlx::query(
-        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, created_at, updated_at)
-         SELECT i, a, t, w, m, c, c FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, created_at, updated_at, owner)
+         SELECT i, a, t, w, m, c, c, $7 FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
               AS u(i, a, t, w, m, c)",
     )
     .bind(&ids)
@@ -85,6 +86,7 @@ async fn insert_sessions(c: &mut PgConnection, new: &NewFleetRun) -> StoreResult
     .bind(&work_dirs)
     .bind(&metadata)
     .bind(&created)
+    .bind(&new.owner)
     .execute(&mut *c)
     .await?;
     Ok(())

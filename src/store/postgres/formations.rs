@@ -254,15 +254,17 @@ pub async fn get(c: &mut PgConnection, id: &str) -> StoreResult<Option<Formation
 pub async fn list(c: &mut PgConnection, filter: &FormationRunFilter) -> StoreResult<Vec<FormationRun>> {
     let sql = format!(
         "SELECT {} FROM formation_runs WHERE ($1::text IS NULL OR formation_id = $1) AND ($2::text IS NULL OR id {} $2)
-         ORDER BY id {} LIMIT $3",
+           AND {} ORDER BY id {} LIMIT $3",
         stored_rows::COLUMNS,
         rows::past(filter.order),
+        rows::owned_by(&filter.owner, "owner", "$4::text"),
         rows::order_by(filter.order)
     );
     let found = sqlx::query(&sql)
         .bind(&filter.formation_id)
         .bind(&filter.after)
         .bind(filter.limit as i64)
+        .bind(&filter.owner)
         .fetch_all(&mut *c)
         .await?;
     let stored = found.iter().map(stored_rows::stored).collect::<StoreResult<Vec<_>>>()?;

@@ -30,6 +30,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (21, "keyed_ready", include_str!("../../../migrations/postgres/0021_keyed_ready.sql")),
     (22, "parked", include_str!("../../../migrations/postgres/0022_parked.sql")),
     (23, "api_keys", include_str!("../../../migrations/postgres/0023_api_keys.sql")),
+    (24, "owners", include_str!("../../../migrations/postgres/0024_owners.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

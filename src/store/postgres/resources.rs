@@ -60,8 +60,8 @@ pub async fn delete_body(c: &mut PgConnection, table: BodyTable, id: &str) -> St
 
 pub async fn insert_session(c: &mut PgConnection, s: &Session) -> StoreResult<()> {
     sqlx::query(
-        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, tools, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, tools, created_at, updated_at, owner)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(&s.id)
     .bind(&s.agent_id)
@@ -71,6 +71,7 @@ pub async fn insert_session(c: &mut PgConnection, s: &Session) -> StoreResult<()
     .bind(serde_json::to_string(&s.added_tools)?)
     .bind(ms(s.created_at))
     .bind(ms(s.updated_at))
+    .bind(&s.owner)
     .execute(&mut *c)
     .await?;
     Ok(())

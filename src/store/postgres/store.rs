@@ -100,11 +100,13 @@ impl Store for PgStore {
 
     async fn list_sessions(&self, filter: &SessionFilter) -> StoreResult<Vec<Session>> {
         let (past, order) = (rows::past(filter.order), rows::order_by(filter.order));
-        let sql =
-            format!("SELECT * FROM sessions WHERE ($1::text IS NULL OR id {past} $1) ORDER BY id {order} LIMIT $2");
+        let owned = rows::owned_by(&filter.owner, "owner", "$3::text");
+        let sql = format!(
+            "SELECT * FROM sessions WHERE ($1::text IS NULL OR id {past} $1) AND {owned} ORDER BY id {order} LIMIT $2"
+        );
         // PostgreSQL reads a null limit as none.
-        let found =
-            sqlx::query(&sql).bind(&filter.after).bind(filter.limit.map(i64::from)).fetch_all(&self.pool).await?;
+        let limit = filter.limit.map(i64::from);
+        let found = sqlx::query(&sql).bind(&filter.after).bind(limit).bind(&filter.owner).fetch_all(&self.pool).await?;
         found.iter().map(rows::session).collect()
     }
 
@@ -172,11 +174,12 @@ impl Store for PgStore {
         let found = sqlx::query(&format!(
             "SELECT {} FROM runs
              WHERE ($1::text IS NULL OR session_id = $1) AND ($2::text IS NULL OR status = $2)
-               AND ($5::text IS NULL OR fleet_run_id = $5) AND {}
+               AND ($5::text IS NULL OR fleet_run_id = $5) AND {} AND {}
                AND ($3::text IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = $3))
              ORDER BY queue_seq {} LIMIT $4",
             rows::RUN_COLUMNS,
             rows::lineage(filter, "$6::text", "$7::text"),
+            rows::owned_by(&filter.owner, "owner", "$8::text"),
             rows::past(filter.order),
             rows::order_by(filter.order)
         ))
@@ -187,6 +190,7 @@ impl Store for PgStore {
         .bind(&filter.fleet_run_id)
         .bind(&filter.parent_run_id)
         .bind(&filter.formation_run_id)
+        .bind(&filter.owner)
         .fetch_all(&self.pool)
         .await?;
         found.iter().map(rows::run).collect()
@@ -241,14 +245,17 @@ impl Store for PgStore {
 
     async fn list_fleet_runs(&self, filter: &FleetRunFilter) -> StoreResult<Vec<FleetRun>> {
         let found = sqlx::query(&format!(
-            "{} WHERE ($1::text IS NULL OR f.fleet_id = $1) AND ($2::text IS NULL OR f.id {} $2) ORDER BY f.id {} LIMIT $3",
+            "{} WHERE ($1::text IS NULL OR f.fleet_id = $1) AND ($2::text IS NULL OR f.id {} $2) AND {}
+             ORDER BY f.id {} LIMIT $3",
             fleet::SELECT,
             rows::past(filter.order),
+            rows::owned_by(&filter.owner, "f.owner", "$4::text"),
             rows::order_by(filter.order)
         ))
         .bind(&filter.fleet_id)
         .bind(&filter.after)
         .bind(filter.limit as i64)
+        .bind(&filter.owner)
         .fetch_all(&self.pool)
         .await?;
         found.iter().map(rows::fleet_run).collect()

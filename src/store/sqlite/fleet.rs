@@ -49,8 +49,8 @@ pub fn insert(conn: &Connection, new: &NewFleetRun, at: DateTime<Utc>) -> StoreR
     let plan = lifecycle::fleet_run(new);
     conn.prepare_cached(
         "INSERT INTO fleet_runs (id, fleet_id, agent_id, status, worker_count, tasks, webhook_url, event_seq,
-                                 created_at, updated_at)
-         VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, 1, ?7, ?7)",
+                                 created_at, updated_at, owner)
+         VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, 1, ?7, ?7, ?8)",
     )?
     .execute(params![
         new.id,
@@ -59,7 +59,8 @@ pub fn insert(conn: &Connection, new: &NewFleetRun, at: DateTime<Utc>) -> StoreR
         new.worker_count as i64,
         new.tasks.len() as i64,
         new.webhook,
-        ms(at)
+        ms(at),
+        new.owner
     ])?;
     insert_events(conn, &new.id, 1, &[plan.queued], at)?;
     let first = match plan.tasks.first() {

@@ -188,14 +188,14 @@ pub fn get(conn: &Connection, id: &str) -> StoreResult<Option<FormationRun>> {
 pub fn list(conn: &Connection, filter: &FormationRunFilter) -> StoreResult<Vec<FormationRun>> {
     let sql = format!(
         "SELECT {} FROM formation_runs WHERE (?1 IS NULL OR formation_id = ?1) AND (?2 IS NULL OR id {} ?2)
-         ORDER BY id {} LIMIT ?3",
+           AND {} ORDER BY id {} LIMIT ?3",
         stored_rows::COLUMNS,
         rows::past(filter.order),
+        rows::owned_by(&filter.owner, "owner", "?4"),
         rows::order_by(filter.order)
     );
-    let found = rows::select_all(conn, &sql, params![filter.formation_id, filter.after, filter.limit as i64], |r| {
-        stored_rows::stored(r)
-    })?;
+    let params = params![filter.formation_id, filter.after, filter.limit as i64, filter.owner];
+    let found = rows::select_all(conn, &sql, params, |r| stored_rows::stored(r))?;
     found
         .into_iter()
         .map(|stored| {

@@ -27,6 +27,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (20, "keyed_ready", include_str!("../../../migrations/sqlite/0020_keyed_ready.sql")),
     (21, "parked", include_str!("../../../migrations/sqlite/0021_parked.sql")),
     (22, "api_keys", include_str!("../../../migrations/sqlite/0022_api_keys.sql")),
+    (23, "owners", include_str!("../../../migrations/sqlite/0023_owners.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

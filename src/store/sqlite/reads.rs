@@ -52,13 +52,14 @@ pub fn session(conn: &Connection, id: &str) -> StoreResult<Option<Session>> {
 /// Sessions by ID, paged as `filter` says.
 pub fn sessions(conn: &Connection, filter: &SessionFilter) -> StoreResult<Vec<Session>> {
     let sql = format!(
-        "SELECT * FROM sessions WHERE (?1 IS NULL OR id {} ?1) ORDER BY id {} LIMIT ?2",
+        "SELECT * FROM sessions WHERE (?1 IS NULL OR id {} ?1) AND {} ORDER BY id {} LIMIT ?2",
         rows::past(filter.order),
+        rows::owned_by(&filter.owner, "owner", "?3"),
         rows::order_by(filter.order)
     );
     // SQLite reads a negative limit as none.
     let limit = filter.limit.map_or(-1, i64::from);
-    rows::select_all(conn, &sql, params![filter.after, limit], |row| rows::session(row))
+    rows::select_all(conn, &sql, params![filter.after, limit, filter.owner], |row| rows::session(row))
 }
 
 /// A session's messages, oldest first.
@@ -76,11 +77,12 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
     let sql = format!(
         "SELECT {} FROM runs
          WHERE (?1 IS NULL OR session_id = ?1) AND (?2 IS NULL OR status = ?2)
-           AND (?5 IS NULL OR fleet_run_id = ?5) AND {}
+           AND (?5 IS NULL OR fleet_run_id = ?5) AND {} AND {}
            AND (?3 IS NULL OR queue_seq {} (SELECT queue_seq FROM runs WHERE id = ?3))
          ORDER BY queue_seq {} LIMIT ?4",
         rows::RUN_COLUMNS,
         rows::lineage(filter, "?6", "?7"),
+        rows::owned_by(&filter.owner, "owner", "?8"),
         rows::past(filter.order),
         rows::order_by(filter.order)
     );
@@ -92,7 +94,8 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
         filter.limit as i64,
         filter.fleet_run_id,
         filter.parent_run_id,
-        filter.formation_run_id
+        filter.formation_run_id,
+        filter.owner
     ];
     rows::select_all(conn, &sql, params, |row| rows::run(row))
 }
@@ -138,12 +141,13 @@ pub fn workers(conn: &Connection) -> StoreResult<Vec<WorkerInfo>> {
 /// Fleet runs by ID, filtered and paged as `filter` says.
 pub fn fleet_runs(conn: &Connection, filter: &FleetRunFilter) -> StoreResult<Vec<FleetRun>> {
     let sql = format!(
-        "{} WHERE (?1 IS NULL OR f.fleet_id = ?1) AND (?2 IS NULL OR f.id {} ?2) ORDER BY f.id {} LIMIT ?3",
+        "{} WHERE (?1 IS NULL OR f.fleet_id = ?1) AND (?2 IS NULL OR f.id {} ?2) AND {} ORDER BY f.id {} LIMIT ?3",
         fleet::SELECT,
         rows::past(filter.order),
+        rows::owned_by(&filter.owner, "f.owner", "?4"),
         rows::order_by(filter.order)
     );
-    let params = params![filter.fleet_id, filter.after, filter.limit as i64];
+    let params = params![filter.fleet_id, filter.after, filter.limit as i64, filter.owner];
     rows::select_all(conn, &sql, params, |row| rows::fleet_run(row))
 }
 

@@ -50,8 +50,8 @@ pub fn delete_body(conn: &Connection, table: BodyTable, id: &str) -> StoreResult
 
 pub fn insert_session(conn: &Connection, s: &Session) -> StoreResult<()> {
     conn.prepare_cached(
-        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, tools, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, tools, created_at, updated_at, owner)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute(params![
         s.id,
@@ -61,7 +61,8 @@ pub fn insert_session(conn: &Connection, s: &Session) -> StoreResult<()> {
         serde_json::to_string(&s.metadata)?,
         serde_json::to_string(&s.added_tools)?,
         ms(s.created_at),
-        ms(s.updated_at)
+        ms(s.updated_at),
+        s.owner
     ])?;
     Ok(())
 }

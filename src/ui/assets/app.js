@@ -96,6 +96,17 @@ async function api(path, {method = "GET", body} = {}) {
   return data;
 }
 
+// What only an admin's key may read (the queue's detail, the workers),
+// or null for another key, whose pages then say so instead of failing.
+async function adminView(path) {
+  try {
+    return await api(path);
+  } catch (e) {
+    if (e instanceof NeedsToken || !/admin key/.test(e.message)) throw e;
+    return null;
+  }
+}
+
 // Every event of a log: a JSON read answers a page at a time.
 async function allEvents(path) {
   const all = [];
@@ -368,12 +379,18 @@ async function queueView() {
     section("Provider budgets", budgets), section("Workers and their leases", workers), section("Latest runs", recent));
   const card = (n, label, href, title) => h(href ? "a" : "div", {class: "card", href, title, "data-count": label}, h("span", {class: "n"}, n), h("span", {class: "label"}, label));
   await every(2000, async () => {
-    const [health, listed, waiting, latest, queue] = await Promise.all([api("/health"), api("/workers"),
-      api("/runs?status=waiting&limit=100"), api("/runs?order=desc&limit=10"), api("/queue?next=10")]);
+    const [health, listed, waiting, latest, queue] = await Promise.all([api("/health"), adminView("/workers"),
+      api("/runs?status=waiting&limit=100"), api("/runs?order=desc&limit=10"), adminView("/queue?next=10")]);
     const waits = waiting.runs.length + (waiting.next_after ? "+" : "");
     cards.replaceChildren(card(health.queue.queued, "queued", "/ui/runs?status=queued"),
       card(health.queue.running, "running", "/ui/runs?status=running"), card(waits, "waiting", "/ui/approvals"),
       card(health.queue.workers, "live workers"));
+    recent.replaceChildren(runsTable(latest.runs), h("p", {}, h("a", {href: "/ui/runs"}, "All runs »")));
+    if (!queue || !listed) {
+      const note = () => h("p", {class: "muted", "data-admin-only": ""}, "Shown to an admin's key: it counts every owner's work.");
+      for (const part of [why, flow, budgets, workers]) part.replaceChildren(note());
+      return;
+    }
     const q = queue.queued;
     why.replaceChildren(card(q.ready, "ready", null, "Each waits for a worker with room"),
       card(q.session_busy, "session busy", null, "Behind an unfinished run of their session, which runs its messages one at a time"),
@@ -395,7 +412,6 @@ async function queueView() {
         w.status === "stopped" ? "—" : when(w.lease_expires_at), when(w.started_at),
         w.runs.length ? w.runs.map((id) => [idLink("runs", id), " "]) : h("span", {class: "muted"}, "none")],
       (w) => ({"data-worker": w.id, "data-status": w.status})));
-    recent.replaceChildren(runsTable(latest.runs), h("p", {}, h("a", {href: "/ui/runs"}, "All runs »")));
   });
 }
 
