@@ -196,9 +196,6 @@ impl crate::domain::model::Owned for Schedule {
 pub struct Schedule {
     pub id: String,
     pub name: String,
-    /// The owner whose key made it; set by the server, never by a client.
-    #[serde(default = "crate::domain::model::first_admin")]
-    pub owner: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cron: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -228,6 +225,9 @@ pub struct Schedule {
     #[serde(default, with = "crate::domain::model::timestamp::option")]
     #[schema(value_type = Option<String>)]
     pub last_tick_at: Option<DateTime<Utc>>,
+    /// The owner whose key made it; set by the server, never by a client.
+    #[serde(default = "crate::domain::model::first_admin")]
+    pub owner: String,
     /// 1 when made, one more with each change: what `If-Match` names to
     /// make a change only over the version read.
     #[serde(default = "crate::domain::model::first_version")]

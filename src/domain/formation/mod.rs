@@ -48,16 +48,16 @@ impl crate::domain::model::Owned for run::FormationRun {
 pub struct Formation {
     pub id: String,
     pub name: String,
+    /// In the order given.
+    pub nodes: Vec<Node>,
+    /// In the order given: a node with several inputs receives them in this order.
+    pub edges: Vec<Edge>,
     /// The owner whose key made it; set by the server, never by a client.
     #[serde(default = "crate::domain::model::first_admin")]
     pub owner: String,
     /// Every owner may read and use it; only its owner or an admin may change it.
     #[serde(default)]
     pub shared: bool,
-    /// In the order given.
-    pub nodes: Vec<Node>,
-    /// In the order given: a node with several inputs receives them in this order.
-    pub edges: Vec<Edge>,
     /// 1 when made, one more with each change: what `If-Match` names to
     /// make a change only over the version read.
     #[serde(default = "crate::domain::model::first_version")]

@@ -128,8 +128,6 @@ pub struct NewFormationRun {
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct FormationRun {
     pub id: String,
-    /// The owner whose key submitted it, and of its nodes' runs.
-    pub owner: String,
     pub formation_id: String,
     /// The formation's name when the run was submitted.
     pub name: String,
@@ -143,6 +141,8 @@ pub struct FormationRun {
     /// Every node of the graph, in its order.
     pub nodes: Vec<NodeRow>,
     pub edges: Vec<super::Edge>,
+    /// The owner whose key submitted it, and of its nodes' runs.
+    pub owner: String,
     #[serde(with = "crate::domain::model::timestamp")]
     pub created_at: chrono::DateTime<Utc>,
     #[serde(with = "crate::domain::model::timestamp::option")]

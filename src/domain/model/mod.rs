@@ -161,12 +161,6 @@ impl Owned for FleetRun {
 pub struct Agent {
     pub id: String,
     pub name: String,
-    /// The owner whose key made it; set by the server, never by a client.
-    #[serde(default = "crate::domain::model::first_admin")]
-    pub owner: String,
-    /// Every owner may read and use it; only its owner or an admin may change it.
-    #[serde(default)]
-    pub shared: bool,
     pub provider: String,
     pub model: String,
     /// Forwarded to the provider (docs/providers.md lists each provider's keys).
@@ -228,6 +222,12 @@ pub struct Agent {
     /// of their own (beside their credential's, when that declares some).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<ProviderLimits>,
+    /// The owner whose key made it; set by the server, never by a client.
+    #[serde(default = "crate::domain::model::first_admin")]
+    pub owner: String,
+    /// Every owner may read and use it; only its owner or an admin may change it.
+    #[serde(default)]
+    pub shared: bool,
     /// 1 when made, one more with each change: what `If-Match` names to
     /// make a change only over the version read.
     #[serde(default = "crate::domain::model::first_version")]
@@ -287,8 +287,6 @@ impl Reasoning {
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct Session {
     pub id: String,
-    /// The owner whose key made it (a fleet task's: its fleet run's); its runs are its owner's.
-    pub owner: String,
     pub agent_id: Option<String>,
     pub title: Option<String>,
     pub work_dir: String,
@@ -298,6 +296,8 @@ pub struct Session {
     /// (`tools`, `http_tools`, `client_tools`).
     #[serde(flatten)]
     pub added_tools: ToolAdditions,
+    /// The owner whose key made it (a fleet task's: its fleet run's); its runs are its owner's.
+    pub owner: String,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
@@ -310,12 +310,6 @@ pub struct Session {
 pub struct Fleet {
     pub id: String,
     pub name: String,
-    /// The owner whose key made it; set by the server, never by a client.
-    #[serde(default = "crate::domain::model::first_admin")]
-    pub owner: String,
-    /// Every owner may read and use it; only its owner or an admin may change it.
-    #[serde(default)]
-    pub shared: bool,
     pub agent_id: String,
     /// How many of a fleet run's tasks may run at once; 0 is no limit.
     pub worker_count: u32,
@@ -326,6 +320,12 @@ pub struct Fleet {
     /// derived when the fleet is read, never stored.
     #[serde(default)]
     pub status: FleetStatus,
+    /// The owner whose key made it; set by the server, never by a client.
+    #[serde(default = "crate::domain::model::first_admin")]
+    pub owner: String,
+    /// Every owner may read and use it; only its owner or an admin may change it.
+    #[serde(default)]
+    pub shared: bool,
     /// 1 when made, one more with each change: what `If-Match` names to
     /// make a change only over the version read.
     #[serde(default = "crate::domain::model::first_version")]
@@ -415,8 +415,6 @@ impl FleetProgress {
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct FleetRun {
     pub id: String,
-    /// The owner whose key submitted it, and of its tasks.
-    pub owner: String,
     pub fleet_id: String,
     pub agent_id: String,
     pub status: FleetRunStatus,
@@ -425,6 +423,8 @@ pub struct FleetRun {
     pub progress: FleetProgress,
     /// True once `POST /fleet-runs/{id}/cancel` was accepted.
     pub cancel_requested: bool,
+    /// The owner whose key submitted it, and of its tasks.
+    pub owner: String,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp::option")]
@@ -849,9 +849,6 @@ impl RunInput {
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct Run {
     pub id: String,
-    /// The owner of what made it: a message's session, a fleet run, a
-    /// formation run, a parent run or a schedule.
-    pub owner: String,
     pub kind: RunKind,
     pub status: RunStatus,
     pub attempt: u32,
@@ -873,6 +870,9 @@ pub struct Run {
     pub steps: u32,
     /// Every tool call of the run, in order, with its result.
     pub tool_calls: Vec<ToolCallRecord>,
+    /// The owner of what made it: a message's session, a fleet run, a
+    /// formation run, a parent run or a schedule.
+    pub owner: String,
     pub error: Option<String>,
     /// Its sub-agents' runs that have not ended (while it waits for them).
     #[serde(skip)]
