@@ -56,12 +56,14 @@ on_both_backends! {
         let agent = member.create_agent(json!({"name": "mine"})).await;
         let session = member.create_session(&agent, None).await;
         assert_eq!(status(&member, Method::GET, "/secrets", None).await, 200);
+        // A member keeps its owner's own secrets; the shared ones are the first admin's.
+        let (code, mine) = member.put("/secrets/MINE", json!({"value": "alice's own"})).await;
+        assert_eq!((code, mine["owner"].as_str()), (200, Some("alice")), "{mine}");
         for (method, path, body) in [
             (Method::GET, "/keys", None),
             (Method::POST, "/keys", Some(json!({"owner": "alice", "role": "admin"}))),
             (Method::GET, "/workers", None),
             (Method::GET, "/metrics", None),
-            (Method::PUT, "/secrets/STOLEN", Some(json!({"value": "x"}))),
             (Method::PUT, "/provider/limits/openai", Some(json!({"requests_per_minute": 1}))),
         ] {
             assert_eq!(status(&member, method.clone(), path, body).await, 403, "a member's {method} {path}");

@@ -13,6 +13,9 @@ use wingman::store::StoreOptions;
 use wingman::submit::SubmitConfig;
 use wingman::worker::WorkerConfig;
 
+/// The first admin: the owner of the values stored before owners existed, which every owner shares.
+const ADMIN: &str = wingman::domain::model::FIRST_ADMIN;
+
 const KEY: &str = "sk-ant-api-SENTINEL-a1b2c3d4e5f6";
 
 struct Server {
@@ -89,7 +92,7 @@ async fn keys_go_in_and_never_come_out() {
     let (status, body) = send(reqwest::Method::PUT, auth.clone(), Some(put(json!({"anthropic": one(KEY)})))).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap(), json!({"status": "ok"}));
-    assert_eq!(s.store.get_credential("anthropic").await.unwrap().unwrap().expose(), KEY);
+    assert_eq!(s.store.get_credential(ADMIN, "anthropic").await.unwrap().unwrap().expose(), KEY);
 
     let (status, body) = send(reqwest::Method::GET, auth.clone(), None).await;
     assert_eq!(status, StatusCode::OK);
@@ -134,8 +137,12 @@ async fn keys_go_in_and_never_come_out() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
         assert!(body.contains(message) && !body.contains(KEY), "{body}");
     }
-    assert!(s.store.get_credential("openai").await.unwrap().is_none(), "a refused PUT stored nothing");
-    assert_eq!(s.store.get_credential("anthropic").await.unwrap().unwrap().expose(), KEY, "nor replaced anything");
+    assert!(s.store.get_credential(ADMIN, "openai").await.unwrap().is_none(), "a refused PUT stored nothing");
+    assert_eq!(
+        s.store.get_credential(ADMIN, "anthropic").await.unwrap().unwrap().expose(),
+        KEY,
+        "nor replaced anything"
+    );
 
     let (status, body) = send(reqwest::Method::DELETE, format!("{auth}/anthropic"), None).await;
     assert_eq!((status, body.trim()), (StatusCode::OK, r#"{"status":"deleted"}"#));
@@ -143,7 +150,7 @@ async fn keys_go_in_and_never_come_out() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, _) = send(reqwest::Method::DELETE, format!("{auth}/nosuch"), None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(s.store.get_credential("anthropic").await.unwrap().is_none());
+    assert!(s.store.get_credential(ADMIN, "anthropic").await.unwrap().is_none());
 }
 
 #[tokio::test]

@@ -18,6 +18,9 @@ use wingman::provider::auth::ApiKey;
 use wingman::store::{NewRun, Store, StoreOptions};
 use wingman::worker::{self, WorkerConfig};
 
+/// The first admin: the owner of the values stored before owners existed, which every owner shares.
+const ADMIN: &str = wingman::domain::model::FIRST_ADMIN;
+
 const KEY: &str = "sk-ant-test-SENTINEL-engine-5e6f7a8b";
 
 struct Harness {
@@ -155,7 +158,7 @@ fn shown_text(events: &[Value]) -> String {
 #[tokio::test]
 async fn transient_failures_are_retried_with_the_delays_chosen_and_partial_text_voided() {
     let h = Harness::start().await;
-    h.store.put_credential("anthropic", &ApiKey::new(KEY)).await.unwrap();
+    h.store.put_credential(ADMIN, "anthropic", &ApiKey::new(KEY)).await.unwrap();
     let server = MockServer::start(vec![
         Reply::recorded("anthropic_error_529.headers.json", "anthropic_error_529.json"),
         Reply::recorded("anthropic_error_429.headers.json", "anthropic_error_429.json"),
@@ -214,7 +217,7 @@ async fn transient_failures_are_retried_with_the_delays_chosen_and_partial_text_
 #[tokio::test]
 async fn a_fatal_error_fails_the_run_at_once_with_the_providers_message() {
     let h = Harness::start().await;
-    h.store.put_credential("anthropic", &ApiKey::new(KEY)).await.unwrap();
+    h.store.put_credential(ADMIN, "anthropic", &ApiKey::new(KEY)).await.unwrap();
     let server = MockServer::start(vec![Reply::json(401, fixture("anthropic_error_401.json"))]).await;
     let (run, events) = h.run("anthropic", "claude-haiku-4-5", json!({"base_url": server.url}), None).await;
     assert_eq!(run.status.as_str(), "failed");
@@ -234,7 +237,7 @@ async fn credentials_come_from_the_store_and_a_missing_one_fails_clearly() {
     assert!(run.error.as_deref().unwrap().contains("no API key for anthropic"), "{:?}", run.error);
     assert!(server.requests().is_empty());
 
-    h.store.put_credential("anthropic:team", &ApiKey::new("sk-ant-team-key-0001")).await.unwrap();
+    h.store.put_credential(ADMIN, "anthropic:team", &ApiKey::new("sk-ant-team-key-0001")).await.unwrap();
     let (run, _) = h.run("anthropic", "claude-haiku-4-5", options, None).await;
     assert_eq!(run.status.as_str(), "succeeded", "{:?}", run.error);
     assert_eq!(server.requests()[0].headers["x-api-key"], "sk-ant-team-key-0001");

@@ -42,7 +42,7 @@ on_both_backends! {
         let (status, first) = api.put("/secrets/GITHUB_TOKEN", json!({"value": FIRST})).await;
         assert_eq!(status, 200, "{first}");
         let fields: Vec<&String> = first.as_object().unwrap().keys().collect();
-        assert_eq!(fields, ["created_at", "name", "updated_at"], "{first}");
+        assert_eq!(fields, ["created_at", "name", "owner", "updated_at"], "{first}");
         assert_eq!((&first["name"], &first["created_at"]), (&json!("GITHUB_TOKEN"), &first["updated_at"]));
         assert_eq!(stored(&env, "GITHUB_TOKEN", FIRST).await, 1);
         let (status, listed) = api.get("/secrets").await;

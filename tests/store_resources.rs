@@ -12,6 +12,9 @@ use wingman::domain::model::{new_id, Fleet, FleetRunStatus, FleetStatus, RunInpu
 use wingman::provider::auth::ApiKey;
 use wingman::store::{FleetRunFilter, IdempotencyKey, NewFleetRun, NewTask, Order, Store, StoreError};
 
+/// The first admin: the owner of the values stored before owners existed, which every owner shares.
+const ADMIN: &str = wingman::domain::model::FIRST_ADMIN;
+
 fn fleet(agent_id: &str) -> Fleet {
     let now = Utc::now();
     Fleet {
@@ -85,9 +88,9 @@ store_tests! {
 
     #[tokio::test]
     async fn several_keys_are_stored_in_one_write_and_replace_earlier_ones(store, _dir) {
-        store.put_credential("openai", &ApiKey::new("old-key")).await.unwrap();
+        store.put_credential(ADMIN, "openai", &ApiKey::new("old-key")).await.unwrap();
         let stored = store
-            .put_credentials(vec![
+            .put_credentials(ADMIN, vec![
                 ("anthropic".into(), ApiKey::new("sk-ant-0123456789abcdefghij")),
                 ("openai".into(), ApiKey::new("new-key")),
             ])
@@ -96,8 +99,8 @@ store_tests! {
         let names: Vec<&str> = stored.iter().map(|c| c.provider.as_str()).collect();
         assert_eq!(names, ["anthropic", "openai"]);
         assert_eq!(stored[0].hint.as_deref(), Some("…ghij"));
-        assert_eq!(store.get_credential("openai").await.unwrap().unwrap().expose(), "new-key");
-        let listed = store.list_credentials().await.unwrap();
+        assert_eq!(store.get_credential(ADMIN, "openai").await.unwrap().unwrap().expose(), "new-key");
+        let listed = store.list_credentials(ADMIN).await.unwrap();
         assert_eq!(listed.len(), 2);
         assert!(listed[1].created_at <= listed[1].updated_at, "a replaced key keeps its first created_at");
     }

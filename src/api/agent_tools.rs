@@ -124,7 +124,7 @@ async fn list(
     let mut unavailable = Vec::new();
     if let Some(mcp) = &state.mcp {
         // This server's own workers ask the servers now, and keep what they learn.
-        let secrets = state.store.secrets_of(&agent.mcp_servers).await?;
+        let secrets = state.store.secrets_of(&caller.owner, &agent.mcp_servers).await?;
         let listed = mcp.list(&agent.mcp_servers, &secrets).await;
         for listing in &listed.fresh {
             state.store.record_mcp_listing(listing).await?;

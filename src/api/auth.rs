@@ -5,6 +5,10 @@
 //! type, `configured`, a hint of the key's last characters and timestamps.
 //! The request body is parsed with [`sealed_json`] rather than the shared
 //! JSON extractor, so that no parse error can quote any part of it.
+//!
+//! Each key is its caller's owner's: a run uses its owner's key of a name,
+//! else the first admin's, which every owner shares. A list shows what the
+//! caller's runs use; a change touches the caller's own keys only.
 
 use std::collections::BTreeMap;
 
@@ -22,6 +26,7 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::sealed_json;
 use super::schemas;
 use super::{deleted, AppState, Deleted};
+use crate::domain::access::Caller;
 use crate::domain::credential::CredentialInfo;
 use crate::domain::model::timestamp;
 use crate::provider::auth::{self, ApiKey};
@@ -76,6 +81,9 @@ struct CredentialView {
     kind: &'static str,
     /// Always `true`.
     configured: bool,
+    /// Whose key it is: the caller's own, or the first admin's (`admin`),
+    /// shared with every owner that has none of its own.
+    owner: String,
     /// The key's last four characters, for keys of 20 characters or more.
     #[serde(skip_serializing_if = "Option::is_none")]
     hint: Option<String>,
@@ -87,8 +95,8 @@ struct CredentialView {
 
 impl From<CredentialInfo> for CredentialView {
     fn from(info: CredentialInfo) -> Self {
-        let CredentialInfo { hint, created_at, updated_at, .. } = info;
-        CredentialView { kind: "api_key", configured: true, hint, created_at, updated_at }
+        let CredentialInfo { owner, hint, created_at, updated_at, .. } = info;
+        CredentialView { kind: "api_key", configured: true, owner, hint, created_at, updated_at }
     }
 }
 
@@ -98,10 +106,10 @@ impl From<CredentialInfo> for CredentialView {
     path = "/provider/auth",
     tag = "providers",
     operation_id = "list_credentials",
-    responses((status = 200, description = "The stored credentials", body = CredentialList))
+    responses((status = 200, description = "The credentials the caller's runs use: its owner's own, and the first admin's shared ones it has none of", body = CredentialList))
 )]
-async fn list(State(state): State<AppState>) -> ApiResult<Json<CredentialList>> {
-    let stored = state.store.list_credentials().await?;
+async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<CredentialList>> {
+    let stored = state.store.list_credentials(&caller.owner).await?;
     let updated_at = stored.iter().map(|c| c.updated_at).max();
     let providers = stored.into_iter().map(|info| (info.provider.clone(), info.into())).collect();
     Ok(Json(CredentialList { providers, updated_at }))
@@ -129,7 +137,12 @@ struct Stored {
         (status = 422, description = "Another shape, no provider, a `type` other than `api_key`", body = ErrorBody),
     )
 )]
-async fn put(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> ApiResult<Json<Stored>> {
+async fn put(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Json<Stored>> {
     let shape = r#"{"providers": {"<provider>": {"type": "api_key", "key": "…"}}}"#;
     let body: PutBody = sealed_json(&headers, &body, shape)?;
     if body.providers.is_empty() {
@@ -147,9 +160,9 @@ async fn put(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> 
         auth::check_key(&credential.key).map_err(|e| ApiError::BadRequest(format!("{name}: {e}")))?;
         keys.push((name, ApiKey::new(credential.key)));
     }
-    let stored = state.store.put_credentials(keys).await?;
+    let stored = state.store.put_credentials(&caller.owner, keys).await?;
     for info in &stored {
-        tracing::info!(provider = %info.provider, "credential stored");
+        tracing::info!(provider = %info.provider, owner = %info.owner, "credential stored");
     }
     Ok(Json(Stored { status: "ok" }))
 }
@@ -164,12 +177,17 @@ async fn put(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> 
     responses(
         (status = 200, description = "Deleted", body = Deleted),
         (status = 400, description = "Not a credential name", body = ErrorBody),
-        (status = 404, description = "No credential of that name is stored", body = ErrorBody),
+        (status = 404, description = "The caller's owner has no credential of that name", body = ErrorBody),
     )
 )]
-async fn remove(State(state): State<AppState>, Path(provider): Path<String>) -> ApiResult<Json<Deleted>> {
+async fn remove(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(provider): Path<String>,
+) -> ApiResult<Json<Deleted>> {
     auth::check_name(&provider).map_err(ApiError::BadRequest)?;
-    state.store.delete_credential(&provider).await.map_err(naming(format!("credential {provider}")))?;
-    tracing::info!(provider, "credential deleted");
+    let forgotten = state.store.delete_credential(&caller.owner, &provider).await;
+    forgotten.map_err(naming(format!("credential {provider}")))?;
+    tracing::info!(provider, owner = %caller.owner, "credential deleted");
     Ok(deleted())
 }

@@ -5,6 +5,10 @@
 //! an MCP server's `env` or `headers` names one as `{"secret": "NAME"}`. The
 //! body is read with [`sealed_json`], so that no refusal quotes it, and the
 //! log says only which name was stored or deleted.
+//!
+//! Each secret is its caller's owner's: a run uses its owner's value of a
+//! name, else the first admin's, which every owner shares. A list shows what
+//! the caller's runs use; a change touches the caller's own values only.
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -19,6 +23,7 @@ use super::error::{naming, ApiError, ApiResult, ErrorBody};
 use super::extract::sealed_json;
 use super::schemas;
 use super::{deleted, AppState, Deleted};
+use crate::domain::access::Caller;
 use crate::domain::secret::{self, Secret, SecretInfo};
 
 /// Each handler is registered with its `#[utoipa::path]` description.
@@ -41,10 +46,10 @@ struct SecretBody {
     path = "/secrets",
     tag = "secrets",
     operation_id = "list_secrets",
-    responses((status = 200, description = "The stored secrets, by name", body = [SecretInfo]))
+    responses((status = 200, description = "The secrets the caller's runs use, by name: its owner's own, and the first admin's shared ones it has none of", body = [SecretInfo]))
 )]
-async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<SecretInfo>>> {
-    Ok(Json(state.store.list_secrets().await?))
+async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Vec<SecretInfo>>> {
+    Ok(Json(state.store.list_secrets(&caller.owner).await?))
 }
 
 /// Stores a secret, or replaces its value. The name and the value are both
@@ -64,6 +69,7 @@ async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<SecretInfo>>>
 )]
 async fn put(
     State(state): State<AppState>,
+    caller: Caller,
     Path(name): Path<String>,
     headers: HeaderMap,
     body: Bytes,
@@ -71,8 +77,8 @@ async fn put(
     secret::check_name(&name).map_err(ApiError::BadRequest)?;
     let body: SecretBody = sealed_json(&headers, &body, r#"{"value": "…"}"#)?;
     secret::check_value(&body.value).map_err(ApiError::BadRequest)?;
-    let stored = state.store.put_secret(&name, &Secret::new(body.value)).await?;
-    tracing::info!(secret = %stored.name, "secret stored");
+    let stored = state.store.put_secret(&caller.owner, &name, &Secret::new(body.value)).await?;
+    tracing::info!(secret = %stored.name, owner = %stored.owner, "secret stored");
     Ok(Json(stored))
 }
 
@@ -86,12 +92,12 @@ async fn put(
     responses(
         (status = 200, description = "Deleted", body = Deleted),
         (status = 400, description = "Not a secret name", body = ErrorBody),
-        (status = 404, description = "No secret of that name is stored", body = ErrorBody),
+        (status = 404, description = "The caller's owner has no secret of that name", body = ErrorBody),
     )
 )]
-async fn remove(State(state): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Deleted>> {
+async fn remove(State(state): State<AppState>, caller: Caller, Path(name): Path<String>) -> ApiResult<Json<Deleted>> {
     secret::check_name(&name).map_err(ApiError::BadRequest)?;
-    state.store.delete_secret(&name).await.map_err(naming(format!("secret {name}")))?;
-    tracing::info!(secret = %name, "secret deleted");
+    state.store.delete_secret(&caller.owner, &name).await.map_err(naming(format!("secret {name}")))?;
+    tracing::info!(secret = %name, owner = %caller.owner, "secret deleted");
     Ok(deleted())
 }

@@ -91,9 +91,9 @@ impl Caller {
 }
 
 /// Why `role` may not make a request (`reads` for `GET` and `HEAD`) to
-/// `path`, or `None` if it may. Keys, workers, metrics, the queue, and the server's
-/// provider keys, provider limits and secrets, which every run shares, are
-/// the admin's; a reader only reads.
+/// `path`, or `None` if it may. Keys, workers, metrics, the queue, and the
+/// provider limits every run shares are the admin's (a member keeps provider
+/// keys and secrets of its own owner's); a reader only reads.
 pub fn refusal(role: Role, reads: bool, path: &str) -> Option<&'static str> {
     if role == Role::Admin {
         return None;
@@ -101,7 +101,7 @@ pub fn refusal(role: Role, reads: bool, path: &str) -> Option<&'static str> {
     let under = |root: &str| path == root || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'));
     // The queue's view counts every owner's work, so it is the admin's.
     let admin_only = under("/keys") || under("/workers") || under("/metrics") || under("/queue");
-    let shared_settings = under("/provider/auth") || under("/provider/limits") || under("/secrets");
+    let shared_settings = under("/provider/limits");
     if admin_only || (shared_settings && !reads) {
         return Some("this needs an admin key");
     }
@@ -261,10 +261,14 @@ mod tests {
             assert!(refusal(Member, true, path).is_some(), "{path}");
             assert!(refusal(Reader, true, path).is_some(), "{path}");
         }
-        for path in ["/secrets/TOKEN", "/provider/auth", "/provider/limits/openai"] {
+        for path in ["/provider/limits", "/provider/limits/openai"] {
             assert!(refusal(Member, true, path).is_none(), "{path}: a member reads them");
             assert!(refusal(Member, false, path).is_some(), "{path}: every run shares them");
             assert!(refusal(Admin, false, path).is_none());
+        }
+        for path in ["/secrets/TOKEN", "/provider/auth", "/provider/auth/openai"] {
+            assert!(refusal(Member, false, path).is_none(), "{path}: a member keeps its owner's own");
+            assert!(refusal(Reader, false, path).is_some(), "{path}: a reader only reads");
         }
         assert!(refusal(Member, false, "/sessions/x/message").is_none());
         assert!(refusal(Reader, false, "/sessions/x/message").is_some());

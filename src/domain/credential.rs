@@ -37,6 +37,9 @@ impl ApiKey {
 pub struct CredentialInfo {
     /// The credential name: a provider ID, or `provider:label`.
     pub provider: String,
+    /// Whose key it is: the caller's own, or the first admin's (`admin`),
+    /// which every owner's runs use where they have none of their own.
+    pub owner: String,
     /// The last characters of the key, when it is long enough to spare them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,

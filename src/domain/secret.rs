@@ -140,6 +140,9 @@ impl fmt::Debug for Secrets {
 pub struct SecretInfo {
     /// The name an MCP server's `env` or `headers` refers to it by.
     pub name: String,
+    /// Whose value it is: the caller's own, or the first admin's (`admin`),
+    /// which every owner's runs use where they have none of their own.
+    pub owner: String,
     /// When a value was first stored under this name.
     #[serde(with = "crate::domain::model::timestamp")]
     pub created_at: DateTime<Utc>,

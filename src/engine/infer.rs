@@ -145,7 +145,7 @@ impl Execution {
         let name = provider::auth::credential_name(&agent.provider, &agent.options);
         // A database hiccup is worth a retry, like a provider's own 5xx.
         self.store
-            .get_credential(&name)
+            .get_credential(&self.ctx.run.owner, &name)
             .await
             .map_err(|e| ProviderError::transient(format!("could not read the credential {name:?}: {e}")))
     }

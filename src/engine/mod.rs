@@ -457,7 +457,7 @@ impl Execution {
         if let Some(secrets) = &self.secrets {
             return Ok(secrets.clone());
         }
-        let secrets = Arc::new(self.store.secrets_of(&self.ctx.agent.mcp_servers).await?);
+        let secrets = Arc::new(self.store.secrets_of(&self.ctx.run.owner, &self.ctx.agent.mcp_servers).await?);
         self.secrets = Some(secrets.clone());
         Ok(secrets)
     }

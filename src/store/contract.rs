@@ -258,41 +258,45 @@ pub trait Store: Send + Sync + 'static {
     /// Whether any key opens the API now (not revoked, not expired).
     async fn any_live_api_key(&self) -> StoreResult<bool>;
 
-    // Provider credentials.
-    /// Stores (or replaces) the keys of several credential names at once:
-    /// all of them or, on failure, none.
-    async fn put_credentials(&self, keys: Vec<(String, ApiKey)>) -> StoreResult<Vec<CredentialInfo>>;
-    /// Stores (or replaces) the key of one credential name.
-    async fn put_credential(&self, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo> {
-        let mut stored = self.put_credentials(vec![(name.to_string(), key.clone())]).await?;
+    // Provider credentials, each an owner's: a run uses its owner's key of
+    // a name, else the first admin's, which every owner shares.
+    /// Stores (or replaces) `owner`'s keys of several credential names at
+    /// once: all of them or, on failure, none.
+    async fn put_credentials(&self, owner: &str, keys: Vec<(String, ApiKey)>) -> StoreResult<Vec<CredentialInfo>>;
+    /// Stores (or replaces) `owner`'s key of one credential name.
+    async fn put_credential(&self, owner: &str, name: &str, key: &ApiKey) -> StoreResult<CredentialInfo> {
+        let mut stored = self.put_credentials(owner, vec![(name.to_string(), key.clone())]).await?;
         stored.pop().ok_or_else(|| StoreError::internal("the credential was not stored"))
     }
-    /// The key of a credential name, for a worker building a provider.
-    async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>>;
-    /// Every stored credential, without the keys.
-    async fn list_credentials(&self) -> StoreResult<Vec<CredentialInfo>>;
-    /// Forgets a credential; [`StoreError::NotFound`] if there was none.
-    async fn delete_credential(&self, name: &str) -> StoreResult<()>;
+    /// The key a run of `owner` uses under a credential name, for a worker
+    /// building a provider: `owner`'s, else the first admin's.
+    async fn get_credential(&self, owner: &str, name: &str) -> StoreResult<Option<ApiKey>>;
+    /// The credentials a run of `owner` uses, by name, without the keys.
+    async fn list_credentials(&self, owner: &str) -> StoreResult<Vec<CredentialInfo>>;
+    /// Forgets `owner`'s credential; [`StoreError::NotFound`] if it had none.
+    async fn delete_credential(&self, owner: &str, name: &str) -> StoreResult<()>;
 
-    // Secrets (values MCP servers' `env` and `headers` refer to by name).
-    /// Stores a secret under `name`, or replaces its value; `created_at`
-    /// stays the first store's.
-    async fn put_secret(&self, name: &str, value: &Secret) -> StoreResult<SecretInfo>;
-    /// The values of those of `names` that are stored, in one read (a worker
-    /// resolving every secret of one server at once), ordered by name. A
-    /// name that is not stored is left out: the caller says what is missing.
-    async fn get_secrets(&self, names: &[String]) -> StoreResult<Vec<(String, Secret)>>;
-    /// The values of the secrets these MCP servers name; nothing is read
-    /// when they name none.
-    async fn secrets_of(&self, servers: &[McpServer]) -> StoreResult<Secrets> {
+    // Secrets (values MCP servers' `env` and `headers` refer to by name),
+    // each an owner's, shared like credentials.
+    /// Stores `owner`'s secret under `name`, or replaces its value;
+    /// `created_at` stays the first store's.
+    async fn put_secret(&self, owner: &str, name: &str, value: &Secret) -> StoreResult<SecretInfo>;
+    /// The values a run of `owner` uses of those of `names` that are stored
+    /// (`owner`'s, else the first admin's), in one read (a worker resolving
+    /// every secret of one server at once), ordered by name. A name that is
+    /// not stored is left out: the caller says what is missing.
+    async fn get_secrets(&self, owner: &str, names: &[String]) -> StoreResult<Vec<(String, Secret)>>;
+    /// The values a run of `owner` uses of the secrets these MCP servers
+    /// name; nothing is read when they name none.
+    async fn secrets_of(&self, owner: &str, servers: &[McpServer]) -> StoreResult<Secrets> {
         let names = toolset::secret_names(servers);
         if names.is_empty() {
             return Ok(Secrets::default());
         }
-        Ok(Secrets::from(self.get_secrets(&names).await?))
+        Ok(Secrets::from(self.get_secrets(owner, &names).await?))
     }
-    /// Every stored secret, by name, without the values.
-    async fn list_secrets(&self) -> StoreResult<Vec<SecretInfo>>;
+    /// The secrets a run of `owner` uses, by name, without the values.
+    async fn list_secrets(&self, owner: &str) -> StoreResult<Vec<SecretInfo>>;
 
     // What workers saw of MCP servers' tools.
     /// Keeps `listing` as its definition's newest, unless a newer one is
@@ -333,8 +337,8 @@ pub trait Store: Send + Sync + 'static {
     /// The budget a run's provider call waits for and until when, if it waits now.
     async fn provider_wait(&self, run_id: &str) -> StoreResult<Option<(String, i64)>>;
 
-    /// Forgets a secret; [`StoreError::NotFound`] if there was none.
-    async fn delete_secret(&self, name: &str) -> StoreResult<()>;
+    /// Forgets `owner`'s secret; [`StoreError::NotFound`] if it had none.
+    async fn delete_secret(&self, owner: &str, name: &str) -> StoreResult<()>;
 
     // Retention (see [`retention`]).
     /// Removes one small batch of old logs: at most `limit` events and

@@ -1,6 +1,8 @@
 //! The tables of values that never show (provider keys and secrets), as
-//! both backends keep them: one row per name, with the value and when it was
-//! first and last stored. Only a worker's lookup reads a value back.
+//! both backends keep them: one row per owner and name, with the value and
+//! when it was first and last stored. A run uses its owner's value of a
+//! name, else the first admin's, which every owner shares. Only a worker's
+//! lookup reads a value back.
 
 /// A table of sealed values, named by what it holds.
 #[derive(Debug, Clone, Copy)]
@@ -43,4 +45,16 @@ impl SealedTable {
             SealedTable::Secrets => "secret",
         }
     }
+}
+
+/// Of rows sorted by name with the one that wins first (an owner's own
+/// before the first admin's shared one), the first of each name.
+pub fn first_of_each<T>(rows: Vec<T>, name: impl Fn(&T) -> String) -> Vec<T> {
+    let mut kept: Vec<T> = Vec::with_capacity(rows.len());
+    for row in rows {
+        if kept.last().is_none_or(|last| name(last) != name(&row)) {
+            kept.push(row);
+        }
+    }
+    kept
 }

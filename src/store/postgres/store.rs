@@ -492,12 +492,13 @@ impl Store for PgStore {
         self.write(move |c, p| Box::pin(async move { queue::release(c, p, &lease, how).await })).await
     }
 
-    async fn put_credentials(&self, keys: Vec<(String, ApiKey)>) -> StoreResult<Vec<CredentialInfo>> {
+    async fn put_credentials(&self, owner: &str, keys: Vec<(String, ApiKey)>) -> StoreResult<Vec<CredentialInfo>> {
+        let owner = owner.to_string();
         self.write(move |c, _| {
             Box::pin(async move {
                 let mut stored = Vec::with_capacity(keys.len());
                 for (name, key) in &keys {
-                    stored.push(sealed::put_credential(c, name, key).await?);
+                    stored.push(sealed::put_credential(c, &owner, name, key).await?);
                 }
                 Ok(stored)
             })
@@ -505,17 +506,18 @@ impl Store for PgStore {
         .await
     }
 
-    async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>> {
-        sealed::get_credential(&self.pool, name).await
+    async fn get_credential(&self, owner: &str, name: &str) -> StoreResult<Option<ApiKey>> {
+        sealed::get_credential(&self.pool, owner, name).await
     }
 
-    async fn list_credentials(&self) -> StoreResult<Vec<CredentialInfo>> {
-        sealed::list_credentials(&self.pool).await
+    async fn list_credentials(&self, owner: &str) -> StoreResult<Vec<CredentialInfo>> {
+        sealed::list_credentials(&self.pool, owner).await
     }
 
-    async fn delete_credential(&self, name: &str) -> StoreResult<()> {
-        let name = name.to_string();
-        self.write(move |c, _| Box::pin(async move { sealed::delete(c, SealedTable::Credentials, &name).await })).await
+    async fn delete_credential(&self, owner: &str, name: &str) -> StoreResult<()> {
+        let (owner, name) = (owner.to_string(), name.to_string());
+        let table = SealedTable::Credentials;
+        self.write(move |c, _| Box::pin(async move { sealed::delete(c, table, &owner, &name).await })).await
     }
 
     async fn insert_api_key(&self, key: &NewApiKey) -> StoreResult<ApiKeyInfo> {
@@ -540,17 +542,17 @@ impl Store for PgStore {
         keys::any_live(&self.pool).await
     }
 
-    async fn put_secret(&self, name: &str, value: &Secret) -> StoreResult<SecretInfo> {
-        let (name, value) = (name.to_string(), value.clone());
-        self.write(move |c, _| Box::pin(async move { sealed::put_secret(c, &name, &value).await })).await
+    async fn put_secret(&self, owner: &str, name: &str, value: &Secret) -> StoreResult<SecretInfo> {
+        let (owner, name, value) = (owner.to_string(), name.to_string(), value.clone());
+        self.write(move |c, _| Box::pin(async move { sealed::put_secret(c, &owner, &name, &value).await })).await
     }
 
-    async fn get_secrets(&self, names: &[String]) -> StoreResult<Vec<(String, Secret)>> {
-        sealed::get_secrets(&self.pool, names).await
+    async fn get_secrets(&self, owner: &str, names: &[String]) -> StoreResult<Vec<(String, Secret)>> {
+        sealed::get_secrets(&self.pool, owner, names).await
     }
 
-    async fn list_secrets(&self) -> StoreResult<Vec<SecretInfo>> {
-        sealed::list_secrets(&self.pool).await
+    async fn list_secrets(&self, owner: &str) -> StoreResult<Vec<SecretInfo>> {
+        sealed::list_secrets(&self.pool, owner).await
     }
 
     async fn record_mcp_listing(&self, listing: &McpListing) -> StoreResult<()> {
@@ -603,9 +605,10 @@ impl Store for PgStore {
         budgets::wait_of(&mut c, run_id).await
     }
 
-    async fn delete_secret(&self, name: &str) -> StoreResult<()> {
-        let name = name.to_string();
-        self.write(move |c, _| Box::pin(async move { sealed::delete(c, SealedTable::Secrets, &name).await })).await
+    async fn delete_secret(&self, owner: &str, name: &str) -> StoreResult<()> {
+        let (owner, name) = (owner.to_string(), name.to_string());
+        let table = SealedTable::Secrets;
+        self.write(move |c, _| Box::pin(async move { sealed::delete(c, table, &owner, &name).await })).await
     }
 
     async fn prune_logs(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned> {

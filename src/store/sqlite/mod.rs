@@ -423,27 +423,29 @@ impl Store for SqliteStore {
         self.writer.write(move |c| queue::release(c, &lease, how, Utc::now())).await
     }
 
-    async fn put_credentials(&self, keys: Vec<(String, ApiKey)>) -> StoreResult<Vec<CredentialInfo>> {
+    async fn put_credentials(&self, owner: &str, keys: Vec<(String, ApiKey)>) -> StoreResult<Vec<CredentialInfo>> {
+        let owner = owner.to_string();
         self.writer
             .write(move |c| {
                 let now = Utc::now();
-                keys.iter().map(|(name, key)| sealed::put_credential(c, name, key, now)).collect()
+                keys.iter().map(|(name, key)| sealed::put_credential(c, &owner, name, key, now)).collect()
             })
             .await
     }
 
-    async fn get_credential(&self, name: &str) -> StoreResult<Option<ApiKey>> {
-        let name = name.to_string();
-        self.readers.read(move |c| sealed::get_credential(c, &name)).await
+    async fn get_credential(&self, owner: &str, name: &str) -> StoreResult<Option<ApiKey>> {
+        let (owner, name) = (owner.to_string(), name.to_string());
+        self.readers.read(move |c| sealed::get_credential(c, &owner, &name)).await
     }
 
-    async fn list_credentials(&self) -> StoreResult<Vec<CredentialInfo>> {
-        self.readers.read(sealed::list_credentials).await
+    async fn list_credentials(&self, owner: &str) -> StoreResult<Vec<CredentialInfo>> {
+        let owner = owner.to_string();
+        self.readers.read(move |c| sealed::list_credentials(c, &owner)).await
     }
 
-    async fn delete_credential(&self, name: &str) -> StoreResult<()> {
-        let name = name.to_string();
-        self.writer.write(move |c| sealed::delete(c, SealedTable::Credentials, &name)).await
+    async fn delete_credential(&self, owner: &str, name: &str) -> StoreResult<()> {
+        let (owner, name) = (owner.to_string(), name.to_string());
+        self.writer.write(move |c| sealed::delete(c, SealedTable::Credentials, &owner, &name)).await
     }
 
     async fn insert_api_key(&self, key: &NewApiKey) -> StoreResult<ApiKeyInfo> {
@@ -468,18 +470,19 @@ impl Store for SqliteStore {
         self.readers.read(|c| keys::any_live(c, Utc::now())).await
     }
 
-    async fn put_secret(&self, name: &str, value: &Secret) -> StoreResult<SecretInfo> {
-        let (name, value) = (name.to_string(), value.clone());
-        self.writer.write(move |c| sealed::put_secret(c, &name, &value, Utc::now())).await
+    async fn put_secret(&self, owner: &str, name: &str, value: &Secret) -> StoreResult<SecretInfo> {
+        let (owner, name, value) = (owner.to_string(), name.to_string(), value.clone());
+        self.writer.write(move |c| sealed::put_secret(c, &owner, &name, &value, Utc::now())).await
     }
 
-    async fn get_secrets(&self, names: &[String]) -> StoreResult<Vec<(String, Secret)>> {
-        let names = names.to_vec();
-        self.readers.read(move |c| sealed::get_secrets(c, &names)).await
+    async fn get_secrets(&self, owner: &str, names: &[String]) -> StoreResult<Vec<(String, Secret)>> {
+        let (owner, names) = (owner.to_string(), names.to_vec());
+        self.readers.read(move |c| sealed::get_secrets(c, &owner, &names)).await
     }
 
-    async fn list_secrets(&self) -> StoreResult<Vec<SecretInfo>> {
-        self.readers.read(sealed::list_secrets).await
+    async fn list_secrets(&self, owner: &str) -> StoreResult<Vec<SecretInfo>> {
+        let owner = owner.to_string();
+        self.readers.read(move |c| sealed::list_secrets(c, &owner)).await
     }
 
     async fn record_mcp_listing(&self, listing: &McpListing) -> StoreResult<()> {
@@ -538,9 +541,9 @@ impl Store for SqliteStore {
         self.readers.read(move |c| budgets::wait_of(c, &run_id, rows::ms(Utc::now()))).await
     }
 
-    async fn delete_secret(&self, name: &str) -> StoreResult<()> {
-        let name = name.to_string();
-        self.writer.write(move |c| sealed::delete(c, SealedTable::Secrets, &name)).await
+    async fn delete_secret(&self, owner: &str, name: &str) -> StoreResult<()> {
+        let (owner, name) = (owner.to_string(), name.to_string());
+        self.writer.write(move |c| sealed::delete(c, SealedTable::Secrets, &owner, &name)).await
     }
 
     async fn prune_logs(&self, older_than: Duration, limit: u32) -> StoreResult<Pruned> {
