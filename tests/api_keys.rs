@@ -21,13 +21,6 @@ async fn make_key(admin: &Api, body: Value) -> (String, String) {
     (key, made["id"].as_str().unwrap().to_string())
 }
 
-fn with_key(api: &Api, key: &str) -> Api {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("authorization", format!("Bearer {key}").parse().unwrap());
-    let http = reqwest::Client::builder().default_headers(headers).build().unwrap();
-    Api { base: api.base.clone(), http, transcript: Default::default() }
-}
-
 async fn status(api: &Api, method: Method, path: &str, body: Option<Value>) -> u16 {
     api.request(method, path, body).await.0
 }
@@ -52,7 +45,7 @@ on_both_backends! {
         assert!(listed[0].get("key").is_none() && listed[0].get("digest").is_none(), "{listed}");
         assert_eq!(listed[1]["hint"].as_str().unwrap(), format!("…{}", &member_key[64..]));
 
-        let member = with_key(&admin, &member_key);
+        let member = admin.with_key(&member_key);
         let agent = member.create_agent(json!({"name": "mine"})).await;
         let session = member.create_session(&agent, None).await;
         assert_eq!(status(&member, Method::GET, "/secrets", None).await, 200);
@@ -68,7 +61,7 @@ on_both_backends! {
         ] {
             assert_eq!(status(&member, method.clone(), path, body).await, 403, "a member's {method} {path}");
         }
-        let reader = with_key(&admin, &reader_key);
+        let reader = admin.with_key(&reader_key);
         assert_eq!(status(&reader, Method::GET, &format!("/sessions/{session}"), None).await, 200);
         let message = json!({"message": "hi"});
         assert_eq!(status(&reader, Method::POST, &format!("/sessions/{session}/message"), Some(message)).await, 403);
@@ -76,7 +69,7 @@ on_both_backends! {
         assert_eq!(admin.get("/runs").await.1["runs"], json!([]), "a reader's refused message made no run");
         assert_eq!(admin.get("/agents").await.1.as_array().unwrap().len(), 1, "nor an agent");
 
-        let (code, refused) = with_key(&admin, &format!("wmk_{}", "0".repeat(64))).get("/agents").await;
+        let (code, refused) = admin.with_key(&format!("wmk_{}", "0".repeat(64))).get("/agents").await;
         assert_eq!(code, 401);
         let (code, revoked) = admin.request(Method::DELETE, &format!("/keys/{reader_id}"), None).await;
         assert_eq!(code, 200, "{revoked}");
@@ -119,7 +112,7 @@ on_both_backends! {
         let second = env.server(0);
         let admin = first.api_with_token(TOKEN);
         let (key, id) = make_key(&admin, json!({"owner": "alice", "role": "member"})).await;
-        let elsewhere = with_key(&second.api(), &key);
+        let elsewhere = second.api().with_key(&key);
         // Used on the second server right up to the revocation, so that its
         // memory of the key is fresh when the key is revoked.
         for _ in 0..20 {
@@ -145,7 +138,7 @@ on_both_backends! {
         assert_eq!(open.get("/keys").await.1, json!([]), "the refused key was not made");
         let (admin_key, admin_id) = make_key(&open, json!({"owner": "admin", "role": "admin"})).await;
         assert_eq!(status(&open, Method::GET, "/agents", None).await, 401, "keys now guard the server");
-        let admin = with_key(&open, &admin_key);
+        let admin = open.with_key(&admin_key);
         let (_, member_id) = make_key(&admin, json!({"owner": "alice", "role": "member"})).await;
         let last_admin = format!("/keys/{admin_id}");
         assert_eq!(status(&admin, Method::DELETE, &last_admin, None).await, 409, "the last admin key stays");
@@ -161,7 +154,7 @@ on_both_backends! {
         let admin = server.api_with_token(TOKEN);
         let soon = (chrono::Utc::now() + chrono::Duration::milliseconds(1500)).to_rfc3339();
         let (key, _) = make_key(&admin, json!({"owner": "alice", "role": "reader", "expires_at": soon})).await;
-        let reader = with_key(&admin, &key);
+        let reader = admin.with_key(&key);
         assert_eq!(status(&reader, Method::GET, "/agents", None).await, 200);
         tokio::time::sleep(Duration::from_millis(1800)).await;
         assert_eq!(status(&reader, Method::GET, "/agents", None).await, 401);

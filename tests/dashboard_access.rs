@@ -137,14 +137,6 @@ fn percent_encode(text: &str) -> String {
         .collect()
 }
 
-/// A client that sends `key` as its bearer.
-fn with_key(api: &Api, key: &str) -> Api {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("authorization", format!("Bearer {key}").parse().unwrap());
-    let http = reqwest::Client::builder().default_headers(headers).build().unwrap();
-    Api { base: api.base.clone(), http, transcript: Default::default() }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_members_key_shows_the_dashboard_only_its_owners_work() {
     let mut env = TestEnv::new();
@@ -158,7 +150,7 @@ async fn a_members_key_shows_the_dashboard_only_its_owners_work() {
         let (status, made) = admin.post("/keys", json!({"owner": owner, "role": "member"})).await;
         assert_eq!(status, 201, "{made}");
         let key = made["key"].as_str().unwrap().to_string();
-        let member = with_key(&admin, &key);
+        let member = admin.with_key(&key);
         let agent = member.create_agent(json!({"name": owner})).await;
         let session = member.create_session(&agent, None).await;
         let run = member.send(&session, &format!("hello from {owner}")).await;

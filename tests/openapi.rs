@@ -386,14 +386,6 @@ async fn everything(admin: &Api) -> Value {
     all
 }
 
-/// A client that sends `key` as its bearer.
-fn keyed(api: &Api, key: &str) -> Api {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("authorization", format!("Bearer {key}").parse().unwrap());
-    let http = reqwest::Client::builder().default_headers(headers).build().unwrap();
-    Api { base: api.base.clone(), http, transcript: Default::default() }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_role_is_held_to_its_rights_on_every_documented_operation() {
     let token = "wm-test-token-roles-77b2";
@@ -405,7 +397,7 @@ async fn each_role_is_held_to_its_rights_on_every_documented_operation() {
     for role in ["reader", "member"] {
         let (status, made) = admin.post("/keys", json!({"owner": format!("a-{role}"), "role": role})).await;
         assert_eq!(status, 201, "{made}");
-        keys.push(keyed(&admin, made["key"].as_str().unwrap()));
+        keys.push(admin.with_key(made["key"].as_str().unwrap()));
     }
     let (reader, member) = (&keys[0], &keys[1]);
     let document = document(&admin).await;

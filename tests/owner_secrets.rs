@@ -22,19 +22,11 @@ const SHARED: &str = "shared-value-0b7d";
 const ALPHA_KEY: &str = "sk-alpha-0123456789abcdefghij";
 const SHARED_KEY: &str = "sk-shared-0123456789abcdefghij";
 
-/// A client that sends `key` as its bearer.
-fn keyed(api: &Api, key: &str) -> Api {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("authorization", format!("Bearer {key}").parse().unwrap());
-    let http = reqwest::Client::builder().default_headers(headers).build().unwrap();
-    Api { base: api.base.clone(), http, transcript: Default::default() }
-}
-
 /// A member's client for `owner`, its key made by the admin.
 async fn member(admin: &Api, owner: &str) -> Api {
     let (status, made) = admin.post("/keys", json!({"owner": owner, "role": "member"})).await;
     assert_eq!(status, 201, "{made}");
-    keyed(admin, made["key"].as_str().unwrap())
+    admin.with_key(made["key"].as_str().unwrap())
 }
 
 /// What the `env` tool of the MCP server `own` answered in a run of a new

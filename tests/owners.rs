@@ -30,19 +30,11 @@ const OWNED: [&str; 8] =
 /// names and credentials, secret names, workers, owners.
 const NOT_OWNED: [&str; 5] = ["keys", "provider", "secrets", "workers", "owners"];
 
-/// A client that sends `key` as its bearer.
-fn keyed(api: &Api, key: &str) -> Api {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("authorization", format!("Bearer {key}").parse().unwrap());
-    let http = reqwest::Client::builder().default_headers(headers).build().unwrap();
-    Api { base: api.base.clone(), http, transcript: Default::default() }
-}
-
 /// A client of a new key for `owner` with `role`, made by the admin.
 async fn key_of(admin: &Api, owner: &str, role: &str) -> Api {
     let (status, made) = admin.post("/keys", json!({"owner": owner, "role": role})).await;
     assert_eq!(status, 201, "POST /keys for {owner} as {role}: {status} {made}");
-    keyed(admin, made["key"].as_str().unwrap())
+    admin.with_key(made["key"].as_str().unwrap())
 }
 
 /// A server whose first admin is [`TOKEN`] (owner "admin").

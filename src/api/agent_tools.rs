@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiError, ApiResult, ErrorBody};
+use super::error::{ApiResult, ErrorBody};
 use super::extract::QueryParams;
 use super::schemas::Id;
 use super::sessions::with_session_tools;
@@ -106,12 +106,7 @@ async fn list(
 ) -> ApiResult<Json<OfferedTools>> {
     let mut agent = super::agents::find(&state, &caller, &id).await?;
     if let Some(session_id) = &q.session_id {
-        let session = state
-            .store
-            .get_session(session_id)
-            .await?
-            .filter(|session| caller.sees(&session.owner, false))
-            .ok_or_else(|| ApiError::NotFound(format!("session {session_id}")))?;
+        let session = super::sessions::find(&state, &caller, session_id).await?;
         agent = with_session_tools(&agent, &session)?;
     }
     let shown = |source: Source, spec: ToolSpec| OfferedTool {

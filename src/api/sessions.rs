@@ -255,7 +255,7 @@ async fn list(
 }
 
 /// The session `id`, if the caller may see it.
-async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Session> {
+pub async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Session> {
     visible(caller, state.store.get_session(id).await?, || format!("session {id}"))
 }
 

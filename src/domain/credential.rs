@@ -23,6 +23,19 @@ impl Kind for KeyValue {
 /// the request headers.
 pub type ApiKey = Sealed<KeyValue>;
 
+impl CredentialInfo {
+    /// What is shown of `owner`'s `key` stored under `name`.
+    pub fn of(owner: &str, name: &str, key: &ApiKey, created_at: DateTime<Utc>, updated_at: DateTime<Utc>) -> Self {
+        CredentialInfo {
+            provider: name.to_string(),
+            owner: owner.to_string(),
+            hint: key.hint(),
+            created_at,
+            updated_at,
+        }
+    }
+}
+
 impl ApiKey {
     /// A hint that lets a person tell keys apart without revealing them: the
     /// last four characters of a long key, nothing for a short one.

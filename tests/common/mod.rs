@@ -489,6 +489,14 @@ pub struct Api {
 }
 
 impl Api {
+    /// The same server's API, sending `key` as the bearer (an API key or a token).
+    pub fn with_key(&self, key: &str) -> Api {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert("authorization", format!("Bearer {key}").parse().unwrap());
+        let http = reqwest::Client::builder().default_headers(headers).build().unwrap();
+        Api { base: self.base.clone(), http, transcript: Default::default() }
+    }
+
     /// Sends a request and returns the status and the body as JSON (`Null`
     /// if it is not JSON), keeping the raw body in the transcript.
     pub async fn request(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {

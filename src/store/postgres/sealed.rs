@@ -52,13 +52,7 @@ pub async fn put_credential(
     key: &ApiKey,
 ) -> StoreResult<CredentialInfo> {
     let (created_at, updated_at) = upsert(c, SealedTable::Credentials, owner, name, key.expose()).await?;
-    Ok(CredentialInfo {
-        provider: name.to_string(),
-        owner: owner.to_string(),
-        hint: key.hint(),
-        created_at,
-        updated_at,
-    })
+    Ok(CredentialInfo::of(owner, name, key, created_at, updated_at))
 }
 
 /// The key a run of `owner` uses under a name (its owner's, else the first

@@ -54,13 +54,7 @@ pub fn put_credential(
     now: DateTime<Utc>,
 ) -> StoreResult<CredentialInfo> {
     let (created_at, updated_at) = upsert(conn, SealedTable::Credentials, owner, name, key.expose(), now)?;
-    Ok(CredentialInfo {
-        provider: name.to_string(),
-        owner: owner.to_string(),
-        hint: key.hint(),
-        created_at,
-        updated_at,
-    })
+    Ok(CredentialInfo::of(owner, name, key, created_at, updated_at))
 }
 
 /// The key a run of `owner` uses under a name: its owner's, else the first admin's.
