@@ -32,6 +32,7 @@ const DOMAIN: &[&str] = &[
     "domain::schedule",
     "domain::commands",
     "domain::access",
+    "domain::quota",
 ];
 
 /// The folders whose files are modules of their own, each with a rule
@@ -81,6 +82,8 @@ fn rule(module: &str) -> Option<Rule> {
         "domain::queue" => only(&["domain::model"]),
         // A provider budget is arithmetic over the declared limits.
         "domain::budget" => only(&["domain::model", "domain::queue"]),
+        // An owner's quota and day are counted from checkpoints, priced like a run's budget.
+        "domain::quota" => only(&["domain::model", "domain::checkpoint", "domain::guard"]),
         // A call's share is decided over budgets alone.
         "domain::share" => only(&["domain::model", "domain::budget"]),
         // Which programs stdio MCP servers may run is read from their definitions alone.

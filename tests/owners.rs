@@ -30,13 +30,6 @@ const OWNED: [&str; 8] =
 /// names and credentials, secret names, workers, owners.
 const NOT_OWNED: [&str; 5] = ["keys", "provider", "secrets", "workers", "owners"];
 
-/// A client of a new key for `owner` with `role`, made by the admin.
-async fn key_of(admin: &Api, owner: &str, role: &str) -> Api {
-    let (status, made) = admin.post("/keys", json!({"owner": owner, "role": role})).await;
-    assert_eq!(status, 201, "POST /keys for {owner} as {role}: {status} {made}");
-    admin.with_key(made["key"].as_str().unwrap())
-}
-
 /// A server whose first admin is [`TOKEN`] (owner "admin").
 fn keyed_env(backend: Backend) -> TestEnv {
     let mut env = TestEnv::on(backend);
@@ -346,9 +339,9 @@ on_both_backends! {
         let env = keyed_env(backend);
         let server = env.server(1);
         let admin = server.api_with_token(TOKEN);
-        let alpha = key_of(&admin, "alpha", "member").await;
-        let beta = key_of(&admin, "beta", "member").await;
-        let gamma = key_of(&admin, "gamma", "reader").await;
+        let alpha = admin.key_for("alpha", "member").await;
+        let beta = admin.key_for("beta", "member").await;
+        let gamma = admin.key_for("gamma", "reader").await;
         let work = make_work(&alpha, "alpha's").await;
         // Beta's own session, for the schedule it would put in place of alpha's.
         let beta_agent = beta.create_agent(echo_agent("beta's")).await;
@@ -387,8 +380,8 @@ on_both_backends! {
         let env = keyed_env(backend);
         let server = env.server(1);
         let admin = server.api_with_token(TOKEN);
-        let alpha = key_of(&admin, "alpha", "member").await;
-        let beta = key_of(&admin, "beta", "member").await;
+        let alpha = admin.key_for("alpha", "member").await;
+        let beta = admin.key_for("beta", "member").await;
         let alphas = make_work(&alpha, "alpha's").await;
         let betas = make_work(&beta, "beta's").await;
         let admins = admin.create_agent(echo_agent("the admin's")).await;
@@ -468,8 +461,8 @@ on_both_backends! {
         let env = keyed_env(backend);
         let server = env.server(2);
         let admin = server.api_with_token(TOKEN);
-        let alpha = key_of(&admin, "alpha", "member").await;
-        let beta = key_of(&admin, "beta", "member").await;
+        let alpha = admin.key_for("alpha", "member").await;
+        let beta = admin.key_for("beta", "member").await;
         let echo = alpha.create_agent(echo_agent("echo")).await;
         // What made each run, and the run.
         let mut made: Vec<(String, Value)> = Vec::new();
@@ -567,8 +560,8 @@ on_both_backends! {
         let env = keyed_env(backend);
         let server = env.server(2);
         let admin = server.api_with_token(TOKEN);
-        let alpha = key_of(&admin, "alpha", "member").await;
-        let beta = key_of(&admin, "beta", "member").await;
+        let alpha = admin.key_for("alpha", "member").await;
+        let beta = admin.key_for("beta", "member").await;
         let shared = make(&alpha, "/agents", json!({"name": "everyone's", "shared": true})).await;
         assert_eq!((&shared["shared"], &shared["owner"]), (&json!(true), &json!("alpha")), "{shared}");
         let shared = text(&shared, "id");
@@ -679,8 +672,8 @@ on_both_backends! {
         let env = keyed_env(backend);
         let server = env.server(1);
         let admin = server.api_with_token(TOKEN);
-        let alpha = key_of(&admin, "alpha", "member").await;
-        let beta = key_of(&admin, "beta", "member").await;
+        let alpha = admin.key_for("alpha", "member").await;
+        let beta = admin.key_for("beta", "member").await;
         let work = make_work(&alpha, "alpha's").await;
         let own_agent = beta.create_agent(echo_agent("beta's")).await;
         let own_session = beta.create_session(&own_agent, None).await;

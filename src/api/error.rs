@@ -40,6 +40,10 @@ pub enum ApiError {
     Unprocessable(String),
     #[error("{message}")]
     Rejected { status: StatusCode, message: String },
+    /// The caller's owner is over a quota (a 429): the same request may
+    /// succeed after `Retry-After` seconds.
+    #[error("{message}")]
+    TooMany { message: String, retry_after_secs: u64 },
     /// The database could not be reached, or was too busy to answer in
     /// time (`busy`: every connection in use): the client may retry.
     #[error("{}", unavailable_message(*busy))]
@@ -60,6 +64,7 @@ impl ApiError {
             ApiError::Conflict(_) | ApiError::Stale(_) => StatusCode::CONFLICT,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Rejected { status, .. } => *status,
+            ApiError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::DiskFull(_) => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -77,8 +82,13 @@ impl IntoResponse for ApiError {
             _ => {}
         }
         let mut response = (self.status(), Json(ErrorBody { error: self.to_string() })).into_response();
-        if let ApiError::Unavailable { .. } = self {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        let retry_after = match &self {
+            ApiError::Unavailable { .. } => Some(HeaderValue::from_static("1")),
+            ApiError::TooMany { retry_after_secs, .. } => Some(HeaderValue::from(*retry_after_secs)),
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, seconds);
         }
         response
     }
@@ -108,6 +118,9 @@ impl From<SubmitError> for ApiError {
             SubmitError::NotFound(what) => ApiError::NotFound(what),
             SubmitError::Gone(message) => ApiError::Gone(message),
             SubmitError::Conflict(message) => ApiError::Conflict(message),
+            SubmitError::OverQuota(message) => {
+                ApiError::TooMany { message, retry_after_secs: crate::domain::quota::QUEUED_RETRY_AFTER_SECS }
+            }
             SubmitError::Unavailable { detail, busy } => ApiError::Unavailable { detail, busy },
             SubmitError::DiskFull(detail) => ApiError::DiskFull(detail),
             SubmitError::Internal(detail) => ApiError::Internal(detail),

@@ -48,6 +48,7 @@ mod health;
 mod idle;
 pub mod key_ring;
 mod keys;
+mod owners;
 mod limits;
 mod messages;
 mod metrics;
@@ -206,6 +207,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(tool_results::routes())
         .merge(auth::routes())
         .merge(keys::routes())
+        .merge(owners::routes())
         .merge(limits::routes())
         .merge(secrets::routes())
         .merge(providers::routes())

@@ -38,6 +38,7 @@ use super::schemas::{self, AnyJson, Id, IdempotencyKey, JsonObject, Seq};
         (name = "health", description = "Liveness, readiness and this document"),
         (name = "providers", description = "The provider and model catalogue, and provider credentials"),
         (name = "keys", description = "API keys: each opens the API for one owner, with one role"),
+        (name = "owners", description = "Owners' quotas, and what their runs used by day"),
         (name = "secrets", description = "Write-only values that MCP servers' `env` and `headers` refer to"),
         (name = "agents", description = "Agents: a provider, a model, instructions and tools"),
         (name = "sessions", description = "Conversations with a working directory and a history"),

@@ -9,6 +9,7 @@ use super::approvals::PeopleCommand;
 use super::fleet::FleetArgs;
 use super::formation::FormationArgs;
 use super::keys::KeyArgs;
+use super::owners::OwnersArgs;
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::runs::RunsArgs;
 use super::schedule::ScheduleArgs;
@@ -46,6 +47,9 @@ pub enum ClientCommand {
     /// Manage the API keys that open the server to an owner with a role (admin only).
     #[command(visible_alias = "keys")]
     Key(KeyArgs),
+    /// Owners' quotas (queued runs, dollars a day) and what their runs used by day.
+    #[command(visible_alias = "owner")]
+    Owners(OwnersArgs),
     #[command(flatten)]
     People(PeopleCommand),
     /// List a provider's models from the server's catalogue, or show one.
@@ -188,6 +192,7 @@ impl ClientCommand {
             ClientCommand::Auth(args) => &args.server,
             ClientCommand::Secret(args) => &args.server,
             ClientCommand::Key(args) => &args.server,
+            ClientCommand::Owners(args) => &args.server,
             ClientCommand::Limits(args) => &args.server,
             ClientCommand::People(command) => command.server(),
             ClientCommand::Models { server, .. }
@@ -221,6 +226,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
         ClientCommand::Auth(args) => auth(&remote, args.command).await?,
         ClientCommand::Secret(args) => super::secrets::run(&remote, args).await?,
         ClientCommand::Key(args) => super::keys::run(&remote, args).await?,
+        ClientCommand::Owners(args) => super::owners::run(&remote, args).await?,
         ClientCommand::People(command) => super::approvals::run(&remote, command).await?,
         ClientCommand::Limits(args) => super::limits::run(&remote, args).await?,
         ClientCommand::Queue { next, json, .. } => super::queue::show(&remote, next, json).await?,

@@ -24,6 +24,7 @@ mod fleet;
 mod format;
 mod formation;
 mod keys;
+mod owners;
 mod limits;
 pub mod outcome;
 mod queue;

@@ -101,7 +101,8 @@ pub fn refusal(role: Role, reads: bool, path: &str) -> Option<&'static str> {
     let under = |root: &str| path == root || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'));
     // The queue's view counts every owner's work, so it is the admin's.
     let admin_only = under("/keys") || under("/workers") || under("/metrics") || under("/queue");
-    let shared_settings = under("/provider/limits");
+    // Provider limits are shared by every owner's runs; quotas bind their owner.
+    let shared_settings = under("/provider/limits") || under("/owners");
     if admin_only || (shared_settings && !reads) {
         return Some("this needs an admin key");
     }

@@ -176,9 +176,13 @@ pub enum RunEvent {
         wait_ms: u64,
     },
     /// The run's spending reached its budget at `step`, and the run fails:
-    /// dollars (`spent_usd`, `limit_usd`) or tokens (`spent_tokens`, `limit_tokens`).
+    /// dollars (`spent_usd`, `limit_usd`) or tokens (`spent_tokens`,
+    /// `limit_tokens`). With `owner`, it is the owner's daily budget
+    /// (`max_cost_usd_per_day`) that its runs spent today, before `step`.
     BudgetExhausted {
         step: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         spent_usd: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -351,7 +355,7 @@ impl RunEvent {
             Exhausted::Cost { spent_usd: s, limit_usd: l } => (spent_usd, limit_usd) = (Some(s), Some(l)),
             Exhausted::Tokens { spent_tokens: s, limit_tokens: l } => (spent_tokens, limit_tokens) = (Some(s), Some(l)),
         }
-        RunEvent::BudgetExhausted { step, spent_usd, limit_usd, spent_tokens, limit_tokens }
+        RunEvent::BudgetExhausted { step, owner: None, spent_usd, limit_usd, spent_tokens, limit_tokens }
     }
 
     /// The `done` event of a run that ends with `status`.

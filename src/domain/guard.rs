@@ -155,7 +155,7 @@ impl Exhausted {
 }
 
 /// Dollars to the millionth, without trailing zeros: `0.063`, `2`.
-fn dollars(usd: f64) -> String {
+pub fn dollars(usd: f64) -> String {
     let text = format!("{usd:.6}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }

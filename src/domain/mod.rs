@@ -21,6 +21,7 @@ pub mod history;
 pub mod lifecycle;
 pub mod model;
 pub mod queue;
+pub mod quota;
 pub mod schedule;
 pub mod secret;
 pub mod share;

@@ -12,6 +12,7 @@ use crate::domain::checkpoint::{Checkpoint, CheckpointBody};
 use crate::domain::event::RunEvent;
 use crate::domain::guard::{self, Guards};
 use crate::domain::model::RunStatus;
+use crate::domain::quota;
 use crate::provider::{Delta, ProviderError};
 use crate::store::{Finish, StoreError};
 
@@ -107,6 +108,27 @@ impl Execution {
         let Some((event, finish)) = self.budget_end(&self.ctx.checkpoints) else { return Ok(None) };
         self.pending.push(event);
         self.finish(finish.status, finish.error).await
+    }
+
+    /// Fails the run before the inference of `step` if its owner's runs
+    /// spent the owner's `max_cost_usd_per_day` today. The quota is read
+    /// at most once a second, today's spending (every run of the owner's,
+    /// those in flight included) only for an owner that has one.
+    pub(super) async fn end_if_day_spent(&mut self, step: u32) -> Result<Option<RunExit>, StoreError> {
+        let owner = self.ctx.run.owner.clone();
+        let quota = self.config.quotas.of(&*self.store, &owner).await?;
+        let Some(limit_usd) = quota.max_cost_usd_per_day else { return Ok(None) };
+        let spent_usd = self.store.spent_today(&owner).await?;
+        if spent_usd < limit_usd {
+            return Ok(None);
+        }
+        tracing::info!(owner = %owner, spent_usd, limit_usd, "an owner's daily budget is spent; failing the run");
+        let error = quota::day_budget_error(&owner, spent_usd, limit_usd);
+        let (spent_usd, limit_usd) = (Some(spent_usd), Some(limit_usd));
+        let (spent_tokens, limit_tokens) = (None, None);
+        let owner = Some(owner);
+        self.pending.push(RunEvent::BudgetExhausted { step, owner, spent_usd, limit_usd, spent_tokens, limit_tokens });
+        self.finish(RunStatus::Failed, Some(error)).await
     }
 
     /// Fails a run whose model asked for a refused call once more.

@@ -75,6 +75,9 @@ impl Execution {
     /// One inference step. Returns an exit if the run ends or stops here.
     pub(super) async fn infer(&mut self, step: u32) -> Result<Option<RunExit>, StoreError> {
         let started = Instant::now();
+        if let Some(exit) = self.end_if_day_spent(step).await? {
+            return Ok(Some(exit));
+        }
         let compaction_run = self.ctx.run.kind == RunKind::Compaction;
         if !compaction_run {
             self.pending.push(RunEvent::StepStarted { step });

@@ -23,6 +23,7 @@ use crate::domain::model::{RunStatus, ToolCall};
 use crate::domain::secret::Secrets;
 use crate::metrics::{self, FencedWrite};
 use crate::provider::pricing::Pricing;
+use crate::store::quota_book::QuotaBook;
 use crate::store::{Claim, Commit, Committed, Finish, HandBack, InboxItem, Lease, RunContext, Store, StoreError};
 use crate::tools::mcp::McpPool;
 use crate::tools::outside::OutsideConfig;
@@ -62,6 +63,9 @@ pub struct LoopConfig {
     /// The session histories the worker loaded, so that a session's next
     /// run reads only what was added since.
     pub histories: Arc<HistoryCache>,
+    /// The owners' quotas, read at most once a second: a daily budget is
+    /// read before each inference only for an owner that has one.
+    pub quotas: Arc<QuotaBook>,
 }
 
 impl Default for LoopConfig {
@@ -77,6 +81,7 @@ impl Default for LoopConfig {
             outside: Arc::default(),
             mcp: Arc::default(),
             histories: Arc::default(),
+            quotas: Arc::default(),
         }
     }
 }

@@ -19,6 +19,7 @@ use crate::domain::formation::run::{FormationRun, NewFormationRun};
 use crate::domain::formation::Formation;
 use crate::domain::history::HistoryCache;
 use crate::domain::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun};
+use crate::domain::quota::{DayUsage, Quota};
 use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStatus, Session};
 use crate::domain::schedule::{Schedule, Tick};
 use crate::domain::secret::{Secret, SecretInfo, Secrets};
@@ -257,6 +258,19 @@ pub trait Store: Send + Sync + 'static {
     async fn revoke_api_key(&self, id: &str) -> StoreResult<ApiKeyInfo>;
     /// Whether any key opens the API now (not revoked, not expired).
     async fn any_live_api_key(&self) -> StoreResult<bool>;
+
+    // Owners' quotas and usage ([`crate::domain::quota`]).
+    /// Sets `owner`'s quota; an empty one removes it.
+    async fn put_quota(&self, owner: &str, quota: &Quota) -> StoreResult<()>;
+    /// Every owner that has a quota, with it, by owner.
+    async fn list_quotas(&self) -> StoreResult<Vec<(String, Quota)>>;
+    /// What `owner`'s runs used each day from `from` to `to` (`YYYY-MM-DD`,
+    /// both included), the oldest first; a day without use is left out.
+    async fn owner_usage(&self, owner: &str, from: &str, to: &str) -> StoreResult<Vec<DayUsage>>;
+    /// What `owner`'s runs have spent today (UTC, by the store's clock), in US dollars.
+    async fn spent_today(&self, owner: &str) -> StoreResult<f64>;
+    /// How many of `owner`'s runs are queued.
+    async fn count_queued(&self, owner: &str) -> StoreResult<u64>;
 
     // Provider credentials, each an owner's: a run uses its owner's key of
     // a name, else the first admin's, which every owner shares.

@@ -47,6 +47,7 @@ pub mod filters;
 pub mod formation_rows;
 pub mod key_rows;
 pub mod postgres;
+pub mod quota_book;
 pub mod retention;
 pub mod rows;
 pub mod schedule_rows;

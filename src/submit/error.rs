@@ -30,6 +30,12 @@ pub enum SubmitError {
     /// its agent's (a 409).
     #[error("{0}")]
     Conflict(String),
+    /// Its owner has as many runs queued as its quota lets wait (a 429
+    /// with `Retry-After`): the same submission fits once some have
+    /// started. Not [`SubmitError::retryable`]: a schedule's tick is
+    /// skipped rather than piled onto a full queue.
+    #[error("{0}")]
+    OverQuota(String),
     /// The database could not take it now (unreachable, restarting, or every
     /// connection in use): nothing was written, and the same submission may
     /// succeed in a moment.

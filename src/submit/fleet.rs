@@ -82,6 +82,7 @@ impl Door {
         // What a key stands for: the body as the API first hashed it.
         let canonical = serde_json::to_string(&submission).map_err(|e| SubmitError::Internal(e.to_string()))?;
         let key = envelope.key(&format!("fleet:{fleet_id}"), &[&canonical]);
+        self.check_queue_room(&envelope.carried.owner, submission.tasks.len() as u64).await?;
         let id = new_id();
         let tasks = submission
             .tasks

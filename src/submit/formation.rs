@@ -42,6 +42,8 @@ impl Door {
         let canonical = serde_json::to_string(&submission).map_err(|e| SubmitError::Internal(e.to_string()))?;
         let key = envelope.key(&format!("formation:{id}"), &[&canonical]);
         let webhook = checks::webhook_url(&self.config.webhooks, submission.webhook.as_ref(), None)?;
+        // Counted as one run: what a formation queues at once depends on its graph.
+        self.check_queue_room(&envelope.carried.owner, 1).await?;
         let run_id = new_id();
         let mut snapshot = self.snapshot(formation, &run_id).await?;
         (snapshot.webhook, snapshot.carried) = (webhook, envelope.carried.clone());

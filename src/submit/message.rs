@@ -68,6 +68,7 @@ impl Door {
         let key = envelope.key(&format!("message:{session_id}"), &parts.iter().map(String::as_str).collect::<Vec<_>>());
         let mut input = RunInput::new(submission.message, in_session(envelope, &session, &agent));
         (input.reasoning, input.max_cost_usd, input.webhook) = (reasoning, submission.max_cost_usd, webhook);
+        self.check_queue_room(&session.owner, 1).await?;
         let run = self.session_run(RunKind::Message, &session, agent, input, submission.strategy);
         self.enqueue_run(run, key, &session_id).await
     }
@@ -78,6 +79,7 @@ impl Door {
         let (session, agent_id, agent) = self.session_agent(&session_id, submission.agent_id.as_deref()).await?;
         let key = envelope.key(&format!("compact:{session_id}"), &[agent_id.as_str()]);
         let input = RunInput::new(String::new(), in_session(envelope, &session, &agent));
+        self.check_queue_room(&session.owner, 1).await?;
         let run = self.session_run(RunKind::Compaction, &session, agent, input, MultitaskStrategy::Enqueue);
         self.enqueue_run(run, key, &session_id).await
     }

@@ -14,6 +14,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::domain::model::{Carried, Concurrency};
+use crate::domain::quota::QueueRefusal;
+use crate::store::quota_book::QuotaBook;
 use crate::store::{IdempotencyKey, Store};
 use crate::tools::outside::OutsideConfig;
 
@@ -144,12 +146,37 @@ pub struct Door {
     /// Called after every submission that wrote something: wakes this
     /// process's workers and event hub.
     written: Arc<dyn Fn() + Send + Sync>,
+    /// The owners' quotas, read at most once a second.
+    quotas: Arc<QuotaBook>,
 }
 
 impl Door {
     /// A door writing through `store`, calling `written` after each write.
     pub fn new(store: Arc<dyn Store>, config: SubmitConfig, written: Arc<dyn Fn() + Send + Sync>) -> Door {
-        Door { store, config: Arc::new(config), written }
+        Door { store, config: Arc::new(config), written, quotas: Arc::default() }
+    }
+
+    /// The quotas the door holds submissions to; forgotten by whoever sets
+    /// one, so that it holds from the next submission on.
+    pub fn quotas(&self) -> &QuotaBook {
+        &self.quotas
+    }
+
+    /// Refuses a submission that would queue `adding` runs of `owner` past
+    /// its `max_queued_runs`. Counted before the write, so submissions made
+    /// at the same instant may each pass with one place left: a quota is
+    /// held to within the submissions in flight, not to the run.
+    async fn check_queue_room(&self, owner: &str, adding: u64) -> SubmitResult<()> {
+        let quota = self.quotas.of(&*self.store, owner).await?;
+        if quota.max_queued_runs.is_none() {
+            return Ok(());
+        }
+        let queued = self.store.count_queued(owner).await?;
+        match quota.queue_refusal(owner, queued, adding) {
+            None => Ok(()),
+            Some(QueueRefusal::Full(message)) => Err(SubmitError::OverQuota(message)),
+            Some(QueueRefusal::NeverFits(message)) => Err(SubmitError::Refused(message)),
+        }
     }
 
     /// The server's settings the door checks submissions against.

@@ -497,6 +497,13 @@ impl Api {
         Api { base: self.base.clone(), http, transcript: Default::default() }
     }
 
+    /// A client of a new key for `owner` with `role`, made with this client's (an admin's) key.
+    pub async fn key_for(&self, owner: &str, role: &str) -> Api {
+        let (status, made) = self.post("/keys", json!({"owner": owner, "role": role})).await;
+        assert_eq!(status, 201, "POST /keys for {owner} as {role}: {status} {made}");
+        self.with_key(made["key"].as_str().unwrap())
+    }
+
     /// Sends a request and returns the status and the body as JSON (`Null`
     /// if it is not JSON), keeping the raw body in the transcript.
     pub async fn request(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {

@@ -169,6 +169,12 @@ pub async fn enqueue_keyed(store: &Arc<dyn Store>, session_id: &str, agent: &Age
     enqueue_carrying(store, session_id, agent, key, carried).await
 }
 
+/// Enqueues a message's run of `owner`.
+pub async fn enqueue_owned(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, owner: &str) -> String {
+    let carried = wingman::domain::model::Carried { owner: owner.into(), ..Default::default() };
+    enqueue_carrying(store, session_id, agent, "owned", carried).await
+}
+
 async fn enqueue_carrying(
     store: &Arc<dyn Store>,
     session_id: &str,

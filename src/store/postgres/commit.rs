@@ -9,9 +9,10 @@ use std::collections::HashMap;
 use sqlx::{PgConnection, Row};
 
 use super::progress::{self, pass_on, EndColumns, EndedRowAt, Ends};
-use super::{children, people, Pending};
+use super::{children, people, quotas, Pending};
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::lifecycle::{self, Commit, Completion, Effect, Ending, Lease, Refusal};
+use crate::domain::quota;
 use crate::store::rows;
 use crate::store::{Committed, StoreError, StoreResult};
 
@@ -160,6 +161,7 @@ pub async fn commit_many(
     let checkpoints: Vec<(&str, &Checkpoint)> =
         passed.iter().flat_map(|w| w.commit.checkpoints.iter().map(|cp| (w.lease.run_id.as_str(), cp))).collect();
     insert_checkpoints(c, checkpoints).await?;
+    charge(c, &passed).await?;
     for w in &passed {
         p.push(&w.lease.run_id, firsts[&w.lease.run_id].first, &w.done.events);
     }
@@ -186,6 +188,24 @@ pub async fn commit_many(
             None => Err(refused.remove(&w.lease.run_id).map_or(StoreError::Fenced, StoreError::from)),
         })
         .collect())
+}
+
+/// Adds what each passed write used, and one run for each it ended, to
+/// its run's owner's day, in the part its worker keeps.
+async fn charge(c: &mut PgConnection, passed: &[&Prepared<'_>]) -> StoreResult<()> {
+    let (mut parts, mut charged) = (Vec::new(), Vec::new());
+    for w in passed {
+        let ended = w.done.ending.is_some();
+        let used = quota::charged(&w.commit.checkpoints);
+        if used.is_none() && !ended {
+            continue;
+        }
+        let mut used = used.unwrap_or_default();
+        used.runs = ended as u64;
+        parts.push(w.lease.worker_id.as_str());
+        charged.push((w.lease.run_id.as_str(), used));
+    }
+    quotas::charge(c, &parts, &charged).await
 }
 
 /// Stores the shell states the batch's sessions keep from now on, after

@@ -50,6 +50,7 @@ mod people;
 mod progress;
 mod queue;
 mod queue_view;
+mod quotas;
 mod resources;
 mod retention;
 mod schedules;

@@ -10,7 +10,7 @@ use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
 use super::{
-    budgets, deliveries, events, fleet, formations, keys, listings, load, people, progress, queue, retention,
+    budgets, deliveries, events, fleet, formations, keys, listings, load, people, progress, queue, quotas, retention,
     schedules, sealed, workers, PgStore,
 };
 use crate::domain::access::{ApiKeyInfo, NewApiKey};
@@ -20,6 +20,7 @@ use crate::domain::event::RunEvent;
 use crate::domain::formation::run::{FormationRun, NewFormationRun};
 use crate::domain::formation::Formation;
 use crate::domain::history::HistoryCache;
+use crate::domain::quota::{DayUsage, Quota};
 use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStatus, Session};
 use crate::domain::schedule::{Schedule, Tick};
 use crate::domain::secret::{Secret, SecretInfo};
@@ -518,6 +519,27 @@ impl Store for PgStore {
         let (owner, name) = (owner.to_string(), name.to_string());
         let table = SealedTable::Credentials;
         self.write(move |c, _| Box::pin(async move { sealed::delete(c, table, &owner, &name).await })).await
+    }
+
+    async fn put_quota(&self, owner: &str, quota: &Quota) -> StoreResult<()> {
+        let (owner, quota) = (owner.to_string(), *quota);
+        self.write(move |c, _| Box::pin(async move { quotas::put(c, &owner, &quota).await })).await
+    }
+
+    async fn list_quotas(&self) -> StoreResult<Vec<(String, Quota)>> {
+        quotas::list(&self.pool).await
+    }
+
+    async fn owner_usage(&self, owner: &str, from: &str, to: &str) -> StoreResult<Vec<DayUsage>> {
+        quotas::usage(&self.pool, owner, from, to).await
+    }
+
+    async fn spent_today(&self, owner: &str) -> StoreResult<f64> {
+        quotas::spent_today(&self.pool, owner).await
+    }
+
+    async fn count_queued(&self, owner: &str) -> StoreResult<u64> {
+        quotas::count_queued(&self.pool, owner).await
     }
 
     async fn insert_api_key(&self, key: &NewApiKey) -> StoreResult<ApiKeyInfo> {

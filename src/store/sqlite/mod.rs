@@ -16,6 +16,7 @@ use crate::domain::event::RunEvent;
 use crate::domain::formation::run::{FormationRun, NewFormationRun};
 use crate::domain::formation::Formation;
 use crate::domain::history::HistoryCache;
+use crate::domain::quota::{DayUsage, Quota};
 use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStatus, Session};
 use crate::domain::schedule::{Schedule, Tick};
 use crate::domain::secret::{Secret, SecretInfo};
@@ -42,6 +43,7 @@ mod people;
 mod progress;
 mod queue;
 mod queue_view;
+mod quotas;
 mod readers;
 mod reads;
 mod resources;
@@ -446,6 +448,31 @@ impl Store for SqliteStore {
     async fn delete_credential(&self, owner: &str, name: &str) -> StoreResult<()> {
         let (owner, name) = (owner.to_string(), name.to_string());
         self.writer.write(move |c| sealed::delete(c, SealedTable::Credentials, &owner, &name)).await
+    }
+
+    async fn put_quota(&self, owner: &str, quota: &Quota) -> StoreResult<()> {
+        let (owner, quota) = (owner.to_string(), *quota);
+        self.writer.write(move |c| quotas::put(c, &owner, &quota, Utc::now())).await
+    }
+
+    async fn list_quotas(&self) -> StoreResult<Vec<(String, Quota)>> {
+        self.readers.read(quotas::list).await
+    }
+
+    async fn owner_usage(&self, owner: &str, from: &str, to: &str) -> StoreResult<Vec<DayUsage>> {
+        let (owner, from, to) = (owner.to_string(), from.to_string(), to.to_string());
+        self.readers.read(move |c| quotas::usage(c, &owner, &from, &to)).await
+    }
+
+    async fn spent_today(&self, owner: &str) -> StoreResult<f64> {
+        let (owner, today) = (owner.to_string(), crate::domain::quota::day_of(Utc::now()));
+        let days = self.readers.read(move |c| quotas::usage(c, &owner, &today, &today)).await?;
+        Ok(days.first().map_or(0.0, |day| day.cost_usd))
+    }
+
+    async fn count_queued(&self, owner: &str) -> StoreResult<u64> {
+        let owner = owner.to_string();
+        self.readers.read(move |c| quotas::count_queued(c, &owner)).await
     }
 
     async fn insert_api_key(&self, key: &NewApiKey) -> StoreResult<ApiKeyInfo> {

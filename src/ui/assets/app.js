@@ -593,7 +593,9 @@ function timeline(container, runId) {
         container.append(line(e, `waits for ${e.budget} (${e.reason.replaceAll("_", " ")}) until ${e.until}`));
         break;
       case "budget_exhausted":
-        container.append(line(e, e.limit_usd !== undefined ? `spent $${e.spent_usd} of $${e.limit_usd}`
+        container.append(line(e, e.owner !== undefined
+          ? `owner ${e.owner} spent $${e.spent_usd} of $${e.limit_usd} today (max_cost_usd_per_day)`
+          : e.limit_usd !== undefined ? `spent $${e.spent_usd} of $${e.limit_usd}`
           : `spent ${e.spent_tokens} tokens of ${e.limit_tokens}`));
         break;
       case "loop_detected": container.append(line(e, `${e.name} called ${e.repeats} times in a row`)); break;

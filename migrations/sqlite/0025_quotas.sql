@@ -1,0 +1,30 @@
+-- Quotas per owner, set by an admin (the quota as JSON), and what each
+-- owner's runs spent by day (UTC, `YYYY-MM-DD`): every commit of an
+-- inference or a compaction adds its tokens and cost to its run's owner's
+-- day in the same transaction, and a run's end adds one run to the day it
+-- ended. Counts are kept rather than summed from runs when asked, so that a
+-- daily budget is one row to read and a day's usage outlives its runs'
+-- retention. A day is kept in parts, each written by one writer (a
+-- PostgreSQL worker writes its own part, named after it, so that workers
+-- committing at once never wait for each other's row; SQLite has one
+-- writer and one part, ''): a day's usage is the sum of its parts.
+CREATE TABLE owner_quotas (
+    owner      TEXT PRIMARY KEY,
+    body       TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE TABLE owner_usage (
+    owner                       TEXT NOT NULL,
+    day                         TEXT NOT NULL,
+    part                        TEXT NOT NULL DEFAULT '',
+    runs                        INTEGER NOT NULL DEFAULT 0,
+    input_tokens                INTEGER NOT NULL DEFAULT 0,
+    output_tokens               INTEGER NOT NULL DEFAULT 0,
+    cache_read_input_tokens     INTEGER NOT NULL DEFAULT 0,
+    cache_creation_input_tokens INTEGER NOT NULL DEFAULT 0,
+    cost_usd                    REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (owner, day, part)
+);
+-- An owner's queued runs are counted through this when it has a
+-- max_queued_runs.
+CREATE INDEX runs_owner_queued ON runs (owner) WHERE status = 'queued';
