@@ -198,6 +198,36 @@ on_both_backends! {
     }
 }
 
+on_both_backends! {
+    async fn an_owners_runs_run_no_more_at_once_than_its_max_running_runs(backend: Backend) {
+        let env = keyed_env(backend);
+        let server = env.server(0);
+        let _worker = env.worker();
+        let admin = server.api().with_key(TOKEN);
+        let bob = admin.key_for("bob", "member").await;
+        let (status, set) = admin.put("/owners/bob", json!({"max_running_runs": 1})).await;
+        assert_eq!((status, &set["max_running_runs"]), (200, &json!(1)), "{set}");
+        let script = json!([{"tool_calls": [{"name": "bash", "input": {"command": "sleep 0.3"}}]}, {"text": "slept"}]);
+        let agent = bob.create_agent(json!({"name": "sleeper", "tools": ["bash"], "options": {"script": script}})).await;
+        let mut runs = Vec::new();
+        for _ in 0..3 {
+            let session = bob.create_session(&agent, None).await;
+            runs.push(bob.send(&session, "sleep").await);
+        }
+        let mut spans = Vec::new();
+        for run in &runs {
+            let ended = bob.wait_terminal(run, LIMIT).await;
+            assert_eq!(ended["status"], "succeeded", "{ended}");
+            let at = |field: &str| chrono::DateTime::parse_from_rfc3339(ended[field].as_str().unwrap()).unwrap();
+            spans.push((at("started_at"), at("finished_at")));
+        }
+        spans.sort();
+        for pair in spans.windows(2) {
+            assert!(pair[1].0 >= pair[0].1, "one of bob's runs at a time: {spans:?}");
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_command_line_sets_shows_and_reads_owners() {
     let env = keyed_env(Backend::Sqlite);
@@ -210,14 +240,16 @@ async fn the_command_line_sets_shows_and_reads_owners() {
     };
     let (code, out, err) = cli(&["owners"]);
     assert_eq!((code, out.trim()), (0, "no owner has a quota"), "{err}");
-    let (code, out, err) = cli(&["owners", "set", "bob", "--max-queued-runs", "3", "--max-cost-usd-per-day", "2.5"]);
+    let (code, out, err) =
+        cli(&["owners", "set", "bob", "--max-queued-runs", "3", "--max-running-runs", "2", "--max-cost-usd-per-day", "2.5"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("bob") && out.contains("3") && out.contains("2.5") && out.contains("$0.00"), "{out}");
     let (_, listed, _) = cli(&["owners", "list", "--json"]);
     let listed: Value = serde_json::from_str(&listed).unwrap();
     assert_eq!(listed[0]["max_cost_usd_per_day"], 2.5, "{listed}");
     let (_, shown, _) = cli(&["owners", "show", "bob", "--json"]);
-    assert_eq!(serde_json::from_str::<Value>(&shown).unwrap()["max_queued_runs"], 3);
+    let shown: Value = serde_json::from_str(&shown).unwrap();
+    assert_eq!((&shown["max_queued_runs"], &shown["max_running_runs"]), (&json!(3), &json!(2)), "{shown}");
     let (code, out, err) = cli(&["owners", "usage", "bob", "--from", "2001-01-01", "--to", "2001-01-02"]);
     assert_eq!((code, out.trim()), (0, "owner bob used nothing from 2001-01-01 to 2001-01-02"), "{err}");
     let (code, _, err) = cli(&["owners", "set", "bob", "--max-queued-runs", "0"]);

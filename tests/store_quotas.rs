@@ -3,7 +3,9 @@
 //! its own; each commit of an inference adds its tokens and cost to its
 //! run's owner's day, and each end one run, whichever worker wrote it (on
 //! PostgreSQL each worker keeps its own part of a day, which reads add up),
-//! so a day adds up to its runs' usage.
+//! so a day adds up to its runs' usage. An owner's `max_running_runs` holds
+//! its runs past the limit as a concurrency key's does, and gives them back
+//! as its runs end or its quota is raised or removed.
 
 mod store_support;
 
@@ -13,7 +15,7 @@ use store_support::{agent, enqueue_owned, session, text_commit, worker};
 use wingman::domain::checkpoint::CheckpointBody;
 use wingman::domain::model::Usage;
 use wingman::domain::quota::{self, Quota};
-use wingman::store::{Commit, Store};
+use wingman::store::{Claim, Commit, Store};
 
 /// A commit of one inference that used `tokens` input tokens for `usd`, ending the run.
 fn priced(tokens: u64, usd: f64) -> Commit {
@@ -36,10 +38,10 @@ store_tests! {
     #[tokio::test]
     async fn a_quota_is_kept_per_owner_and_an_empty_one_removed(store, _dir) {
         assert!(store.list_quotas().await.unwrap().is_empty());
-        let bob = Quota { max_queued_runs: Some(3), max_cost_usd_per_day: Some(1.5) };
+        let bob = Quota { max_queued_runs: Some(3), max_running_runs: Some(2), max_cost_usd_per_day: Some(1.5) };
         store.put_quota("bob", &bob).await.unwrap();
         store.put_quota("amy", &Quota { max_queued_runs: Some(1), ..Quota::default() }).await.unwrap();
-        let changed = Quota { max_queued_runs: None, max_cost_usd_per_day: Some(2.0) };
+        let changed = Quota { max_cost_usd_per_day: Some(2.0), ..Quota::default() };
         store.put_quota("bob", &changed).await.unwrap();
         let listed = store.list_quotas().await.unwrap();
         let owners: Vec<&str> = listed.iter().map(|(owner, _)| owner.as_str()).collect();
@@ -55,9 +57,9 @@ store_tests! {
         store.insert_agent(&a).await.unwrap();
         let mut bobs = Vec::new();
         for _ in 0..3 {
-            bobs.push(enqueue_owned(&store, &session(&store, dir.path()).await, &a, "bob").await);
+            bobs.push(enqueue_owned(&store, &session(&store, dir.path()).await, &a, "bob", None).await);
         }
-        let amys = enqueue_owned(&store, &session(&store, dir.path()).await, &a, "amy").await;
+        let amys = enqueue_owned(&store, &session(&store, dir.path()).await, &a, "amy", None).await;
         assert_eq!((store.count_queued("bob").await.unwrap(), store.count_queued("amy").await.unwrap()), (3, 1));
         assert_eq!(store.count_queued("nobody").await.unwrap(), 0);
 
@@ -88,5 +90,39 @@ store_tests! {
             runs_cost += store.get_run(id).await.unwrap().unwrap().usage.cost_usd.unwrap_or(0.0);
         }
         assert!((runs_cost - bob.cost_usd).abs() < 1e-9, "the day adds up to the runs' usage: {runs_cost}");
+    }
+
+    #[tokio::test]
+    async fn an_owners_running_limit_holds_its_runs_until_a_slot_frees(store, dir) {
+        let a = agent(serde_json::json!({}), 5);
+        store.insert_agent(&a).await.unwrap();
+        store.put_quota("bob", &Quota { max_running_runs: Some(2), ..Quota::default() }).await.unwrap();
+        let mut bobs = Vec::new();
+        for key in [None, None, Some("k"), None] {
+            bobs.push(enqueue_owned(&store, &session(&store, dir.path()).await, &a, "bob", key).await);
+        }
+        let amys = enqueue_owned(&store, &session(&store, dir.path()).await, &a, "amy", None).await;
+        let w = worker(&store).await;
+        let ids = |claims: &[Claim]| claims.iter().map(|c| c.lease.run_id.clone()).collect::<Vec<_>>();
+        let first = store.claim_runs(&w, 10).await.unwrap();
+        let started = ids(&first);
+        assert_eq!(started.len(), 3, "two of bob's and amy's: {started:?}");
+        assert!(started.contains(&bobs[0]) && started.contains(&bobs[1]) && started.contains(&amys));
+        assert!(store.claim_runs(&w, 10).await.unwrap().is_empty(), "bob is at his limit");
+        assert!(!store.has_claimable().await.unwrap(), "a full owner's held runs are not claimable");
+        assert_eq!(store.count_queued("bob").await.unwrap(), 2, "held runs are still queued");
+
+        // One of bob's runs ends: his oldest waiting run takes the slot.
+        let lease = first.iter().find(|c| c.lease.run_id == bobs[0]).unwrap().lease.clone();
+        store.commit(&lease, text_commit(1, "done", true)).await.unwrap();
+        assert!(store.has_claimable().await.unwrap(), "a slot of bob's is free");
+        let second = store.claim_runs(&w, 10).await.unwrap();
+        assert_eq!(ids(&second), [bobs[2].clone()], "the oldest of bob's held runs, its key free too");
+        assert!(store.claim_runs(&w, 10).await.unwrap().is_empty());
+
+        // Removing the quota gives the rest back at once.
+        store.put_quota("bob", &Quota::default()).await.unwrap();
+        assert!(store.has_claimable().await.unwrap());
+        assert_eq!(ids(&store.claim_runs(&w, 10).await.unwrap()), [bobs[3].clone()]);
     }
 }

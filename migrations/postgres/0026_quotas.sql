@@ -1,9 +1,10 @@
 -- Quotas per owner and usage by day, as on SQLite (see its migration for
 -- how they are kept).
 CREATE TABLE owner_quotas (
-    owner      TEXT PRIMARY KEY,
-    body       TEXT NOT NULL,
-    updated_at BIGINT NOT NULL
+    owner            TEXT PRIMARY KEY,
+    body             TEXT NOT NULL,
+    updated_at       BIGINT NOT NULL,
+    max_running_runs BIGINT GENERATED ALWAYS AS ((body::jsonb ->> 'max_running_runs')::bigint) STORED
 );
 CREATE TABLE owner_usage (
     owner                       TEXT NOT NULL,
@@ -18,3 +19,7 @@ CREATE TABLE owner_usage (
     PRIMARY KEY (owner, day, part)
 );
 CREATE INDEX runs_owner_queued ON runs (owner) WHERE status = 'queued';
+CREATE INDEX runs_owner_running ON runs (owner) WHERE status = 'running';
+CREATE TABLE held_owners (
+    owner TEXT PRIMARY KEY
+);

@@ -9,9 +9,10 @@
 -- committing at once never wait for each other's row; SQLite has one
 -- writer and one part, ''): a day's usage is the sum of its parts.
 CREATE TABLE owner_quotas (
-    owner      TEXT PRIMARY KEY,
-    body       TEXT NOT NULL,
-    updated_at INTEGER NOT NULL
+    owner            TEXT PRIMARY KEY,
+    body             TEXT NOT NULL,
+    updated_at       INTEGER NOT NULL,
+    max_running_runs INTEGER GENERATED ALWAYS AS (json_extract(body, '$.max_running_runs')) VIRTUAL
 );
 CREATE TABLE owner_usage (
     owner                       TEXT NOT NULL,
@@ -26,5 +27,16 @@ CREATE TABLE owner_usage (
     PRIMARY KEY (owner, day, part)
 );
 -- An owner's queued runs are counted through this when it has a
--- max_queued_runs.
+-- max_queued_runs, its running ones through the next when it has a
+-- max_running_runs.
 CREATE INDEX runs_owner_queued ON runs (owner) WHERE status = 'queued';
+CREATE INDEX runs_owner_running ON runs (owner) WHERE status = 'running';
+-- An owner's max_running_runs is a slot like a concurrency key's (see
+-- 0018): a claim that meets a run of an owner at its limit holds the
+-- owner's ready runs and lists the owner here; each claim gives a listed
+-- owner's held runs back as its slots free (its limit read from its quota,
+-- so a quota raised or removed frees them), and forgets an owner with none
+-- held.
+CREATE TABLE held_owners (
+    owner TEXT PRIMARY KEY
+);

@@ -32,6 +32,9 @@ struct OwnerView {
     /// The most runs of the owner that may be queued at once; no limit when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     max_queued_runs: Option<u64>,
+    /// The most runs of the owner that may be running at once; no limit when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_running_runs: Option<u64>,
     /// The most US dollars the owner's runs may spend in a day (UTC); no limit when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     max_cost_usd_per_day: Option<f64>,
@@ -82,8 +85,8 @@ fn readable(caller: &Caller, owner: &str) -> ApiResult<()> {
 async fn view(state: &AppState, owner: String, quota: Quota) -> ApiResult<OwnerView> {
     let queued_runs = state.store.count_queued(&owner).await?;
     let spent_today_usd = state.store.spent_today(&owner).await?;
-    let Quota { max_queued_runs, max_cost_usd_per_day } = quota;
-    Ok(OwnerView { owner, max_queued_runs, max_cost_usd_per_day, queued_runs, spent_today_usd })
+    let Quota { max_queued_runs, max_running_runs, max_cost_usd_per_day } = quota;
+    Ok(OwnerView { owner, max_queued_runs, max_running_runs, max_cost_usd_per_day, queued_runs, spent_today_usd })
 }
 
 async fn quota_of(state: &AppState, owner: &str) -> ApiResult<Quota> {

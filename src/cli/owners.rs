@@ -1,4 +1,5 @@
-//! `wingman owners [list|show|set|usage]`: owners' quotas, where each
+//! `wingman owners [list|show|set|usage]`: owners' quotas (queued and
+//! running runs, dollars a day), where each
 //! stands, and what their runs used by day. Setting a quota is an admin's;
 //! a member or reader sees its own owner.
 
@@ -42,6 +43,10 @@ enum OwnersCommand {
         /// submission is refused (429) until some have started.
         #[arg(long)]
         max_queued_runs: Option<u64>,
+        /// The most runs of the owner that may be running at once; the rest
+        /// wait queued, holding no worker.
+        #[arg(long)]
+        max_running_runs: Option<u64>,
         /// The most US dollars the owner's runs may spend in a day (UTC);
         /// a run that would infer past it fails with budget_exhausted.
         #[arg(long)]
@@ -72,10 +77,13 @@ pub async fn run(remote: &Remote, args: OwnersArgs) -> anyhow::Result<()> {
             let answer = remote.read(&format!("/owners/{}", segment(&owner))).await?;
             one(&answer, json.json);
         }
-        OwnersCommand::Set { owner, max_queued_runs, max_cost_usd_per_day, json } => {
+        OwnersCommand::Set { owner, max_queued_runs, max_running_runs, max_cost_usd_per_day, json } => {
             let mut body = json!({});
             if let Some(n) = max_queued_runs {
                 body["max_queued_runs"] = json!(n);
+            }
+            if let Some(n) = max_running_runs {
+                body["max_running_runs"] = json!(n);
             }
             if let Some(usd) = max_cost_usd_per_day {
                 body["max_cost_usd_per_day"] = json!(usd);
@@ -113,11 +121,12 @@ fn owners_table(answer: &Value, json: bool) {
             (owner["owner"].as_str().unwrap_or("?").to_string(), Tone::Bold),
             (limit(owner, "max_queued_runs"), Tone::Plain),
             (limit(owner, "queued_runs"), Tone::Plain),
+            (limit(owner, "max_running_runs"), Tone::Plain),
             (limit(owner, "max_cost_usd_per_day"), Tone::Plain),
             (dollars(&owner["spent_today_usd"]), Tone::Plain),
         ]
     });
-    let headers = ["OWNER", "MAX QUEUED", "QUEUED", "MAX USD/DAY", "SPENT TODAY"];
+    let headers = ["OWNER", "MAX QUEUED", "QUEUED", "MAX RUNNING", "MAX USD/DAY", "SPENT TODAY"];
     print_table("no owner has a quota", &headers, rows.collect());
 }
 

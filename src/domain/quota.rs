@@ -18,6 +18,9 @@ use crate::domain::model::Usage;
 /// The most runs a quota may let wait, so that a typo cannot mean "no limit".
 pub const MAX_QUEUED_LIMIT: u64 = 10_000_000;
 
+/// The most runs a quota may let run at once (a concurrency key's highest limit).
+pub const MAX_RUNNING_LIMIT: u64 = 10_000;
+
 /// How long a client refused for its queued runs is told to wait before
 /// trying again: a queue drains at runs a second, not at requests.
 pub const QUEUED_RETRY_AFTER_SECS: u64 = 5;
@@ -31,6 +34,12 @@ pub struct Quota {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 1, maximum = 10_000_000)]
     pub max_queued_runs: Option<u64>,
+    /// The most runs of the owner that may be running at once, across every
+    /// worker and host, like a concurrency key's limit: the rest stay
+    /// queued, holding no worker, and start as the owner's runs end or wait.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 10_000)]
+    pub max_running_runs: Option<u64>,
     /// The most US dollars the owner's runs may spend in a day (UTC):
     /// checked before each inference, like an agent's `max_cost_usd`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -44,6 +53,11 @@ impl Quota {
         if let Some(n) = self.max_queued_runs {
             if n == 0 || n > MAX_QUEUED_LIMIT {
                 return Err(format!("max_queued_runs must be from 1 to {MAX_QUEUED_LIMIT}"));
+            }
+        }
+        if let Some(n) = self.max_running_runs {
+            if n == 0 || n > MAX_RUNNING_LIMIT {
+                return Err(format!("max_running_runs must be from 1 to {MAX_RUNNING_LIMIT}"));
             }
         }
         if let Some(usd) = self.max_cost_usd_per_day {

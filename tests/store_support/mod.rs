@@ -169,9 +169,16 @@ pub async fn enqueue_keyed(store: &Arc<dyn Store>, session_id: &str, agent: &Age
     enqueue_carrying(store, session_id, agent, key, carried).await
 }
 
-/// Enqueues a message's run of `owner`.
-pub async fn enqueue_owned(store: &Arc<dyn Store>, session_id: &str, agent: &Agent, owner: &str) -> String {
-    let carried = wingman::domain::model::Carried { owner: owner.into(), ..Default::default() };
+/// Enqueues a message's run of `owner`, under concurrency key `key` (limit 1) if given.
+pub async fn enqueue_owned(
+    store: &Arc<dyn Store>,
+    session_id: &str,
+    agent: &Agent,
+    owner: &str,
+    key: Option<&str>,
+) -> String {
+    let concurrency = key.map(|key| wingman::domain::model::Concurrency { key: key.into(), limit: 1 });
+    let carried = wingman::domain::model::Carried { owner: owner.into(), concurrency, ..Default::default() };
     enqueue_carrying(store, session_id, agent, "owned", carried).await
 }
 

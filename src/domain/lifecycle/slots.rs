@@ -1,5 +1,5 @@
-//! Concurrency keys' slots: which of a claim's candidates start, and which
-//! are held until their key has a free slot.
+//! Concurrency keys' slots, and owners': which of a claim's candidates
+//! start, and which are held until their key (or owner) has a free slot.
 //!
 //! A key's slots are counted from the runs of the key that are `running`,
 //! read when a claim decides, so nothing is kept that could drift: a run
@@ -8,6 +8,10 @@
 //! rescued or ends. A held run leaves the ready index, so later claims do
 //! not walk past it again; each claim first gives a held key's runs as many
 //! places back as the key has free slots ([`free_slots`]).
+//!
+//! An owner's `max_running_runs` ([`crate::domain::quota`]) is a slot of the
+//! same kind, counted from the owner's running runs: a run starts only
+//! while both its key and its owner have a free slot.
 
 use std::collections::HashMap;
 
@@ -17,6 +21,15 @@ use std::collections::HashMap;
 /// holds what must wait, and reads on past them.
 pub const MAX_ROUNDS: usize = 8;
 
+/// What a run's place counts against: its concurrency key, or its owner
+/// (whose quota limits its running runs). The two never share a count, so
+/// a key spelled like an owner is a key of its own.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Slot {
+    Key(String),
+    Owner(String),
+}
+
 /// A queued run at the head of its session that a claim considers, best
 /// first (the highest priority, then the oldest).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +38,16 @@ pub struct Candidate {
     pub queue_seq: i64,
     /// Its concurrency key and limit, if it has one.
     pub key: Option<(String, u32)>,
+    /// Its owner and the owner's `max_running_runs`, if the owner has one.
+    pub owner: Option<(String, u32)>,
+}
+
+impl Candidate {
+    /// The slots the run needs, each with its limit: its key's, then its owner's.
+    fn slots(&self) -> Vec<(Slot, u32)> {
+        let key = self.key.iter().map(|(key, limit)| (Slot::Key(key.clone()), *limit));
+        key.chain(self.owner.iter().map(|(owner, limit)| (Slot::Owner(owner.clone()), *limit))).collect()
+    }
 }
 
 /// What a claim does with its candidates.
@@ -32,73 +55,79 @@ pub struct Candidate {
 pub struct Sorted {
     /// The runs it starts, best first.
     pub start: Vec<i64>,
-    /// The runs it holds, with their key and limit: the key is at its limit.
-    pub hold: Vec<(i64, String, u32)>,
+    /// The runs it holds, with the slot that is full and its limit.
+    pub hold: Vec<(i64, Slot, u32)>,
 }
 
 impl Sorted {
-    /// The keys of the held runs, each once with the limit of its first
-    /// held run: each is at its limit, so the store holds every ready run
-    /// of it that this claim does not start, not only those it read.
-    pub fn full_keys(&self) -> Vec<(&str, u32)> {
-        let mut keys: Vec<(&str, u32)> = Vec::new();
-        for (_, key, limit) in &self.hold {
-            if !keys.iter().any(|(seen, _)| seen == key) {
-                keys.push((key, *limit));
+    /// The full slots of the held runs, each once with the limit of its
+    /// first held run: each is at its limit, so the store holds every ready
+    /// run of it that this claim does not start, not only those it read.
+    pub fn full_keys(&self) -> Vec<(&Slot, u32)> {
+        let mut keys: Vec<(&Slot, u32)> = Vec::new();
+        for (_, slot, limit) in &self.hold {
+            if !keys.iter().any(|(seen, _)| *seen == slot) {
+                keys.push((slot, *limit));
             }
         }
         keys
     }
 }
 
-/// The slots a claim has counted and taken so far, by key: each key's
-/// running runs as first read, plus the runs this claim started. It lives
-/// for the whole claim, across its rounds, since the runs it started are
-/// not `running` until its update.
+/// The slots a claim has counted and taken so far: each key's (and
+/// owner's) running runs as first read, plus the runs this claim started.
+/// It lives for the whole claim, across its rounds, since the runs it
+/// started are not `running` until its update.
 #[derive(Debug, Default)]
-pub struct Taken(HashMap<String, u32>);
+pub struct Taken(HashMap<Slot, u32>);
 
 impl Taken {
-    /// The keys of `candidates` whose running runs are not counted yet.
-    pub fn uncounted(&self, candidates: &[Candidate]) -> Vec<String> {
-        let mut keys: Vec<String> = Vec::new();
-        for (key, _) in candidates.iter().filter_map(|c| c.key.as_ref()) {
-            if !self.0.contains_key(key) && !keys.contains(key) {
-                keys.push(key.clone());
+    /// The slots of `candidates` whose running runs are not counted yet.
+    pub fn uncounted(&self, candidates: &[Candidate]) -> Vec<Slot> {
+        let mut slots: Vec<Slot> = Vec::new();
+        for (slot, _) in candidates.iter().flat_map(Candidate::slots) {
+            if !self.0.contains_key(&slot) && !slots.contains(&slot) {
+                slots.push(slot);
             }
         }
-        keys
+        slots
     }
 
     /// Sorts `candidates` (best first) into at most `room` that start and
-    /// those held: a keyed run starts while its key's running runs
-    /// (`running(key)`, asked once per key per claim) and the ones this
-    /// claim started stay under its limit. Candidates after the room is
-    /// full are left as they are.
+    /// those held: a run starts while each of its slots' running runs
+    /// (`running(slot)`, asked once per slot per claim) and the ones this
+    /// claim started stay under its limit; it is held by the first that is
+    /// full. Candidates after the room is full are left as they are.
     pub fn sort<E>(
         &mut self,
         candidates: Vec<Candidate>,
         room: usize,
-        mut running: impl FnMut(&str) -> Result<u32, E>,
+        mut running: impl FnMut(&Slot) -> Result<u32, E>,
     ) -> Result<Sorted, E> {
         let mut sorted = Sorted::default();
         for candidate in candidates {
             if sorted.start.len() == room {
                 break;
             }
-            let Some((key, limit)) = candidate.key else {
-                sorted.start.push(candidate.queue_seq);
-                continue;
-            };
-            let taken = match self.0.get_mut(&key) {
-                Some(taken) => taken,
-                None => self.0.entry(key.clone()).or_insert(running(&key)?),
-            };
-            if *taken < limit {
-                *taken += 1;
-                sorted.start.push(candidate.queue_seq);
-            } else {
-                sorted.hold.push((candidate.queue_seq, key, limit));
+            let slots = candidate.slots();
+            let mut full = None;
+            for (slot, limit) in &slots {
+                if !self.0.contains_key(slot) {
+                    let n = running(slot)?;
+                    self.0.insert(slot.clone(), n);
+                }
+                if full.is_none() && self.0[slot] >= *limit {
+                    full = Some((slot.clone(), *limit));
+                }
+            }
+            match full {
+                Some((slot, limit)) => sorted.hold.push((candidate.queue_seq, slot, limit)),
+                None => {
+                    for (slot, _) in &slots {
+                        *self.0.entry(slot.clone()).or_default() += 1;
+                    }
+                    sorted.start.push(candidate.queue_seq);
+                }
             }
         }
         Ok(sorted)
@@ -116,7 +145,15 @@ mod tests {
     use super::*;
 
     fn keyed(queue_seq: i64, key: &str, limit: u32) -> Candidate {
-        Candidate { queue_seq, key: Some((key.into(), limit)) }
+        Candidate { queue_seq, key: Some((key.into(), limit)), owner: None }
+    }
+
+    fn plain(queue_seq: i64) -> Candidate {
+        Candidate { queue_seq, key: None, owner: None }
+    }
+
+    fn key(name: &str) -> Slot {
+        Slot::Key(name.into())
     }
 
     #[test]
@@ -124,27 +161,27 @@ mod tests {
         let candidates = vec![
             keyed(1, "a", 2),
             keyed(2, "a", 2),
-            Candidate { queue_seq: 3, key: None },
+            plain(3),
             keyed(4, "b", 1),
             keyed(5, "b", 1),
             keyed(6, "a", 2),
         ];
         let mut asked = Vec::new();
-        let running = |key: &str| {
-            asked.push(key.to_string());
-            Ok::<_, ()>(if key == "a" { 1 } else { 0 })
+        let running = |slot: &Slot| {
+            asked.push(slot.clone());
+            Ok::<_, ()>(if *slot == key("a") { 1 } else { 0 })
         };
         let sorted = Taken::default().sort(candidates, 10, running).unwrap();
         assert_eq!(sorted.start, [1, 3, 4], "one slot of a is free, one of b");
         let held: Vec<i64> = sorted.hold.iter().map(|h| h.0).collect();
         assert_eq!(held, [2, 5, 6]);
-        assert_eq!(sorted.full_keys(), [("a", 2), ("b", 1)], "each full key once, in the order met");
-        assert_eq!(asked, ["a", "b"], "each key's running runs read once");
+        assert_eq!(sorted.full_keys(), [(&key("a"), 2), (&key("b"), 1)], "each full key once, in the order met");
+        assert_eq!(asked, [key("a"), key("b")], "each key's running runs read once");
     }
 
     #[test]
     fn the_room_bounds_what_starts_and_what_follows_is_left_alone() {
-        let candidates = vec![keyed(1, "a", 1), keyed(2, "a", 1), Candidate { queue_seq: 3, key: None }];
+        let candidates = vec![keyed(1, "a", 1), keyed(2, "a", 1), plain(3)];
         let sorted = Taken::default().sort(candidates.clone(), 1, |_| Ok::<_, ()>(0)).unwrap();
         assert_eq!((sorted.start, sorted.hold), (vec![1], vec![]));
         let sorted = Taken::default().sort(candidates, 5, |_| Ok::<_, ()>(1)).unwrap();
@@ -158,9 +195,32 @@ mod tests {
         let mut taken = Taken::default();
         let first = taken.sort(vec![keyed(1, "a", 2)], 1, |_| Ok::<_, ()>(0)).unwrap();
         assert_eq!(first.start, [1]);
-        assert_eq!(taken.uncounted(&[keyed(2, "a", 2), keyed(3, "b", 1), keyed(4, "b", 1)]), ["b"]);
+        assert_eq!(taken.uncounted(&[keyed(2, "a", 2), keyed(3, "b", 1), keyed(4, "b", 1)]), [key("b")]);
         let second = taken.sort(vec![keyed(2, "a", 2), keyed(3, "a", 2)], 5, |_| Ok::<_, ()>(0)).unwrap();
         assert_eq!((second.start, second.hold.len()), (vec![2], 1), "two of a in all, not three");
+    }
+
+    #[test]
+    fn a_run_starts_only_while_its_key_and_its_owner_both_have_a_free_slot() {
+        let owned = |queue_seq: i64, key: Option<&str>, owner: &str, limit: u32| Candidate {
+            queue_seq,
+            key: key.map(|k| (k.to_string(), 5)),
+            owner: Some((owner.to_string(), limit)),
+        };
+        let bob = Slot::Owner("bob".into());
+        let candidates = vec![owned(1, None, "bob", 2), owned(2, Some("k"), "bob", 2), owned(3, None, "bob", 2), plain(4)];
+        let running = |slot: &Slot| Ok::<_, ()>(if *slot == bob { 1 } else { 0 });
+        let sorted = Taken::default().sort(candidates, 10, running).unwrap();
+        assert_eq!(sorted.start, [1, 4], "bob runs one already: one more of his starts");
+        assert_eq!(sorted.full_keys(), [(&bob, 2)], "bob's other runs are held by his owner's slot");
+        // A key named like an owner counts apart from the owner.
+        let candidates = vec![keyed(1, "bob", 1), owned(2, None, "bob", 1)];
+        let sorted = Taken::default().sort(candidates, 10, |_| Ok::<_, ()>(0)).unwrap();
+        assert_eq!(sorted.start, [1, 2]);
+        // A full key holds a run before its owner is asked to count it.
+        let candidates = vec![owned(1, Some("k"), "bob", 3)];
+        let sorted = Taken::default().sort(candidates, 10, |slot| Ok::<_, ()>(if *slot == key("k") { 5 } else { 0 }));
+        assert_eq!(sorted.unwrap().hold, [(1, key("k"), 5)]);
     }
 
     #[test]

@@ -12,11 +12,15 @@ fn inference(step: u32, input_tokens: u64, cost_usd: Option<f64>) -> Checkpoint 
 
 #[test]
 fn a_quota_reads_and_checks_its_limits() {
-    let quota: Quota = serde_json::from_value(json!({"max_queued_runs": 3, "max_cost_usd_per_day": 2.5})).unwrap();
-    assert_eq!(quota, Quota { max_queued_runs: Some(3), max_cost_usd_per_day: Some(2.5) });
+    let quota: Quota =
+        serde_json::from_value(json!({"max_queued_runs": 3, "max_running_runs": 2, "max_cost_usd_per_day": 2.5}))
+            .unwrap();
+    assert_eq!(quota, Quota { max_queued_runs: Some(3), max_running_runs: Some(2), max_cost_usd_per_day: Some(2.5) });
     assert!(quota.check().is_ok());
     assert!(serde_json::from_value::<Quota>(json!({"max_running": 1})).is_err(), "unknown fields are refused");
     assert!(Quota { max_queued_runs: Some(0), ..Quota::default() }.check().unwrap_err().contains("max_queued_runs"));
+    let running = Quota { max_running_runs: Some(10_001), ..Quota::default() };
+    assert!(running.check().unwrap_err().contains("max_running_runs must be from 1 to 10000"));
     let free = Quota { max_cost_usd_per_day: Some(-1.0), ..Quota::default() };
     assert!(free.check().unwrap_err().contains("max_cost_usd_per_day"));
     assert!(Quota::default().is_empty() && !quota.is_empty());

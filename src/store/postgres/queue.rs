@@ -5,7 +5,7 @@ use sqlx::{PgConnection, Row};
 
 use super::commit::fence;
 use super::progress::finish;
-use super::slots::HELD_WITH_FREE_SLOT;
+use super::slots::{HELD_WITH_FREE_SLOT, OWNERS_LIMITED};
 use super::Pending;
 use crate::domain::lifecycle::{self, Effect, HandBack, IdempotencyKey, Lease, NewRun, Rescue, TaskRun};
 use crate::domain::model::Run;
@@ -301,8 +301,9 @@ pub enum QuickClaim {
     /// Runs of lapsed leases wait for a rescue, which [`claim`] does first:
     /// nothing was claimed.
     Orphans,
-    /// The best queued runs include one with a concurrency key, a key with
-    /// held runs has a free slot, or runs handed back for their provider
+    /// The best queued runs include one with a concurrency key (or some
+    /// owner's quota limits its running runs), a key or owner with held
+    /// runs has a free slot, or runs handed back for their provider
     /// budget are due: [`claim`] decides about keys and wakes them, nothing
     /// was claimed.
     Keyed,
@@ -332,7 +333,8 @@ pub async fn claim_queued(pool: &PgPool, worker_id: &str, limit: u32, notify: bo
              SELECT queue_seq, concurrency_key FROM runs WHERE status = 'queued' AND blocked = 0 AND held = 0
                AND (SELECT live AND NOT orphans AND NOT held FROM lease)
              ORDER BY priority DESC, vt, queue_seq LIMIT $2 FOR UPDATE SKIP LOCKED),
-         keyed AS (SELECT EXISTS(SELECT 1 FROM candidates WHERE concurrency_key IS NOT NULL) AS found),
+         keyed AS (SELECT EXISTS(SELECT 1 FROM candidates WHERE concurrency_key IS NOT NULL) OR {OWNERS_LIMITED}
+                   AS found),
          picked AS (SELECT queue_seq FROM candidates WHERE NOT (SELECT found FROM keyed)),
          claimed AS (
              {CLAIM_PICKED}),

@@ -186,8 +186,8 @@ pub fn events_since(conn: &Connection, cursor: EventCursor, limit: u32) -> Store
 }
 
 /// Whether a claim would find anything: a ready queued run, a running
-/// run whose worker's lease has lapsed, a held run whose key has a free
-/// slot, or a run handed back for its provider budget whose time has come.
+/// run whose worker's lease has lapsed, a held run whose key (or owner)
+/// has a free slot, or a run handed back for its provider budget whose time has come.
 pub fn has_claimable(conn: &Connection) -> StoreResult<bool> {
     let yes = conn
         .prepare_cached(
@@ -196,6 +196,9 @@ pub fn has_claimable(conn: &Connection) -> StoreResult<bool> {
                      (SELECT 1 FROM workers w WHERE w.id = runs.worker_id AND w.lease_expires_at > ?1))
                  OR EXISTS(SELECT 1 FROM held_keys h WHERE h.lim >
                      (SELECT COUNT(*) FROM runs INDEXED BY runs_keyed WHERE concurrency_key = h.key AND status = 'running'))
+                 OR EXISTS(SELECT 1 FROM held_owners h LEFT JOIN owner_quotas q ON q.owner = h.owner
+                     WHERE q.max_running_runs IS NULL OR q.max_running_runs >
+                     (SELECT COUNT(*) FROM runs INDEXED BY runs_owner_running WHERE owner = h.owner AND status = 'running'))
                  OR EXISTS(SELECT 1 FROM runs INDEXED BY runs_parked WHERE status = 'queued' AND held = 2 AND wake_at <= ?1)",
         )?
         .query_row([ms(Utc::now())], |r| r.get(0))?;
