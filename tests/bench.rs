@@ -86,3 +86,9 @@ fn a_short_soak_samples_every_process_and_what_its_metrics_say_it_holds() {
         assert!(out.lines().any(|line| line.starts_with(&report) && line.contains(" MB a minute")), "{out}");
     }
 }
+
+#[test]
+fn an_enqueue_under_a_members_key_with_a_quota_prints_its_rate() {
+    let out = bench(&["enqueue", "--messages", "64", "--clients", "4", "--keys", "--quota"]);
+    assert!(out.contains("enqueue over HTTP under a member's key with a queue quota: 64 messages, 4 clients"), "{out}");
+}

@@ -58,6 +58,7 @@ struct CompactBody {
         (status = 404, description = "No such session or agent", body = ErrorBody),
         (status = 409, description = "The session's added tools clash with its agent's", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; no agent; an `Idempotency-Key` reused with another body", body = ErrorBody),
+        (status = 429, description = "The owner has as many runs queued as its `max_queued_runs` lets wait: retry after `Retry-After` seconds", body = ErrorBody),
     )
 )]
 async fn compact(

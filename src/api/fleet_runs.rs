@@ -96,7 +96,8 @@ struct FleetRunView {
         (status = 400, description = "No task or too many, an empty or oversized message, a refused `work_dir`, a priority outside -10..10, a bad `Idempotency-Key`", body = ErrorBody),
         (status = 404, description = "No such fleet", body = ErrorBody),
         (status = 413, description = "A body over --max-fleet-body-bytes (16 MiB)", body = ErrorBody),
-        (status = 422, description = "A mistyped or unknown field; the fleet's agent no longer exists; an `Idempotency-Key` reused with another body; with --work-root, a `work_dir` outside it", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; the fleet's agent no longer exists; an `Idempotency-Key` reused with another body; with --work-root, a `work_dir` outside it; more tasks than the owner's `max_queued_runs`", body = ErrorBody),
+        (status = 429, description = "The owner has as many runs queued as its `max_queued_runs` lets wait: retry after `Retry-After` seconds", body = ErrorBody),
     )
 )]
 async fn submit(
@@ -137,7 +138,8 @@ async fn submit(
         (status = 400, description = "No task or too many, an empty or oversized message, a refused `work_dir`, a priority outside -10..10, a bad `Idempotency-Key`", body = ErrorBody),
         (status = 404, description = "No such fleet", body = ErrorBody),
         (status = 413, description = "A body over --max-fleet-body-bytes (16 MiB)", body = ErrorBody),
-        (status = 422, description = "A mistyped or unknown field; the fleet's agent no longer exists; an `Idempotency-Key` reused with another body; with --work-root, a `work_dir` outside it", body = ErrorBody),
+        (status = 422, description = "A mistyped or unknown field; the fleet's agent no longer exists; an `Idempotency-Key` reused with another body; with --work-root, a `work_dir` outside it; more tasks than the owner's `max_queued_runs`", body = ErrorBody),
+        (status = 429, description = "The owner has as many runs queued as its `max_queued_runs` lets wait: retry after `Retry-After` seconds", body = ErrorBody),
     )
 )]
 async fn submit_stream(

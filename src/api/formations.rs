@@ -210,6 +210,7 @@ struct FormationRunResult {
         (status = 400, description = "An input an entry node cannot take (a fleet node's must be a list), a priority outside -10..10, a bad `Idempotency-Key`", body = ErrorBody),
         (status = 404, description = "No such formation", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; an agent or fleet of the formation no longer exists; an `Idempotency-Key` reused with another body", body = ErrorBody),
+        (status = 429, description = "The owner has as many runs queued as its `max_queued_runs` lets wait: retry after `Retry-After` seconds", body = ErrorBody),
     )
 )]
 async fn submit(

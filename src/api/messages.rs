@@ -168,6 +168,7 @@ struct Approval {
         (status = 404, description = "No such session or agent", body = ErrorBody),
         (status = 409, description = "`multitask_strategy: reject` and the session has an unfinished run; or the session's added tools clash with its agent's", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; no agent; an `Idempotency-Key` reused with another body", body = ErrorBody),
+        (status = 429, description = "The owner has as many runs queued as its `max_queued_runs` lets wait: retry after `Retry-After` seconds", body = ErrorBody),
     )
 )]
 async fn submit_message(
@@ -210,6 +211,7 @@ async fn submit_message(
         (status = 404, description = "No such session or agent", body = ErrorBody),
         (status = 409, description = "`multitask_strategy: reject` and the session has an unfinished run; or the session's added tools clash with its agent's", body = ErrorBody),
         (status = 422, description = "A mistyped or unknown field; no agent; an `Idempotency-Key` reused with another body", body = ErrorBody),
+        (status = 429, description = "The owner has as many runs queued as its `max_queued_runs` lets wait: retry after `Retry-After` seconds", body = ErrorBody),
     )
 )]
 async fn submit_message_stream(

@@ -18,6 +18,40 @@ pub struct EnqueueArgs {
     /// Concurrent HTTP clients.
     #[arg(long, default_value_t = 32)]
     clients: u32,
+    /// Open the server with a token, and submit under a member's API key
+    /// made with it, as a shared server is used.
+    #[arg(long)]
+    keys: bool,
+    /// With --keys: give the key's owner a quota of queued runs (above what
+    /// the benchmark queues), so every submission counts the owner's queue.
+    #[arg(long, requires = "keys")]
+    quota: bool,
+}
+
+/// The token a benchmark's server is opened with under `--keys`.
+const BENCH_TOKEN: &str = "wingman-bench-token-0123456789abcdef";
+
+/// A client sending `key` as its bearer.
+fn keyed_client(key: &str) -> anyhow::Result<reqwest::Client> {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(reqwest::header::AUTHORIZATION, format!("Bearer {key}").parse()?);
+    Ok(reqwest::Client::builder().default_headers(headers).build()?)
+}
+
+/// The client the enqueue benchmark submits with: an open server's, or a
+/// member's key (its owner given a queue quota with `quota`).
+async fn submitter(base: &str, args: &EnqueueArgs) -> anyhow::Result<reqwest::Client> {
+    if !args.keys {
+        return Ok(reqwest::Client::new());
+    }
+    let admin = keyed_client(BENCH_TOKEN)?;
+    let made = post(&admin, &format!("{base}/keys"), json!({"owner": "bench", "role": "member"})).await?;
+    if args.quota {
+        let quota = json!({"max_queued_runs": 10_000_000});
+        let response = admin.put(format!("{base}/owners/bench")).json(&quota).send().await?;
+        anyhow::ensure!(response.status().is_success(), "PUT /owners/bench: {}", response.status());
+    }
+    keyed_client(made["key"].as_str().context("no key in POST /keys")?)
 }
 
 #[derive(Debug, Args)]
@@ -67,9 +101,10 @@ async fn agent_and_sessions(http: &reqwest::Client, base: &str, sessions: u32) -
 }
 
 pub async fn enqueue(setup: &Setup, args: EnqueueArgs) -> anyhow::Result<()> {
-    let mut server = setup.spawn(&["serve", "--addr", "127.0.0.1:0", "--workers", "0"], &[])?;
+    let token: &[(&str, &str)] = if args.keys { &[("WINGMAN_AUTH_TOKEN", BENCH_TOKEN)] } else { &[] };
+    let mut server = setup.spawn(&["serve", "--addr", "127.0.0.1:0", "--workers", "0"], token)?;
     let base = super::server_url(&mut server)?;
-    let http = reqwest::Client::new();
+    let http = submitter(&base, &args).await?;
     let sessions = agent_and_sessions(&http, &base, args.clients).await?;
     let per_client = args.messages / args.clients.max(1);
     let started = Instant::now();
@@ -93,8 +128,13 @@ pub async fn enqueue(setup: &Setup, args: EnqueueArgs) -> anyhow::Result<()> {
     let elapsed = started.elapsed();
     latencies.sort();
     super::stop_all(&mut [server]);
+    let keyed = match (args.keys, args.quota) {
+        (false, _) => "",
+        (true, false) => " under a member's key",
+        (true, true) => " under a member's key with a queue quota",
+    };
     println!(
-        "enqueue over HTTP: {} messages, {} clients: {:.0} runs/s (latency p50 {}, p99 {})",
+        "enqueue over HTTP{keyed}: {} messages, {} clients: {:.0} runs/s (latency p50 {}, p99 {})",
         latencies.len(),
         args.clients,
         latencies.len() as f64 / elapsed.as_secs_f64(),

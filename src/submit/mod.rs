@@ -25,6 +25,7 @@ mod fleet;
 mod formation;
 mod key;
 mod message;
+mod tally;
 
 pub use error::{unavailable_message, SubmitError, SubmitResult, DISK_FULL_MESSAGE};
 pub use fleet::{check_tasks, FleetRunSubmission, Task};
@@ -148,12 +149,14 @@ pub struct Door {
     written: Arc<dyn Fn() + Send + Sync>,
     /// The owners' quotas, read at most once a second.
     quotas: Arc<QuotaBook>,
+    /// Owners' queued runs as last counted.
+    tally: Arc<tally::QueueTally>,
 }
 
 impl Door {
     /// A door writing through `store`, calling `written` after each write.
     pub fn new(store: Arc<dyn Store>, config: SubmitConfig, written: Arc<dyn Fn() + Send + Sync>) -> Door {
-        Door { store, config: Arc::new(config), written, quotas: Arc::default() }
+        Door { store, config: Arc::new(config), written, quotas: Arc::default(), tally: Arc::default() }
     }
 
     /// The quotas the door holds submissions to; forgotten by whoever sets
@@ -163,16 +166,22 @@ impl Door {
     }
 
     /// Refuses a submission that would queue `adding` runs of `owner` past
-    /// its `max_queued_runs`. Counted before the write, so submissions made
-    /// at the same instant may each pass with one place left: a quota is
-    /// held to within the submissions in flight, not to the run.
+    /// its `max_queued_runs`. Checked before the write, against a count at
+    /// most a quarter of a second old plus what this door queued since
+    /// ([`tally`]), and counted afresh whenever that comes near the limit:
+    /// submissions made at the same instant (on this server, or on others
+    /// within the quarter second) may each pass with one place left, so a
+    /// quota is held to within the submissions in flight, not to the run.
     async fn check_queue_room(&self, owner: &str, adding: u64) -> SubmitResult<()> {
         let quota = self.quotas.of(&*self.store, owner).await?;
-        if quota.max_queued_runs.is_none() {
+        let Some(limit) = quota.max_queued_runs else { return Ok(()) };
+        if self.tally.admits(owner, adding, limit) {
             return Ok(());
         }
         let queued = self.store.count_queued(owner).await?;
-        match quota.queue_refusal(owner, queued, adding) {
+        let refusal = quota.queue_refusal(owner, queued, adding);
+        self.tally.counted(owner, if refusal.is_none() { queued + adding } else { queued });
+        match refusal {
             None => Ok(()),
             Some(QueueRefusal::Full(message)) => Err(SubmitError::OverQuota(message)),
             Some(QueueRefusal::NeverFits(message)) => Err(SubmitError::Refused(message)),
