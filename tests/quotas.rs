@@ -240,8 +240,17 @@ async fn the_command_line_sets_shows_and_reads_owners() {
     };
     let (code, out, err) = cli(&["owners"]);
     assert_eq!((code, out.trim()), (0, "no owner has a quota"), "{err}");
-    let (code, out, err) =
-        cli(&["owners", "set", "bob", "--max-queued-runs", "3", "--max-running-runs", "2", "--max-cost-usd-per-day", "2.5"]);
+    let (code, out, err) = cli(&[
+        "owners",
+        "set",
+        "bob",
+        "--max-queued-runs",
+        "3",
+        "--max-running-runs",
+        "2",
+        "--max-cost-usd-per-day",
+        "2.5",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("bob") && out.contains("3") && out.contains("2.5") && out.contains("$0.00"), "{out}");
     let (_, listed, _) = cli(&["owners", "list", "--json"]);

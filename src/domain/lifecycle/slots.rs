@@ -158,14 +158,8 @@ mod tests {
 
     #[test]
     fn a_key_at_its_limit_is_held_and_the_rest_start_in_order() {
-        let candidates = vec![
-            keyed(1, "a", 2),
-            keyed(2, "a", 2),
-            plain(3),
-            keyed(4, "b", 1),
-            keyed(5, "b", 1),
-            keyed(6, "a", 2),
-        ];
+        let candidates =
+            vec![keyed(1, "a", 2), keyed(2, "a", 2), plain(3), keyed(4, "b", 1), keyed(5, "b", 1), keyed(6, "a", 2)];
         let mut asked = Vec::new();
         let running = |slot: &Slot| {
             asked.push(slot.clone());
@@ -208,7 +202,8 @@ mod tests {
             owner: Some((owner.to_string(), limit)),
         };
         let bob = Slot::Owner("bob".into());
-        let candidates = vec![owned(1, None, "bob", 2), owned(2, Some("k"), "bob", 2), owned(3, None, "bob", 2), plain(4)];
+        let candidates =
+            vec![owned(1, None, "bob", 2), owned(2, Some("k"), "bob", 2), owned(3, None, "bob", 2), plain(4)];
         let running = |slot: &Slot| Ok::<_, ()>(if *slot == bob { 1 } else { 0 });
         let sorted = Taken::default().sort(candidates, 10, running).unwrap();
         assert_eq!(sorted.start, [1, 4], "bob runs one already: one more of his starts");

@@ -41,7 +41,12 @@ fn what_a_commit_charges_is_what_its_inferences_used() {
     assert_eq!(charged(&[]), None);
     let tool = Checkpoint {
         step: 1,
-        body: CheckpointBody::ToolResult { call_id: "c".into(), name: "bash".into(), output: "x".into(), is_error: false },
+        body: CheckpointBody::ToolResult {
+            call_id: "c".into(),
+            name: "bash".into(),
+            output: "x".into(),
+            is_error: false,
+        },
     };
     assert_eq!(charged(std::slice::from_ref(&tool)), None, "a tool result costs nothing");
     let charged = charged(&[inference(1, 100, Some(0.25)), tool, inference(2, 50, None)]).unwrap();
@@ -57,5 +62,8 @@ fn days_are_utc_dates() {
     for bad in ["2026-11-31", "2026-1-2", "yesterday", ""] {
         assert!(check_day(bad).is_err(), "{bad}");
     }
-    assert_eq!(day_budget_error("bob", 1.5, 1.0), "budget exhausted: owner bob spent $1.5 of $1 today (max_cost_usd_per_day)");
+    assert_eq!(
+        day_budget_error("bob", 1.5, 1.0),
+        "budget exhausted: owner bob spent $1.5 of $1 today (max_cost_usd_per_day)"
+    );
 }

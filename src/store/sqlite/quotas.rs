@@ -86,7 +86,9 @@ pub fn usage(conn: &Connection, owner: &str, from: &str, to: &str) -> StoreResul
 /// How many of an owner's runs are queued, through `runs_owner_queued`.
 pub fn count_queued(conn: &Connection, owner: &str) -> StoreResult<u64> {
     let n: i64 = conn
-        .prepare_cached("SELECT COUNT(*) FROM runs INDEXED BY runs_owner_queued WHERE owner = ?1 AND status = 'queued'")?
+        .prepare_cached(
+            "SELECT COUNT(*) FROM runs INDEXED BY runs_owner_queued WHERE owner = ?1 AND status = 'queued'",
+        )?
         .query_row([owner], |r| r.get(0))?;
     Ok(n as u64)
 }
