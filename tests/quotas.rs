@@ -111,8 +111,11 @@ on_both_backends! {
         assert_eq!(admin.put("/owners/bob", json!({"max_queued_runs": 3})).await.0, 200);
         bob.send(&session, "three").await;
         assert_eq!(runs_seen(&bob).await, 3);
-        // `{}` removes the quota.
+        // `{}` removes the quota, as does a PUT without a body.
         let (status, cleared) = admin.put("/owners/bob", json!({})).await;
+        assert_eq!((status, cleared["max_queued_runs"].is_null()), (200, true), "{cleared}");
+        assert_eq!(admin.put("/owners/bob", json!({"max_queued_runs": 9})).await.0, 200);
+        let (status, cleared) = admin.request(reqwest::Method::PUT, "/owners/bob", None).await;
         assert_eq!((status, cleared["max_queued_runs"].is_null()), (200, true), "{cleared}");
         assert_eq!(admin.get("/owners").await.1, json!([]));
         bob.send(&session, "four").await;

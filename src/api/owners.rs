@@ -142,7 +142,7 @@ async fn show(State(state): State<AppState>, caller: Caller, Path(owner): Path<S
     tag = "owners",
     operation_id = "put_owner",
     params(("owner" = String, Path, description = "The owner", pattern = "^[A-Za-z0-9._@-]{1,64}$")),
-    request_body = Quota,
+    request_body = Option<Quota>,
     responses(
         (status = 200, description = "The owner's quota and where it stands", body = OwnerView),
         (status = 400, description = "Not an owner's name, or a limit out of range", body = ErrorBody),
