@@ -9,7 +9,7 @@ mod providers_support;
 use std::time::Duration;
 
 use common::{assert_dense, Api, Backend, TestEnv};
-use providers_support::{openai_text, MockServer, Reply};
+use providers_support::{openai_bash_call, openai_text, MockServer, Reply};
 use serde_json::{json, Value};
 
 const LIMIT: Duration = Duration::from_secs(60);
@@ -25,20 +25,6 @@ fn frame(chunk: Value) -> Vec<u8> {
 
 fn delta(delta: Value) -> Value {
     json!({"id": "c", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": null}]})
-}
-
-/// A streamed answer that calls bash with `command`, with this usage.
-fn tool_answer(id: &str, command: &str, prompt_tokens: u64, completion_tokens: u64) -> Reply {
-    let arguments = json!({"command": command}).to_string();
-    let call = json!({"tool_calls": [{"index": 0, "id": id, "type": "function",
-        "function": {"name": "bash", "arguments": arguments}}]});
-    let finish = json!({"id": "c", "object": "chat.completion.chunk",
-        "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
-    let usage = json!({"id": "c", "object": "chat.completion.chunk", "choices": [],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}});
-    let mut body = [frame(delta(call)), frame(finish), frame(usage)].concat();
-    body.extend_from_slice(b"data: [DONE]\n\n");
-    Reply::sse(body)
 }
 
 /// An OpenAI agent served by `server`, with `fields` added.
@@ -139,7 +125,7 @@ on_both_backends! {
         let _worker = env.worker();
         let api = server.api();
         // gpt-4o-mini costs $0.15 and $0.60 per million tokens: each answer $0.021.
-        let answers = |n: usize| (1..=n).map(|i| tool_answer(&format!("call_{i}"), &format!("echo {i}"), 100_000, 10_000));
+        let answers = |n: usize| (1..=n).map(|i| openai_bash_call(&format!("call_{i}"), &format!("echo {i}"), 100_000, 10_000));
         let mut replies: Vec<Reply> = answers(3).collect();
         replies.extend(answers(2));
         replies.extend(answers(2));

@@ -13,7 +13,7 @@ mod providers_support;
 use std::time::Duration;
 
 use common::{Api, Backend, TestEnv};
-use providers_support::{openai_text, MockServer, Reply};
+use providers_support::{openai_bash_call, openai_text, MockServer, Reply};
 use serde_json::{json, Value};
 
 const TOKEN: &str = "wm-test-token-quotas-8d1f";
@@ -30,22 +30,6 @@ async fn runs_seen(api: &Api) -> usize {
     let (status, runs) = api.get("/runs?limit=200").await;
     assert_eq!(status, 200, "{runs}");
     runs["runs"].as_array().unwrap().len()
-}
-
-/// A streamed Chat Completions answer that calls bash with `command`, with this usage.
-fn tool_answer(id: &str, command: &str, prompt_tokens: u64, completion_tokens: u64) -> Reply {
-    let frame = |chunk: Value| format!("data: {chunk}\n\n").into_bytes();
-    let arguments = json!({"command": command}).to_string();
-    let call = json!({"id": "c", "object": "chat.completion.chunk", "choices": [{"index": 0, "finish_reason": null,
-        "delta": {"tool_calls": [{"index": 0, "id": id, "type": "function",
-        "function": {"name": "bash", "arguments": arguments}}]}}]});
-    let finish = json!({"id": "c", "object": "chat.completion.chunk",
-        "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
-    let usage = json!({"id": "c", "object": "chat.completion.chunk", "choices": [],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}});
-    let mut body = [frame(call), frame(finish), frame(usage)].concat();
-    body.extend_from_slice(b"data: [DONE]\n\n");
-    Reply::sse(body)
 }
 
 on_both_backends! {
@@ -146,7 +130,7 @@ on_both_backends! {
 
         // gpt-4o-mini costs $0.15 and $0.60 per million tokens: each answer $0.021.
         let mut replies: Vec<Reply> =
-            (1..=3).map(|i| tool_answer(&format!("call_{i}"), &format!("echo {i}"), 100_000, 10_000)).collect();
+            (1..=3).map(|i| openai_bash_call(&format!("call_{i}"), &format!("echo {i}"), 100_000, 10_000)).collect();
         replies.push(Reply::sse(openai_text("carol's answer", 1000, 100)));
         let provider = MockServer::start(replies).await;
         let credential = json!({"providers": {"openai": {"type": "api_key", "key": "sk-quota-test"}}});

@@ -196,13 +196,9 @@ async fn usage(
 
 /// The first and last day a usage request asks for, `today` filling in the end.
 fn span_of(span: UsageQuery, today: &str) -> Result<(String, String), String> {
-    let parse = |day: &str| {
-        quota::check_day(day)?;
-        NaiveDate::parse_from_str(day, "%Y-%m-%d").map_err(|e| e.to_string())
-    };
-    let to = parse(span.to.as_deref().unwrap_or(today))?;
+    let to = quota::parse_day(span.to.as_deref().unwrap_or(today))?;
     let from = match &span.from {
-        Some(from) => parse(from)?,
+        Some(from) => quota::parse_day(from)?,
         None => to.checked_sub_signed(Duration::days(29)).unwrap_or(NaiveDate::MIN),
     };
     Ok((from.format("%Y-%m-%d").to_string(), to.format("%Y-%m-%d").to_string()))

@@ -132,25 +132,32 @@ pub fn day_of(at: DateTime<Utc>) -> String {
     at.format("%Y-%m-%d").to_string()
 }
 
-/// Whether `day` is a day as usage is kept (`YYYY-MM-DD`).
-pub fn check_day(day: &str) -> Result<(), String> {
+/// The day `day` names, written as usage is kept (`YYYY-MM-DD`).
+pub fn parse_day(day: &str) -> Result<NaiveDate, String> {
     match NaiveDate::parse_from_str(day, "%Y-%m-%d") {
-        Ok(date) if date.format("%Y-%m-%d").to_string() == day => Ok(()),
+        Ok(date) if date.format("%Y-%m-%d").to_string() == day => Ok(date),
         _ => Err(format!("{day:?} is not a day: write it as YYYY-MM-DD")),
     }
 }
 
-/// What the inferences and compactions among `checkpoints` used: what a
-/// commit of them adds to its owner's day, or `None` when they used nothing.
-/// These are the steps a run's own `usage` adds up.
-pub fn charged(checkpoints: &[Checkpoint]) -> Option<DayUsage> {
-    let mut total: Option<DayUsage> = None;
+/// What a commit of `checkpoints` adds to its run's owner's day: the
+/// tokens and cost of the inferences and compactions among them (the steps
+/// a run's own `usage` adds up) and, when it `ends` the run, the run; `None`
+/// when it adds nothing.
+pub fn charged(checkpoints: &[Checkpoint], ends: bool) -> Option<DayUsage> {
+    let mut total = ends.then(ended);
     for checkpoint in checkpoints {
         if let CheckpointBody::Inference { usage, .. } | CheckpointBody::Compaction { usage, .. } = &checkpoint.body {
             total.get_or_insert_with(DayUsage::default).add(&of_usage(usage));
         }
     }
     total
+}
+
+/// What an end decided outside a worker's commit (a cancel, a rescue that
+/// gives up) adds to its run's owner's day: the run.
+pub fn ended() -> DayUsage {
+    DayUsage { runs: 1, ..DayUsage::default() }
 }
 
 fn of_usage(usage: &Usage) -> DayUsage {

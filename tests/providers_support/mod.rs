@@ -92,6 +92,22 @@ pub fn openai_text(text: &str, prompt_tokens: u64, completion_tokens: u64) -> Ve
     body.into_bytes()
 }
 
+/// A streamed OpenAI answer, in the same documented chunk shape, that calls
+/// `bash` with `command` as call `id`, then its usage and `[DONE]`.
+pub fn openai_bash_call(id: &str, command: &str, prompt_tokens: u64, completion_tokens: u64) -> Reply {
+    let arguments = serde_json::json!({"command": command}).to_string();
+    let call = serde_json::json!({"id": "c", "object": "chat.completion.chunk", "choices": [{"index": 0,
+        "finish_reason": null, "delta": {"tool_calls": [{"index": 0, "id": id, "type": "function",
+        "function": {"name": "bash", "arguments": arguments}}]}}]});
+    let finish = serde_json::json!({"id": "c", "object": "chat.completion.chunk",
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
+    let usage = serde_json::json!({"id": "c", "object": "chat.completion.chunk", "choices": [],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}});
+    let mut body: String = [call, finish, usage].iter().map(|f| format!("data: {f}\n\n")).collect();
+    body.push_str("data: [DONE]\n\n");
+    Reply::sse(body.into_bytes())
+}
+
 /// One scripted answer: a status, headers, and a body written in parts with
 /// a pause after each, then the connection is closed.
 #[derive(Debug, Clone)]

@@ -38,7 +38,7 @@ fn a_full_queue_is_refused_for_now_and_a_submission_larger_than_the_quota_for_go
 
 #[test]
 fn what_a_commit_charges_is_what_its_inferences_used() {
-    assert_eq!(charged(&[]), None);
+    assert_eq!(charged(&[], false), None);
     let tool = Checkpoint {
         step: 1,
         body: CheckpointBody::ToolResult {
@@ -48,19 +48,20 @@ fn what_a_commit_charges_is_what_its_inferences_used() {
             is_error: false,
         },
     };
-    assert_eq!(charged(std::slice::from_ref(&tool)), None, "a tool result costs nothing");
-    let charged = charged(&[inference(1, 100, Some(0.25)), tool, inference(2, 50, None)]).unwrap();
+    assert_eq!(charged(std::slice::from_ref(&tool), false), None, "a tool result costs nothing");
+    let charged = charged(&[inference(1, 100, Some(0.25)), tool.clone(), inference(2, 50, None)], false).unwrap();
     assert_eq!((charged.input_tokens, charged.output_tokens, charged.runs), (150, 20, 0));
     assert_eq!(charged.cost_usd, 0.25, "an unpriced step adds nothing to the cost");
+    assert_eq!(super::charged(&[tool], true), Some(ended()), "an end adds the run, whatever it spent");
 }
 
 #[test]
 fn days_are_utc_dates() {
     let at = Utc.with_ymd_and_hms(2026, 11, 28, 23, 59, 59).unwrap();
     assert_eq!(day_of(at), "2026-11-28");
-    assert!(check_day("2026-11-28").is_ok());
+    assert!(parse_day("2026-11-28").is_ok());
     for bad in ["2026-11-31", "2026-1-2", "yesterday", ""] {
-        assert!(check_day(bad).is_err(), "{bad}");
+        assert!(parse_day(bad).is_err(), "{bad}");
     }
     assert_eq!(
         day_budget_error("bob", 1.5, 1.0),

@@ -195,15 +195,10 @@ pub async fn commit_many(
 async fn charge(c: &mut PgConnection, passed: &[&Prepared<'_>]) -> StoreResult<()> {
     let (mut parts, mut charged) = (Vec::new(), Vec::new());
     for w in passed {
-        let ended = w.done.ending.is_some();
-        let used = quota::charged(&w.commit.checkpoints);
-        if used.is_none() && !ended {
-            continue;
+        if let Some(used) = quota::charged(&w.commit.checkpoints, w.done.ending.is_some()) {
+            parts.push(w.lease.worker_id.as_str());
+            charged.push((w.lease.run_id.as_str(), used));
         }
-        let mut used = used.unwrap_or_default();
-        used.runs = ended as u64;
-        parts.push(w.lease.worker_id.as_str());
-        charged.push((w.lease.run_id.as_str(), used));
     }
     quotas::charge(c, &parts, &charged).await
 }

@@ -11,7 +11,7 @@ use super::queue::{get_run, get_run_locked};
 use super::{children, deliveries, fleet, formations, load, quotas, Pending};
 use crate::domain::lifecycle::{self, EndReason, EndedRow, Ending, Stored};
 use crate::domain::model::{Message, Run};
-use crate::domain::quota::DayUsage;
+use crate::domain::quota::{self, DayUsage};
 use crate::store::{rows, StoreError, StoreResult};
 
 /// What the store holds of a run for the rules that summarise it.
@@ -51,8 +51,7 @@ pub async fn end_runs(c: &mut PgConnection, p: &mut Pending, endings: &[Ends<'_>
     }
     let ended = mark_ended(c, endings).await?;
     // Ends no worker wrote count in the day's shared part.
-    let one = DayUsage { runs: 1, ..DayUsage::default() };
-    let counted: Vec<(&str, DayUsage)> = endings.iter().map(|(run_id, _)| (*run_id, one.clone())).collect();
+    let counted: Vec<(&str, DayUsage)> = endings.iter().map(|(run_id, _)| (*run_id, quota::ended())).collect();
     quotas::charge(c, &vec![""; counted.len()], &counted).await?;
     pass_on(c, p, ended, endings).await
 }

@@ -12,7 +12,7 @@ use crate::domain::checkpoint::Checkpoint;
 use crate::domain::event::RunEvent;
 use crate::domain::lifecycle::{self, Commit, Effect, EndReason, EndedRow, Ending, Lease, Stored};
 use crate::domain::model::{Message, Run};
-use crate::domain::quota::{self, DayUsage};
+use crate::domain::quota;
 use crate::store::{Committed, StoreError, StoreResult};
 
 /// Writes events numbered from `first_seq`.
@@ -77,10 +77,7 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
     let done = lifecycle::complete(&commit, stored);
     let first = fence(conn, lease, done.effect, now)?;
     insert_checkpoints(conn, &lease.run_id, &commit.checkpoints, now)?;
-    // What the commit spent, and the run if it ends it, in one write.
-    let ends = done.ending.is_some();
-    if let Some(mut charged) = quota::charged(&commit.checkpoints).or_else(|| ends.then(DayUsage::default)) {
-        charged.runs = ends as u64;
+    if let Some(charged) = quota::charged(&commit.checkpoints, done.ending.is_some()) {
         quotas::charge(conn, &lease.run_id, &charged, now)?;
     }
     insert_events(conn, &lease.run_id, first, &done.events, now)?;
@@ -130,7 +127,7 @@ pub fn finish(conn: &Connection, run_id: &str, reason: &EndReason, now: DateTime
         .prepare_cached("UPDATE runs SET event_seq = event_seq + 1, updated_at = ?2 WHERE id = ?1 RETURNING event_seq")?
         .query_row(params![run_id, ms(now)], |r| r.get(0))?;
     insert_events(conn, run_id, seq as u64, std::slice::from_ref(&ending.done), now)?;
-    quotas::charge(conn, run_id, &DayUsage { runs: 1, ..DayUsage::default() }, now)?;
+    quotas::charge(conn, run_id, &quota::ended(), now)?;
     end_run(conn, run_id, &ending, now)
 }
 
