@@ -18,61 +18,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version=4.32.5
 seed=20261124
 examples=${SCHEMATHESIS_MAX_EXAMPLES:-100}
-binary=${WINGMAN_BIN:-$PWD/target/debug/wingman}
-venv=$PWD/target/schemathesis/venv-$version
 config=$PWD/.ci/schemathesis.toml
-hooks=$PWD/.ci
 token=schemathesis-token-0123456789
 
-skip() {
-    echo "skipped: $1"
-    exit 0
-}
-
-if [ ! -x "$venv/bin/schemathesis" ]; then
-    command -v python3 >/dev/null || skip "python3 is not installed"
-    rm -rf "$venv"
-    if ! python3 -m venv "$venv" >/dev/null 2>&1; then
-        [ "$(id -u)" = 0 ] || skip "python3 cannot make a virtualenv (python3-venv) and this is not root"
-        echo "python3 -m venv failed" >&2
-        exit 1
-    fi
-    if ! "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"; then
-        [ "$(id -u)" = 0 ] || skip "pip could not install schemathesis==$version and this is not root"
-        echo "pip install schemathesis==$version failed" >&2
-        exit 1
-    fi
-fi
-"$venv/bin/schemathesis" --version
-
-[ -x "$binary" ] || cargo build --locked --bin wingman
-work=$(mktemp -d)
-server=
-cleanup() {
-    [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
-mkdir "$work/root"
-# Made before the server starts: the loop below may read it before the
-# shell that starts the server has opened it.
-: >"$work/stdout"
-# Port 0: the server picks a free port and prints its address first.
-# Any stdio MCP command may be declared: which ones an operator allows is
-# a setting the document cannot state, and declarations are what is tested.
-WINGMAN_LOG=warn WINGMAN_ALLOW_MCP_COMMANDS='*' "$binary" serve --addr 127.0.0.1:0 --workers 2 \
-    --database-url "$work/wingman.db" --data-dir "$work" --work-root "$work/root" \
-    --auth-token "$token" >"$work/stdout" 2>"$work/server.log" &
-server=$!
-for _ in $(seq 1 100); do
-    url=$(head -n 1 "$work/stdout" | sed -n 's/.* \(http:[^ ]*\)$/\1/p')
-    [ -n "$url" ] && break
-    sleep 0.1
-done
-[ -n "$url" ] || { cat "$work/server.log" >&2; echo "the server did not start" >&2; exit 1; }
+# The virtualenv, the binary, `start_server` and the cleanup.
+source .ci/schemathesis_common.sh
+start_server "$token"
 echo "server: $url (embedded workers, SQLite, --auth-token); seed $seed, at most $examples examples per operation"
 
 # Every check but positive_data_acceptance, which expects every request the

@@ -105,6 +105,10 @@ impl Application {
         let config = Arc::new(self.config.api.clone());
         let board = services.board();
         let keys = Arc::new(api::key_ring::KeyRing::new(self.store.clone()));
+        let (audit, appender) = api::audit_log::AuditLog::new(self.store.clone());
+        // Outside the services: it writes what the last answers queued, after the server stops.
+        let audit_stop = CancellationToken::new();
+        let appender = tokio::spawn(appender.run(audit_stop.clone()));
         let state = AppState {
             store: self.store.clone(),
             door,
@@ -116,6 +120,7 @@ impl Application {
             histories,
             services: board,
             keys,
+            audit,
         };
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
         // Open SSE tails end when their client goes; they do not hold shutdown up.
@@ -124,6 +129,8 @@ impl Application {
         shutdown.cancelled().await;
         services.join().await;
         let _ = tokio::time::timeout(Duration::from_secs(2), server).await;
+        audit_stop.cancel();
+        let _ = appender.await;
         Ok(())
     }
 

@@ -33,6 +33,7 @@ const DOMAIN: &[&str] = &[
     "domain::commands",
     "domain::access",
     "domain::quota",
+    "domain::audit",
 ];
 
 /// The folders whose files are modules of their own, each with a rule
@@ -78,6 +79,8 @@ fn rule(module: &str) -> Option<Rule> {
         "domain::secret" => only(&["domain::model"]),
         // Who calls the API: keys, owners and roles, over the model's IDs and times.
         "domain::access" => only(&["domain::model"]),
+        // An audit entry names its caller as access does.
+        "domain::audit" => only(&["domain::model", "domain::access"]),
         // The queue seen whole is counts and the model's timestamps.
         "domain::queue" => only(&["domain::model"]),
         // A provider budget is arithmetic over the declared limits.

@@ -181,6 +181,11 @@ async fn every_page_shows_its_part_approvals_are_answered_and_a_fleet_run_moves(
         events.iter().any(|e| e["type"] == "tool_result" && e["output"] == "approved-by-a-person\n[exit code 0]"),
         "{events:?}"
     );
+    // The run's page says who decided: the first admin, as this server has no key.
+    browser.goto(&format!("{ui}/runs/{run}")).await;
+    let decided =
+        "return document.querySelector('#events [data-type=\"approval_decided\"]')?.textContent.endsWith('by admin')";
+    browser.wait_for(decided, LIMIT, "who decided, on the run's page").await;
 
     // A fleet run's progress moves live, from its events.
     let fleet_run_id = fleet_run(&api, 8, 2).await;

@@ -402,7 +402,8 @@ async fn each_role_is_held_to_its_rights_on_every_documented_operation() {
     }
     let (reader, member) = (&keys[0], &keys[1]);
     let document = document(&admin).await;
-    let admin_only = |path: &str| ["/keys", "/workers", "/metrics", "/queue"].iter().any(|root| path.starts_with(root));
+    let admin_only =
+        |path: &str| ["/keys", "/workers", "/metrics", "/queue", "/audit"].iter().any(|root| path.starts_with(root));
     // Provider limits are every owner's, and quotas bind their owner: an admin sets both.
     let shared = |path: &str| path.starts_with("/provider/limits") || path.starts_with("/owners");
     // Walked from the document, so that a new route is held to the rules by default.

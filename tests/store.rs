@@ -328,10 +328,10 @@ store_tests! {
         store.release_run(&claim.lease, HandBack::Interrupted).await.unwrap();
         let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
         assert!(!store.load_run(&run).await.unwrap().handed_back, "an interrupted step is redone and announced");
-        let cancelled = store.cancel_run(&run).await.unwrap();
+        let cancelled = store.cancel_run(&run, &admin()).await.unwrap();
         assert_eq!(cancelled.status, RunStatus::Cancelled);
         assert!(matches!(store.commit(&claim.lease, text_commit(1, "late", true)).await, Err(StoreError::Fenced)));
-        assert!(matches!(store.cancel_run(&run).await, Err(StoreError::Conflict(_))));
+        assert!(matches!(store.cancel_run(&run, &admin()).await, Err(StoreError::Conflict(_))));
         match store.heartbeat(&w, LEASE).await.unwrap() {
             Heartbeat::Renewed { held_runs } => assert!(held_runs.is_empty(), "the worker learns it lost the run"),
             Heartbeat::Lost => panic!("the lease is still valid"),

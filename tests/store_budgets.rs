@@ -8,7 +8,7 @@ mod store_support;
 
 use std::sync::Arc;
 
-use store_support::{agent, enqueue, session, worker};
+use store_support::{admin, agent, enqueue, session, worker};
 use wingman::domain::budget::{Outcome, WaitReason};
 use wingman::domain::model::ProviderLimits;
 use wingman::domain::share::{BudgetRef, Share, ShareAsk};
@@ -147,7 +147,7 @@ store_tests! {
         let again = store.take_provider_share(&ask(&runs[3], 1, &[("agent:a", rpm(60))])).await.unwrap();
         assert!(matches!(again, Share::Wait { until: u, .. } if (u - until[3]).abs() < 200), "{again:?}");
         // A run that ended no longer holds a place in the line.
-        store.cancel_run(&runs[3]).await.unwrap();
+        store.cancel_run(&runs[3], &admin()).await.unwrap();
         let after = store.take_provider_share(&ask(&runs[4], 1, &[("agent:a", rpm(60))])).await.unwrap();
         assert!(matches!(after, Share::Wait { until: u, .. } if u < until[4] - 500), "{after:?}");
     }

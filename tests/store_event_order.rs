@@ -184,7 +184,7 @@ store_tests! {
         assert_eq!(claims.len(), RUNS, "one run per session");
         let cancelled: HashSet<String> = claims.iter().step_by(5).map(|c| c.lease.run_id.clone()).collect();
         for run_id in &cancelled {
-            store.cancel_run(run_id).await.unwrap();
+            store.cancel_run(run_id, &admin()).await.unwrap();
         }
         let writers: Vec<_> = claims
             .into_iter()

@@ -1,16 +1,50 @@
 //! The storage contract for API keys: a key is stored by its digest and
 //! found by it, listed newest first without its digest, revoked once (a
 //! second revocation keeps the first time), and counted live only while
-//! neither revoked nor expired.
+//! neither revoked nor expired. The audit log of what keys did is kept
+//! here too: appended once per entry, listed newest first.
 
 mod store_support;
 
 use std::time::Duration;
 
-use wingman::domain::access::{self, Role};
-use wingman::store::StoreError;
+use wingman::domain::access::{self, By, Role};
+use wingman::domain::audit::AuditEntry;
+use wingman::domain::model::new_id;
+use wingman::store::{AuditFilter, StoreError};
 
 store_tests! {
+    #[tokio::test]
+    async fn the_audit_log_lists_the_newest_first_by_owner_and_page_and_keeps_an_entry_once(store, _dir) {
+        let entry = |owner: &str, action: &str| AuditEntry {
+            id: new_id(),
+            at: chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 3),
+            by: By { owner: owner.into(), name: Some("ci".into()), key_id: Some(new_id()) },
+            role: Role::Member,
+            action: action.into(),
+            path: "/agents".into(),
+            target: None,
+            made: Some(new_id()),
+            status: 201,
+        };
+        let written = [entry("alpha", "POST /agents"), entry("beta", "POST /agents"), entry("alpha", "DELETE /agents/{id}")];
+        store.record_audit(&written[..2]).await.unwrap();
+        store.record_audit(&written[2..]).await.unwrap();
+        store.record_audit(&written[..1]).await.unwrap();
+        let all = |owner: Option<&str>, after: Option<&str>, limit: u32| AuditFilter {
+            owner: owner.map(str::to_string),
+            after: after.map(str::to_string),
+            limit,
+        };
+        let listed = store.list_audit(&all(None, None, 10)).await.unwrap();
+        assert_eq!(listed, [written[2].clone(), written[1].clone(), written[0].clone()], "newest first, each once");
+        let alphas = store.list_audit(&all(Some("alpha"), None, 10)).await.unwrap();
+        assert_eq!(alphas, [written[2].clone(), written[0].clone()]);
+        let page = store.list_audit(&all(None, Some(&written[2].id), 1)).await.unwrap();
+        assert_eq!(page, [written[1].clone()], "after a cursor, the older ones");
+        assert!(store.list_audit(&all(Some("gamma"), None, 10)).await.unwrap().is_empty());
+    }
+
     #[tokio::test]
     async fn a_key_is_found_by_its_digest_listed_and_revoked_once(store, _dir) {
         assert!(!store.any_live_api_key().await.unwrap(), "no key yet");

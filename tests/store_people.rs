@@ -44,7 +44,7 @@ store_tests! {
         let run = enqueue(&store, &s, &agent(json!({}), 5), "x").await;
         let w = worker(&store).await;
         let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
-        store.steer_run(&run, "wait, one more thing").await.unwrap();
+        store.steer_run(&run, "wait, one more thing", &admin()).await.unwrap();
         let before = event_count(&store, &run).await;
         let ending = store.commit(&claim.lease, text_commit(1, "answer", true)).await;
         assert!(matches!(ending, Err(StoreError::InboxWaiting)), "{ending:?}");
@@ -57,13 +57,14 @@ store_tests! {
         let inbox = store.read_inbox(&run).await.unwrap();
         assert_eq!(committed.inbox_newest, Some(inbox[0].seq));
         assert_eq!(inbox[0].kind, InboxKind::Steer("wait, one more thing".into()));
+        assert_eq!(inbox[0].by, Some(admin()), "who sent it is kept with it");
         // Taking it in removes it, and then the run may end.
         let steer = Checkpoint { step: 1, body: CheckpointBody::Steer { seq: inbox[0].seq, message: "m".into() } };
         let taken = Commit { checkpoints: vec![steer], delivered: vec![inbox[0].seq], ..Default::default() };
         assert_eq!(store.commit(&claim.lease, taken).await.unwrap().inbox_newest, None);
         store.commit(&claim.lease, text_commit(2, "done", true)).await.unwrap();
         assert_eq!(status(&store, &run).await, RunStatus::Succeeded);
-        let late = store.steer_run(&run, "too late").await;
+        let late = store.steer_run(&run, "too late", &admin()).await;
         assert!(matches!(late, Err(StoreError::Conflict(_))), "{late:?}");
     }
 
@@ -90,6 +91,7 @@ store_tests! {
         let decided = RunEvent::ApprovalDecided {
             step: 1,
             decisions: vec![Decided { call_id: "call_1_1".into(), decision: Decision::Approve, original_input: None }],
+            by: Some(admin()),
         };
         let before = event_count(&store, &run).await;
         let queued = store.decide(&run, 1, vec![decision(Decision::Approve)], vec![decided.clone()]).await.unwrap();

@@ -11,7 +11,7 @@ mod store_support;
 
 use std::sync::Arc;
 
-use store_support::{agent, enqueue_owned, session, text_commit, worker};
+use store_support::{admin, agent, enqueue_owned, session, text_commit, worker};
 use wingman::domain::checkpoint::CheckpointBody;
 use wingman::domain::model::Usage;
 use wingman::domain::quota::{self, Quota};
@@ -74,7 +74,7 @@ store_tests! {
         store.commit(&lease(&bobs[1]), priced(50, 0.5)).await.unwrap();
         store.commit(&lease(&amys), priced(7, 1.0)).await.unwrap();
         // An end no worker wrote counts one run, and nothing spent.
-        store.cancel_run(&bobs[2]).await.unwrap();
+        store.cancel_run(&bobs[2], &admin()).await.unwrap();
 
         let bob = today(&store, "bob").await.expect("bob used something today");
         assert_eq!((bob.runs, bob.input_tokens, bob.output_tokens), (3, 150, 4), "{bob:?}");

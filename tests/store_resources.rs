@@ -190,14 +190,14 @@ store_tests! {
         let (id, _) = fleet_run(&store, 4, 1, None).await;
         let w = worker(&store).await;
         assert_eq!(store.claim_runs(&w, 10).await.unwrap().len(), 1);
-        let run = store.cancel_fleet_run(&id).await.unwrap();
+        let run = store.cancel_fleet_run(&id, &admin()).await.unwrap();
         assert_eq!((run.status, run.progress.cancelled, run.progress.running), (FleetRunStatus::Cancelled, 4, 0));
-        assert!(matches!(store.cancel_fleet_run(&id).await, Err(StoreError::Conflict(_))));
+        assert!(matches!(store.cancel_fleet_run(&id, &admin()).await, Err(StoreError::Conflict(_))));
         assert!(store.claim_runs(&w, 10).await.unwrap().is_empty(), "nothing of it is claimable");
         let events = store.read_events(&id, 0, 100).await.unwrap();
         assert_eq!(events.iter().filter(|e| e.kind == "result").count(), 4);
         assert_eq!(events.last().unwrap().kind, "done");
-        assert!(matches!(store.cancel_fleet_run("nope").await, Err(StoreError::NotFound(_))));
+        assert!(matches!(store.cancel_fleet_run("nope", &admin()).await, Err(StoreError::NotFound(_))));
     }
 
     #[tokio::test]

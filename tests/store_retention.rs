@@ -252,7 +252,7 @@ store_tests! {
         };
         let id = store.enqueue_fleet_run(new, None).await.unwrap().fleet_run.id;
         assert!(store.prune_logs(ENDED, 100).await.unwrap().is_empty(), "nothing has ended yet");
-        let cancelled = store.cancel_fleet_run(&id).await.unwrap();
+        let cancelled = store.cancel_fleet_run(&id, &admin()).await.unwrap();
         assert!(event_count(&store, &id).await > 0);
         tokio::time::sleep(Duration::from_millis(5)).await;
 

@@ -53,7 +53,7 @@ async fn earlier_run(store: &Arc<dyn Store>, s: &str, earlier: Earlier) {
     match earlier {
         Earlier::Queued => {}
         Earlier::Ended(RunStatus::Cancelled) => {
-            store.cancel_run(&run).await.unwrap();
+            store.cancel_run(&run, &admin()).await.unwrap();
         }
         _ => {
             let w = patient_worker(store).await;

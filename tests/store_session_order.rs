@@ -73,7 +73,7 @@ store_tests! {
             let (s, runs, _) = queued_session(&store, dir.path()).await;
             let w = patient_worker(&store).await;
             let head = claim_exactly(&store, &w, Some(&runs[0])).await.unwrap();
-            store.cancel_run(&runs[position]).await.unwrap();
+            store.cancel_run(&runs[position], &admin()).await.unwrap();
             let mut remaining: Vec<String> = runs.clone();
             remaining.remove(position);
             if position == 0 {
@@ -93,8 +93,8 @@ store_tests! {
     async fn cancelling_queued_runs_before_the_head_is_claimed_keeps_the_order(store, dir) {
         let (s, runs, _) = queued_session(&store, dir.path()).await;
         // Nothing claimed yet: the head holds the turn while queued.
-        store.cancel_run(&runs[2]).await.unwrap();
-        store.cancel_run(&runs[0]).await.unwrap();
+        store.cancel_run(&runs[2], &admin()).await.unwrap();
+        store.cancel_run(&runs[0], &admin()).await.unwrap();
         drain_in_order(&store, &s, &[runs[1].clone(), runs[3].clone()], &[]).await;
     }
 
@@ -104,7 +104,7 @@ store_tests! {
         let (s, runs, _) = queued_session(&store, dir.path()).await;
         let w = patient_worker(&store).await;
         let head = claim_exactly(&store, &w, Some(&runs[0])).await.unwrap();
-        store.cancel_run(&runs[1]).await.unwrap();
+        store.cancel_run(&runs[1], &admin()).await.unwrap();
         let failed = Commit {
             finish: Some(Finish { status: RunStatus::Failed, error: Some("broken".into()), summary: None }),
             ..Default::default()
@@ -119,7 +119,7 @@ store_tests! {
             claim_exactly(&store, &short, Some(&runs[0])).await;
             tokio::time::sleep(LEASE + Duration::from_millis(100)).await;
         }
-        store.cancel_run(&runs[2]).await.unwrap();
+        store.cancel_run(&runs[2], &admin()).await.unwrap();
         // The claim that fails the head takes the next run in the same breath, and only it.
         let w = patient_worker(&store).await;
         let next = claim_exactly(&store, &w, Some(&runs[1])).await.unwrap();
@@ -136,7 +136,7 @@ store_tests! {
             let head = claim_exactly(&store, &w, Some(&runs[0])).await.unwrap();
             store.release_run(&head.lease, how).await.unwrap();
         }
-        store.cancel_run(&runs[1]).await.unwrap();
+        store.cancel_run(&runs[1], &admin()).await.unwrap();
         let head = claim_exactly(&store, &w, Some(&runs[0])).await.unwrap();
         store.commit(&head.lease, text_commit(1, "first answer", true)).await.unwrap();
         drain_in_order(&store, &s, &runs[2..], &["m0", "first answer"]).await;

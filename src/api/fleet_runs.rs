@@ -314,7 +314,7 @@ async fn cancel(
     Path(id): Path<String>,
 ) -> ApiResult<(StatusCode, Json<FleetRun>)> {
     find(&state, &caller, &id).await?;
-    let run = state.store.cancel_fleet_run(&id).await.map_err(naming(format!("fleet run {id}")))?;
+    let run = state.store.cancel_fleet_run(&id, &caller.by()).await.map_err(naming(format!("fleet run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))
 }

@@ -31,6 +31,8 @@ use crate::domain::commands::AllowedCommands;
 
 mod agent_tools;
 mod agents;
+mod audit;
+pub mod audit_log;
 mod auth;
 mod bearer;
 mod compact;
@@ -135,6 +137,8 @@ pub struct AppState {
     pub services: Arc<Board>,
     /// The API keys this server looked up lately.
     pub keys: Arc<key_ring::KeyRing>,
+    /// Where the audit log's entries are queued for writing.
+    pub audit: audit_log::AuditLog,
 }
 
 impl AppState {
@@ -177,6 +181,8 @@ pub fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(max_body))
         .layer(middleware::from_fn(extract::refuse_nul_in_uri))
         .layer(middleware::map_response(error::json_errors))
+        // Inside the gate, which names the caller, and after routing, which names the route.
+        .layer(middleware::from_fn_with_state(state.clone(), audit::record))
         .layer(middleware::from_fn_with_state(gate, bearer::require))
         .layer(middleware::from_fn_with_state(state.hosts.clone(), guard::guard))
         // Outside the token check: a browser's preflight carries no credentials.
@@ -207,6 +213,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(tool_results::routes())
         .merge(auth::routes())
         .merge(keys::routes())
+        .merge(audit::routes())
         .merge(owners::routes())
         .merge(limits::routes())
         .merge(secrets::routes())

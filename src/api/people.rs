@@ -102,7 +102,7 @@ async fn approve(
         .into_iter()
         .filter_map(|(call_id, decision)| calls.iter().find(|c| c.id == call_id).map(|c| Decided::of(c, decision)))
         .collect();
-    let event = RunEvent::ApprovalDecided { step, decisions };
+    let event = RunEvent::ApprovalDecided { step, decisions, by: Some(caller.by()) };
     let run = state.store.decide(&id, step, checkpoints, vec![event]).await.map_err(naming(format!("run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))
@@ -145,7 +145,7 @@ async fn steer(
     if run.kind == RunKind::Compaction {
         return Err(ApiError::Conflict(format!("run {id} is a compaction: it takes no messages")));
     }
-    let run = state.store.steer_run(&id, &body.message).await.map_err(naming(format!("run {id}")))?;
+    let run = state.store.steer_run(&id, &body.message, &caller.by()).await.map_err(naming(format!("run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))
 }

@@ -306,7 +306,7 @@ async fn cancel(
     Path(id): Path<String>,
 ) -> ApiResult<(StatusCode, Json<Run>)> {
     read_run(&state, &caller, &id).await?;
-    let run = state.store.cancel_run(&id).await.map_err(naming(format!("run {id}")))?;
+    let run = state.store.cancel_run(&id, &caller.by()).await.map_err(naming(format!("run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))
 }

@@ -69,7 +69,7 @@ async fn post_results(
     let checkpoints: Vec<Checkpoint> = results.into_iter().map(|r| result_checkpoint(step, &calls, r)).collect();
     // Each result is announced as any tool's is, then the answer as a whole.
     let mut events: Vec<RunEvent> = checkpoints.iter().filter_map(RunEvent::tool_result).collect();
-    events.push(RunEvent::ToolResultsReceived { step, call_ids });
+    events.push(RunEvent::ToolResultsReceived { step, call_ids, by: Some(caller.by()) });
     let run = state.store.decide(&id, step, checkpoints, events).await.map_err(naming(format!("run {id}")))?;
     state.changed();
     Ok((StatusCode::ACCEPTED, Json(run)))

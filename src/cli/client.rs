@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 use super::agents::AgentsArgs;
 use super::approvals::PeopleCommand;
+use super::audit::AuditArgs;
 use super::fleet::FleetArgs;
 use super::formation::FormationArgs;
 use super::keys::KeyArgs;
@@ -50,6 +51,8 @@ pub enum ClientCommand {
     /// Owners' quotas (queued runs, dollars a day) and what their runs used by day.
     #[command(visible_alias = "owner")]
     Owners(OwnersArgs),
+    /// Show the audit log, the newest first: who changed what through the API (admin only).
+    Audit(AuditArgs),
     #[command(flatten)]
     People(PeopleCommand),
     /// List a provider's models from the server's catalogue, or show one.
@@ -193,6 +196,7 @@ impl ClientCommand {
             ClientCommand::Secret(args) => &args.server,
             ClientCommand::Key(args) => &args.server,
             ClientCommand::Owners(args) => &args.server,
+            ClientCommand::Audit(args) => &args.server,
             ClientCommand::Limits(args) => &args.server,
             ClientCommand::People(command) => command.server(),
             ClientCommand::Models { server, .. }
@@ -227,6 +231,7 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
         ClientCommand::Secret(args) => super::secrets::run(&remote, args).await?,
         ClientCommand::Key(args) => super::keys::run(&remote, args).await?,
         ClientCommand::Owners(args) => super::owners::run(&remote, args).await?,
+        ClientCommand::Audit(args) => super::audit::run(&remote, args).await?,
         ClientCommand::People(command) => super::approvals::run(&remote, command).await?,
         ClientCommand::Limits(args) => super::limits::run(&remote, args).await?,
         ClientCommand::Queue { next, json, .. } => super::queue::show(&remote, next, json).await?,

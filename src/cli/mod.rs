@@ -19,6 +19,7 @@ use crate::tools::sandbox;
 
 mod agents;
 mod approvals;
+mod audit;
 mod client;
 mod fleet;
 mod format;

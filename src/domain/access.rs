@@ -62,13 +62,32 @@ pub struct Caller {
     pub role: Role,
     /// The key's ID; `None` for the `--auth-token` and a keyless server's local user.
     pub key_id: Option<String>,
+    /// The key's name, if it was given one.
+    pub key_name: Option<String>,
+}
+
+/// Who did something through the API, as the events of people's actions
+/// (`by`) and the audit log name them: the key's owner, and its name and
+/// ID (neither for the `--auth-token` or a keyless server's local user).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct By {
+    pub owner: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_id: Option<String>,
 }
 
 impl Caller {
     /// The first admin: the holder of `--auth-token`, or anyone on a server
     /// that has neither a token nor a key.
     pub fn first_admin() -> Caller {
-        Caller { owner: FIRST_ADMIN.into(), role: Role::Admin, key_id: None }
+        Caller { owner: FIRST_ADMIN.into(), role: Role::Admin, key_id: None, key_name: None }
+    }
+
+    /// The caller as what it does is recorded.
+    pub fn by(&self) -> By {
+        By { owner: self.owner.clone(), name: self.key_name.clone(), key_id: self.key_id.clone() }
     }
 
     /// Whether the caller may see an object of `owner`: its own, a shared
@@ -99,8 +118,8 @@ pub fn refusal(role: Role, reads: bool, path: &str) -> Option<&'static str> {
         return None;
     }
     let under = |root: &str| path == root || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'));
-    // The queue's view counts every owner's work, so it is the admin's.
-    let admin_only = under("/keys") || under("/workers") || under("/metrics") || under("/queue");
+    // The queue's view counts every owner's work, and the audit log shows every owner's acts: the admin's.
+    let admin_only = under("/keys") || under("/workers") || under("/metrics") || under("/queue") || under("/audit");
     // Provider limits are shared by every owner's runs; quotas bind their owner.
     let shared_settings = under("/provider/limits") || under("/owners");
     if admin_only || (shared_settings && !reads) {
@@ -195,7 +214,12 @@ impl ApiKeyInfo {
 
     /// The caller a request with this key is.
     pub fn caller(&self) -> Caller {
-        Caller { owner: self.owner.clone(), role: self.role, key_id: Some(self.id.clone()) }
+        Caller {
+            owner: self.owner.clone(),
+            role: self.role,
+            key_id: Some(self.id.clone()),
+            key_name: self.name.clone(),
+        }
     }
 }
 
@@ -257,7 +281,7 @@ mod tests {
     #[test]
     fn each_role_reaches_what_it_should() {
         use Role::*;
-        for path in ["/keys", "/keys/01K", "/workers", "/metrics", "/queue"] {
+        for path in ["/keys", "/keys/01K", "/workers", "/metrics", "/queue", "/audit"] {
             assert!(refusal(Admin, true, path).is_none());
             assert!(refusal(Member, true, path).is_some(), "{path}");
             assert!(refusal(Reader, true, path).is_some(), "{path}");
@@ -279,7 +303,7 @@ mod tests {
 
     #[test]
     fn an_owner_sees_its_own_and_shared_objects_and_changes_only_its_own() {
-        let member = |owner: &str| Caller { owner: owner.into(), role: Role::Member, key_id: None };
+        let member = |owner: &str| Caller { owner: owner.into(), role: Role::Member, key_id: None, key_name: None };
         let (alpha, admin) = (member("alpha"), Caller::first_admin());
         assert!(alpha.sees("alpha", false) && alpha.sees("beta", true));
         assert!(!alpha.sees("beta", false), "another owner's unshared object");

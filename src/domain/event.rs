@@ -11,6 +11,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::domain::access::By;
 use crate::domain::approval::{Decided, WaitingCall};
 use crate::domain::checkpoint::{Checkpoint, CheckpointBody, RunSummary};
 use crate::domain::formation::run::NodeStatus;
@@ -136,6 +137,9 @@ pub enum RunEvent {
     ApprovalDecided {
         step: u32,
         decisions: Vec<Decided>,
+        /// Who did it: the key's owner, name and ID (absent in logs written before keys had names).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by: Option<By>,
     },
     /// Calls of `step` to client tools wait for the client's results; the run
     /// is `waiting` and holds no worker.
@@ -148,6 +152,9 @@ pub enum RunEvent {
     ToolResultsReceived {
         step: u32,
         call_ids: Vec<String>,
+        /// Who did it: the key's owner, name and ID (absent in logs written before keys had names).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by: Option<By>,
     },
     /// An MCP server could not be reached or could not list its tools: its
     /// tools are missing from this step, and the run goes on.
@@ -204,8 +211,12 @@ pub enum RunEvent {
     Steered {
         message: String,
         skipped: Vec<String>,
+        /// Who did it: the key's owner, name and ID (absent in logs written before keys had names).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by: Option<By>,
     },
-    /// The run's one terminal event.
+    /// The run's one terminal event; `by` says who cancelled it, when a
+    /// person did (its own cancel, or its fleet run's).
     Done {
         status: RunStatus,
         response: Option<String>,
@@ -213,6 +224,8 @@ pub enum RunEvent {
         steps: u32,
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by: Option<By>,
     },
     /// The first event of a fleet run's log.
     FleetQueued {
@@ -360,7 +373,8 @@ impl RunEvent {
 
     /// The `done` event of a run that ends with `status`.
     pub fn done(status: RunStatus, error: Option<String>, summary: &RunSummary) -> RunEvent {
-        RunEvent::Done { status, response: summary.response.clone(), usage: summary.usage, steps: summary.steps, error }
+        let (response, usage, steps) = (summary.response.clone(), summary.usage, summary.steps);
+        RunEvent::Done { status, response, usage, steps, error, by: None }
     }
 
     /// The `done` event of a fleet run whose tasks have all ended.

@@ -8,6 +8,7 @@
 pub mod access;
 pub mod approval;
 pub mod attempt;
+pub mod audit;
 pub mod budget;
 pub mod checkpoint;
 pub mod commands;

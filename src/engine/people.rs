@@ -4,6 +4,7 @@
 //! the checkpoints as they were, and the next attempt does the same again.
 
 use super::{commit_retrying, Execution, RunExit};
+use crate::domain::access::By;
 use crate::domain::checkpoint;
 use crate::domain::event::RunEvent;
 use crate::domain::lifecycle::EndReason;
@@ -25,17 +26,18 @@ impl Execution {
         }
         let items = std::mem::take(&mut self.inbox);
         self.inbox_seen = self.inbox_seen.max(items.iter().map(|i| i.seq).max().unwrap_or(0));
-        let steers: Vec<(u64, String)> = items
+        let steers: Vec<Steering> = items
             .iter()
             .filter_map(|i| match &i.kind {
-                InboxKind::Steer(message) => Some((i.seq, message.clone())),
+                InboxKind::Steer(message) => Some((i.seq, message.clone(), i.by.clone())),
                 InboxKind::Interrupt => None,
             })
             .collect();
         let interrupted = items.iter().any(|i| i.kind == InboxKind::Interrupt);
         let mut commit = Commit { delivered: items.iter().map(|i| i.seq).collect(), ..Default::default() };
         if !steers.is_empty() {
-            let (checkpoints, skipped) = checkpoint::steer(&self.ctx.checkpoints, &steers);
+            let messages: Vec<(u64, String)> = steers.iter().map(|(seq, message, _)| (*seq, message.clone())).collect();
+            let (checkpoints, skipped) = checkpoint::steer(&self.ctx.checkpoints, &messages);
             commit.events = steered_events(&checkpoints, &steers, &skipped);
             commit.checkpoints = checkpoints;
         }
@@ -86,17 +88,16 @@ impl Execution {
     }
 }
 
+/// A steering message from the inbox: its number, its text and who sent it.
+type Steering = (u64, String, Option<By>);
+
 /// The events of a delivery: the skipped calls' results, then one `steered`
-/// per message (the first lists the calls it skipped).
-fn steered_events(
-    checkpoints: &[checkpoint::Checkpoint],
-    steers: &[(u64, String)],
-    skipped: &[ToolCall],
-) -> Vec<RunEvent> {
+/// per message (the first lists the calls it skipped), each naming its sender.
+fn steered_events(checkpoints: &[checkpoint::Checkpoint], steers: &[Steering], skipped: &[ToolCall]) -> Vec<RunEvent> {
     let mut events: Vec<RunEvent> = checkpoints.iter().filter_map(RunEvent::tool_result).collect();
-    for (i, (_, message)) in steers.iter().enumerate() {
+    for (i, (_, message, by)) in steers.iter().enumerate() {
         let skipped = if i == 0 { skipped.iter().map(|c| c.id.clone()).collect() } else { Vec::new() };
-        events.push(RunEvent::Steered { message: message.clone(), skipped });
+        events.push(RunEvent::Steered { message: message.clone(), skipped, by: by.clone() });
     }
     events
 }

@@ -7,11 +7,12 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use super::{
-    Claim, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor, FleetRunFilter,
+    AuditFilter, Claim, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor, FleetRunFilter,
     FormationRunFilter, Heartbeat, Pruned, QueueStats, RunContext, RunFilter, SessionFilter, StoreError, StoreResult,
     WorkerInfo,
 };
-use crate::domain::access::{ApiKeyInfo, NewApiKey};
+use crate::domain::access::{ApiKeyInfo, By, NewApiKey};
+use crate::domain::audit::AuditEntry;
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::credential::{ApiKey, CredentialInfo};
 use crate::domain::event::RunEvent;
@@ -88,13 +89,13 @@ pub trait Store: Send + Sync + 'static {
     /// The database's clock, which every server and worker shares: what a
     /// time read from a row is compared with (a schedule's next tick).
     async fn now(&self) -> StoreResult<DateTime<Utc>>;
-    /// Cancels a queued, waiting or running run: it ends at once with `done`.
-    /// A terminal run is a [`StoreError::Conflict`].
-    async fn cancel_run(&self, id: &str) -> StoreResult<Run>;
-    /// Leaves a message for a run, taken in at its next step boundary (a
-    /// queued run's first); a waiting run is queued again to take it. A
-    /// terminal run is a [`StoreError::Conflict`].
-    async fn steer_run(&self, id: &str, message: &str) -> StoreResult<Run>;
+    /// Cancels a queued, waiting or running run: it ends at once with `done`
+    /// naming `by`. A terminal run is a [`StoreError::Conflict`].
+    async fn cancel_run(&self, id: &str, by: &By) -> StoreResult<Run>;
+    /// Leaves a message from `by` for a run, taken in at its next step
+    /// boundary (a queued run's first); a waiting run is queued again to take
+    /// it. A terminal run is a [`StoreError::Conflict`].
+    async fn steer_run(&self, id: &str, message: &str, by: &By) -> StoreResult<Run>;
     /// Records the answers a waiting run waits for (checkpoints of `step`: a
     /// person's decisions, or a client's tool results), writes `events`
     /// (`approval_decided`; or each `tool_result` and `tool_results_received`) and queues the run
@@ -115,8 +116,8 @@ pub trait Store: Send + Sync + 'static {
     async fn fleet_run_tasks(&self, id: &str, after_index: Option<u32>, limit: u32) -> StoreResult<Vec<Run>>;
     /// Cancels every task of a fleet run that has not ended (each writes its
     /// `result`; the last one the fleet run's `done`), in one transaction.
-    /// A finished fleet run is a [`StoreError::Conflict`].
-    async fn cancel_fleet_run(&self, id: &str) -> StoreResult<FleetRun>;
+    /// Each task's `done` names `by`. A finished fleet run is a [`StoreError::Conflict`].
+    async fn cancel_fleet_run(&self, id: &str, by: &By) -> StoreResult<FleetRun>;
 
     // Formations (definitions; their runs are formation runs) and formation runs.
     async fn insert_formation(&self, formation: &Formation) -> StoreResult<()>;
@@ -258,6 +259,13 @@ pub trait Store: Send + Sync + 'static {
     async fn revoke_api_key(&self, id: &str) -> StoreResult<ApiKeyInfo>;
     /// Whether any key opens the API now (not revoked, not expired).
     async fn any_live_api_key(&self) -> StoreResult<bool>;
+
+    // The audit log ([`crate::domain::audit`]).
+    /// Appends entries, in one transaction; one whose ID is already there
+    /// is left as it is.
+    async fn record_audit(&self, entries: &[AuditEntry]) -> StoreResult<()>;
+    /// A page of entries, the newest first.
+    async fn list_audit(&self, filter: &AuditFilter) -> StoreResult<Vec<AuditEntry>>;
 
     // Owners' quotas and usage ([`crate::domain::quota`]).
     /// Sets `owner`'s quota; an empty one removes it.

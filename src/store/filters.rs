@@ -65,3 +65,13 @@ pub struct SessionFilter {
     pub limit: Option<u32>,
     pub order: Order,
 }
+
+/// A page of the audit log, the newest first.
+#[derive(Debug, Clone, Default)]
+pub struct AuditFilter {
+    /// Only the changes this owner's keys made; every owner's when `None`.
+    pub owner: Option<String>,
+    /// Return entries older than this one (keyset pagination).
+    pub after: Option<String>,
+    pub limit: u32,
+}

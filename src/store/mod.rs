@@ -65,7 +65,7 @@ pub use answers::{
 };
 pub use contract::Store;
 pub use error::{SourceError, StoreError, StoreResult};
-pub use filters::{FleetRunFilter, FormationRunFilter, Order, RunFilter, SessionFilter};
+pub use filters::{AuditFilter, FleetRunFilter, FormationRunFilter, Order, RunFilter, SessionFilter};
 pub use retention::Pruned;
 
 /// A throw-away PostgreSQL database, for tests and benchmarks.

@@ -5,6 +5,7 @@
 use chrono::{DateTime, TimeZone, Utc};
 use serde::de::DeserializeOwned;
 
+use crate::domain::access::By;
 use crate::domain::checkpoint::{Checkpoint, CheckpointBody};
 use crate::domain::lifecycle::InboxKind;
 use crate::domain::model::{
@@ -214,6 +215,16 @@ pub fn status(stored: &str) -> StoreResult<RunStatus> {
 /// Decodes a stored inbox item's kind and message.
 pub fn inbox_kind(kind: &str, message: Option<String>) -> StoreResult<InboxKind> {
     InboxKind::from_stored(kind, message).ok_or_else(|| StoreError::internal(format!("unknown inbox item {kind:?}")))
+}
+
+/// Who sent an inbox item, as stored (JSON).
+pub fn by_json(by: Option<&By>) -> StoreResult<Option<String>> {
+    Ok(by.map(serde_json::to_string).transpose()?)
+}
+
+/// Reads who sent an inbox item back.
+pub fn stored_by(stored: Option<String>) -> StoreResult<Option<By>> {
+    Ok(stored.map(|json| serde_json::from_str(&json)).transpose()?)
 }
 
 /// The direction of a list's `ORDER BY` in `order`.

@@ -95,6 +95,7 @@ pub fn every_route(agent: &str, session: &str, run: &str) -> Vec<(Method, String
         (Method::GET, "/keys".into(), None),
         (Method::POST, "/keys".into(), Some(json!({"owner": "evil", "role": "member"}))),
         (Method::DELETE, "/keys/01JNOKEY000000000000000000".into(), None),
+        (Method::GET, "/audit".into(), None),
         (Method::GET, "/owners".into(), None),
         (Method::GET, "/owners/evil".into(), None),
         (Method::PUT, "/owners/evil".into(), Some(json!({"max_queued_runs": 1}))),

@@ -256,3 +256,8 @@ pub fn schedule(next_in: chrono::Duration) -> wingman::domain::schedule::Schedul
         updated_at: now,
     }
 }
+
+/// The person a test's cancels and steers are made by: the first admin.
+pub fn admin() -> wingman::domain::access::By {
+    wingman::domain::access::Caller::first_admin().by()
+}

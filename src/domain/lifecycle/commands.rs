@@ -2,6 +2,7 @@
 //! out, in domain terms. The rules of this module decide what each one
 //! writes; a backend only persists it.
 
+use crate::domain::access::By;
 use crate::domain::checkpoint::{Checkpoint, RunSummary};
 use crate::domain::event::RunEvent;
 use crate::domain::model::{Agent, MultitaskStrategy, RunInput, RunKind, RunStatus, Session};
@@ -75,6 +76,9 @@ pub struct InboxItem {
     /// Its number, increasing in the order items arrive.
     pub seq: u64,
     pub kind: InboxKind,
+    /// Who sent it (a steer's caller; none for an interrupt, which a newer
+    /// message of the session asks for).
+    pub by: Option<By>,
 }
 
 /// What an inbox item asks of the run.

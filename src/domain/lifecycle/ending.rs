@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::domain::access::By;
 use crate::domain::checkpoint::{summarize, Checkpoint, RunSummary};
 use crate::domain::event::RunEvent;
 use crate::domain::fleet::TaskEnd;
@@ -40,7 +41,11 @@ impl Ending {
         if !reason.keeps_history() {
             summary.history.clear();
         }
-        Ending::new(status, Some(reason.error()), summary)
+        let mut ending = Ending::new(status, Some(reason.error()), summary);
+        if let RunEvent::Done { by, .. } = &mut ending.done {
+            *by = reason.by().cloned();
+        }
+        ending
     }
 }
 
@@ -54,10 +59,10 @@ pub struct Stored {
 /// Why a run ends without its worker deciding it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EndReason {
-    /// `POST /runs/{id}/cancel`.
-    Cancelled,
-    /// Its fleet run was cancelled.
-    FleetRunCancelled,
+    /// `POST /runs/{id}/cancel`, by this caller.
+    Cancelled { by: By },
+    /// Its fleet run was cancelled, by this caller.
+    FleetRunCancelled { by: By },
     /// Its session was deleted.
     SessionDeleted,
     /// A newer message of its session came with `multitask_strategy: interrupt`
@@ -87,14 +92,22 @@ impl EndReason {
     /// The run's `error`.
     pub fn error(&self) -> String {
         match self {
-            EndReason::Cancelled => "cancelled".into(),
-            EndReason::FleetRunCancelled => "fleet run cancelled".into(),
+            EndReason::Cancelled { .. } => "cancelled".into(),
+            EndReason::FleetRunCancelled { .. } => "fleet run cancelled".into(),
             EndReason::SessionDeleted => "session deleted".into(),
             EndReason::Interrupted => "interrupted by a newer message".into(),
             EndReason::RolledBack => "rolled back by a newer message".into(),
             EndReason::GaveUp { charged } => crate::domain::attempt::gave_up(*charged),
             EndReason::ParentEnded => "the run that started this sub-agent ended".into(),
             EndReason::FormationEnded => "its formation run ended".into(),
+        }
+    }
+
+    /// Who ended the run, when a person did.
+    pub fn by(&self) -> Option<&By> {
+        match self {
+            EndReason::Cancelled { by } | EndReason::FleetRunCancelled { by } => Some(by),
+            _ => None,
         }
     }
 

@@ -1,25 +1,26 @@
 //! What people ask of runs that already exist: cancel, steer, decide.
 
+use crate::domain::access::By;
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::model::{FleetRun, Run, RunStatus};
 
 use super::{EndReason, InboxKind, Refusal};
 
-/// Cancels a run that has not ended; an ended one is a conflict.
-pub fn cancel(run: &Run) -> Result<EndReason, Refusal> {
+/// Cancels a run that has not ended, for `by`; an ended one is a conflict.
+pub fn cancel(run: &Run, by: &By) -> Result<EndReason, Refusal> {
     if run.status.is_terminal() {
         return Err(Refusal::run_ended(&run.id, run.status));
     }
-    Ok(EndReason::Cancelled)
+    Ok(EndReason::Cancelled { by: by.clone() })
 }
 
 /// Cancels a fleet run that has not ended: each of its unfinished tasks
-/// ends for the reason answered.
-pub fn cancel_fleet_run(fleet_run: &FleetRun) -> Result<EndReason, Refusal> {
+/// ends for the reason answered, which names `by`.
+pub fn cancel_fleet_run(fleet_run: &FleetRun, by: &By) -> Result<EndReason, Refusal> {
     if fleet_run.status.is_terminal() {
         return Err(Refusal::ended(&format!("fleet run {}", fleet_run.id), fleet_run.status.as_str()));
     }
-    Ok(EndReason::FleetRunCancelled)
+    Ok(EndReason::FleetRunCancelled { by: by.clone() })
 }
 
 /// What a steer writes.

@@ -5,6 +5,7 @@ use sqlx::PgConnection;
 
 use super::queue::{insert_runs, remember_key, remembered};
 use super::{progress, Pending};
+use crate::domain::access::By;
 use crate::domain::fleet;
 use crate::domain::lifecycle::{self, EndReason, EndedTask, IdempotencyKey, NewFleetRun};
 use crate::domain::model::FleetRun;
@@ -158,10 +159,10 @@ pub async fn task_ended(c: &mut PgConnection, p: &mut Pending, task: EndedTask<'
 /// Cancels every task that has not ended, waiting ones first so that no
 /// slot passes to a task about to be cancelled anyway. The tasks' rows are
 /// locked before the fleet run's, the order every write keeps.
-pub async fn cancel(c: &mut PgConnection, p: &mut Pending, id: &str) -> StoreResult<FleetRun> {
+pub async fn cancel(c: &mut PgConnection, p: &mut Pending, id: &str, by: &By) -> StoreResult<FleetRun> {
     let open = lock_open_tasks(c, id).await?;
     let run = get(c, id).await?.ok_or(StoreError::NotFound("fleet run"))?;
-    let reason = lifecycle::cancel_fleet_run(&run)?;
+    let reason = lifecycle::cancel_fleet_run(&run, by)?;
     end_tasks(c, p, id, open, &reason).await?;
     get(c, id).await?.ok_or(StoreError::NotFound("fleet run"))
 }

@@ -33,6 +33,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (24, "owners", include_str!("../../../migrations/postgres/0024_owners.sql")),
     (25, "owned_sealed", include_str!("../../../migrations/postgres/0025_owned_sealed.sql")),
     (26, "quotas", include_str!("../../../migrations/postgres/0026_quotas.sql")),
+    (27, "audit", include_str!("../../../migrations/postgres/0027_audit.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

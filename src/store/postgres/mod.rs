@@ -33,6 +33,7 @@ use crate::store::{Enqueued, NewRun, StoreError, StoreResult};
 
 pub use migrate::up_to as migrate_up_to;
 
+mod audit;
 mod budgets;
 mod children;
 mod commit;

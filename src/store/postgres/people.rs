@@ -11,6 +11,7 @@ use super::commit::insert_checkpoints;
 use super::progress::finish;
 use super::queue::{get_run, get_run_locked};
 use super::Pending;
+use crate::domain::access::By;
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::event::RunEvent;
 use crate::domain::lifecycle::{self, InboxItem, InboxKind, MakeWay};
@@ -40,7 +41,7 @@ pub async fn make_way(
         rows.into_iter().map(|(id, status)| Ok((id, rows::status(&status)?))).collect::<StoreResult<Vec<_>>>()?;
     for step in lifecycle::make_way(strategy, session_id, &unfinished)? {
         match step {
-            MakeWay::Interrupt { run_id } => add(c, &run_id, &InboxKind::Interrupt).await?,
+            MakeWay::Interrupt { run_id } => add(c, &run_id, &InboxKind::Interrupt, None).await?,
             MakeWay::End { run_id, reason } => finish(c, p, &run_id, &reason).await?,
         }
     }
@@ -48,10 +49,10 @@ pub async fn make_way(
 }
 
 /// Leaves a message in a run's inbox; a waiting run is queued again to take it.
-pub async fn steer(c: &mut PgConnection, p: &mut Pending, run_id: &str, message: &str) -> StoreResult<Run> {
+pub async fn steer(c: &mut PgConnection, p: &mut Pending, run_id: &str, message: &str, by: &By) -> StoreResult<Run> {
     let run = get_run_locked(c, run_id).await?;
     let steer = lifecycle::steer(&run, message)?;
-    add(c, run_id, &steer.item).await?;
+    add(c, run_id, &steer.item, Some(by)).await?;
     if steer.requeue {
         sqlx::query("UPDATE runs SET status = 'queued', updated_at = wingman_ms() WHERE id = $1")
             .bind(run_id)
@@ -132,28 +133,34 @@ pub async fn read_inbox(c: &mut PgConnection, run_id: &str) -> StoreResult<Vec<I
     Ok(inboxes.remove(run_id).unwrap_or_default())
 }
 
+/// An inbox row as read: its run, number, kind, message and sender (JSON).
+type InboxRow = (String, i64, String, Option<String>, Option<String>);
+
 /// The inboxes of several runs, each oldest first; runs with an empty one
 /// are left out.
 pub async fn read_inboxes(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<String, Vec<InboxItem>>> {
-    let rows: Vec<(String, i64, String, Option<String>)> =
-        sqlx::query_as("SELECT run_id, seq, kind, message FROM run_inbox WHERE run_id = ANY($1) ORDER BY seq")
+    let rows: Vec<InboxRow> =
+        sqlx::query_as("SELECT run_id, seq, kind, message, by_json FROM run_inbox WHERE run_id = ANY($1) ORDER BY seq")
             .bind(run_ids)
             .fetch_all(&mut *c)
             .await?;
     let mut inboxes: HashMap<String, Vec<InboxItem>> = HashMap::new();
-    for (run_id, seq, kind, message) in rows {
-        let item = InboxItem { seq: seq as u64, kind: rows::inbox_kind(&kind, message)? };
+    for (run_id, seq, kind, message, by) in rows {
+        let item = InboxItem { seq: seq as u64, kind: rows::inbox_kind(&kind, message)?, by: rows::stored_by(by)? };
         inboxes.entry(run_id).or_default().push(item);
     }
     Ok(inboxes)
 }
 
-async fn add(c: &mut PgConnection, run_id: &str, kind: &InboxKind) -> StoreResult<()> {
-    sqlx::query("INSERT INTO run_inbox (run_id, kind, message, created_at) VALUES ($1, $2, $3, wingman_ms())")
-        .bind(run_id)
-        .bind(kind.as_str())
-        .bind(kind.message())
-        .execute(&mut *c)
-        .await?;
+async fn add(c: &mut PgConnection, run_id: &str, kind: &InboxKind, by: Option<&By>) -> StoreResult<()> {
+    sqlx::query(
+        "INSERT INTO run_inbox (run_id, kind, message, by_json, created_at) VALUES ($1, $2, $3, $4, wingman_ms())",
+    )
+    .bind(run_id)
+    .bind(kind.as_str())
+    .bind(kind.message())
+    .bind(rows::by_json(by)?)
+    .execute(&mut *c)
+    .await?;
     Ok(())
 }

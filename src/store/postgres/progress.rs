@@ -9,6 +9,7 @@ use sqlx::{PgConnection, Row};
 
 use super::queue::{get_run, get_run_locked};
 use super::{children, deliveries, fleet, formations, load, quotas, Pending};
+use crate::domain::access::By;
 use crate::domain::lifecycle::{self, EndReason, EndedRow, Ending, Stored};
 use crate::domain::model::{Message, Run};
 use crate::domain::quota::{self, DayUsage};
@@ -277,10 +278,10 @@ async fn pass_turns(c: &mut PgConnection, turns: &[(&str, i64)]) -> StoreResult<
 }
 
 /// Cancels a run that has not ended; the rules refuse an ended one.
-pub async fn cancel(c: &mut PgConnection, p: &mut Pending, id: &str) -> StoreResult<Run> {
+pub async fn cancel(c: &mut PgConnection, p: &mut Pending, id: &str, by: &By) -> StoreResult<Run> {
     // A sub-agent's end writes into its parent, which is locked first.
     children::lock_with_parents(c, &[id]).await?;
     let run = get_run_locked(c, id).await?;
-    finish(c, p, id, &lifecycle::cancel(&run)?).await?;
+    finish(c, p, id, &lifecycle::cancel(&run, by)?).await?;
     get_run(c, id).await?.ok_or(StoreError::NotFound("run"))
 }

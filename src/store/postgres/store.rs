@@ -10,10 +10,11 @@ use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
 use super::{
-    budgets, deliveries, events, fleet, formations, keys, listings, load, people, progress, queue, quotas, retention,
-    schedules, sealed, workers, PgStore,
+    audit, budgets, deliveries, events, fleet, formations, keys, listings, load, people, progress, queue, quotas,
+    retention, schedules, sealed, workers, PgStore,
 };
-use crate::domain::access::{ApiKeyInfo, NewApiKey};
+use crate::domain::access::{ApiKeyInfo, By, NewApiKey};
+use crate::domain::audit::AuditEntry;
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::credential::{ApiKey, CredentialInfo};
 use crate::domain::event::RunEvent;
@@ -28,9 +29,9 @@ use crate::domain::webhook::{Attempt, Delivery, Next};
 use crate::store::rows;
 use crate::store::sealed::SealedTable;
 use crate::store::{
-    Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor, FleetRunFilter,
-    FormationRunFilter, HandBack, Heartbeat, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats,
-    RunContext, RunFilter, SessionFilter, Store, StoreError, StoreResult, WorkerInfo,
+    AuditFilter, Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor,
+    FleetRunFilter, FormationRunFilter, HandBack, Heartbeat, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun,
+    Pruned, QueueStats, RunContext, RunFilter, SessionFilter, Store, StoreError, StoreResult, WorkerInfo,
 };
 
 /// A fleet's definition and whether one of its fleet runs is unfinished.
@@ -229,9 +230,9 @@ impl Store for PgStore {
         })
     }
 
-    async fn cancel_run(&self, id: &str) -> StoreResult<Run> {
-        let id = id.to_string();
-        self.write(move |c, p| Box::pin(async move { progress::cancel(c, p, &id).await })).await
+    async fn cancel_run(&self, id: &str, by: &By) -> StoreResult<Run> {
+        let (id, by) = (id.to_string(), by.clone());
+        self.write(move |c, p| Box::pin(async move { progress::cancel(c, p, &id, &by).await })).await
     }
 
     async fn enqueue_fleet_run(&self, run: NewFleetRun, key: Option<IdempotencyKey>) -> StoreResult<EnqueuedFleetRun> {
@@ -275,9 +276,9 @@ impl Store for PgStore {
         found.iter().map(rows::run).collect()
     }
 
-    async fn cancel_fleet_run(&self, id: &str) -> StoreResult<FleetRun> {
-        let id = id.to_string();
-        self.write(move |c, p| Box::pin(async move { fleet::cancel(c, p, &id).await })).await
+    async fn cancel_fleet_run(&self, id: &str, by: &By) -> StoreResult<FleetRun> {
+        let (id, by) = (id.to_string(), by.clone());
+        self.write(move |c, p| Box::pin(async move { fleet::cancel(c, p, &id, &by).await })).await
     }
 
     async fn insert_formation(&self, formation: &Formation) -> StoreResult<()> {
@@ -478,9 +479,9 @@ impl Store for PgStore {
         people::read_inbox(&mut *self.pool.acquire().await?, run_id).await
     }
 
-    async fn steer_run(&self, id: &str, message: &str) -> StoreResult<Run> {
-        let (id, message) = (id.to_string(), message.to_string());
-        self.write(move |c, p| Box::pin(async move { people::steer(c, p, &id, &message).await })).await
+    async fn steer_run(&self, id: &str, message: &str, by: &By) -> StoreResult<Run> {
+        let (id, message, by) = (id.to_string(), message.to_string(), by.clone());
+        self.write(move |c, p| Box::pin(async move { people::steer(c, p, &id, &message, &by).await })).await
     }
 
     async fn decide(&self, id: &str, step: u32, answers: Vec<Checkpoint>, events: Vec<RunEvent>) -> StoreResult<Run> {
@@ -562,6 +563,15 @@ impl Store for PgStore {
 
     async fn any_live_api_key(&self) -> StoreResult<bool> {
         keys::any_live(&self.pool).await
+    }
+
+    async fn record_audit(&self, entries: &[AuditEntry]) -> StoreResult<()> {
+        let entries = entries.to_vec();
+        self.write(move |c, _| Box::pin(async move { audit::record(c, &entries).await })).await
+    }
+
+    async fn list_audit(&self, filter: &AuditFilter) -> StoreResult<Vec<AuditEntry>> {
+        audit::list(&self.pool, filter).await
     }
 
     async fn put_secret(&self, owner: &str, name: &str, value: &Secret) -> StoreResult<SecretInfo> {

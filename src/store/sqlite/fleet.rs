@@ -10,6 +10,7 @@ use super::progress::insert_events;
 use super::queue::{insert_run, remember_key, remembered};
 use super::resources::insert_session;
 use super::rows::{self, ms};
+use crate::domain::access::By;
 use crate::domain::fleet;
 use crate::domain::lifecycle::{self, EndReason, EndedTask, IdempotencyKey, NewFleetRun};
 use crate::domain::model::FleetRun;
@@ -137,9 +138,9 @@ pub fn task_ended(conn: &Connection, task: EndedTask, now: DateTime<Utc>) -> Sto
 
 /// [`crate::store::Store::cancel_fleet_run`]. Blocked tasks end first, so
 /// that no slot passes to a task about to end too.
-pub fn cancel(conn: &Connection, id: &str, now: DateTime<Utc>) -> StoreResult<FleetRun> {
+pub fn cancel(conn: &Connection, id: &str, by: &By, now: DateTime<Utc>) -> StoreResult<FleetRun> {
     let run = get(conn, id)?.ok_or(StoreError::NotFound("fleet run"))?;
-    let reason = lifecycle::cancel_fleet_run(&run)?;
+    let reason = lifecycle::cancel_fleet_run(&run, by)?;
     end_tasks(conn, id, &reason, now)?;
     get(conn, id)?.ok_or(StoreError::NotFound("fleet run"))
 }

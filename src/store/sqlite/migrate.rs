@@ -30,6 +30,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (23, "owners", include_str!("../../../migrations/sqlite/0023_owners.sql")),
     (24, "owned_sealed", include_str!("../../../migrations/sqlite/0024_owned_sealed.sql")),
     (25, "quotas", include_str!("../../../migrations/sqlite/0025_quotas.sql")),
+    (26, "audit", include_str!("../../../migrations/sqlite/0026_audit.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

@@ -9,7 +9,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::access::{ApiKeyInfo, NewApiKey};
+use crate::domain::access::{ApiKeyInfo, By, NewApiKey};
+use crate::domain::audit::AuditEntry;
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::credential::{ApiKey, CredentialInfo};
 use crate::domain::event::RunEvent;
@@ -23,11 +24,12 @@ use crate::domain::secret::{Secret, SecretInfo};
 use crate::domain::webhook::{Attempt, Delivery, Next};
 use crate::store::sealed::SealedTable;
 use crate::store::{
-    Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor, FleetRunFilter,
-    FormationRunFilter, HandBack, Heartbeat, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun, Pruned, QueueStats,
-    RunContext, RunFilter, SessionFilter, Store, StoreOptions, StoreResult, WorkerInfo,
+    AuditFilter, Claim, Commit, Committed, Enqueued, EnqueuedFleetRun, EnqueuedFormationRun, EventCursor,
+    FleetRunFilter, FormationRunFilter, HandBack, Heartbeat, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun,
+    Pruned, QueueStats, RunContext, RunFilter, SessionFilter, Store, StoreOptions, StoreResult, WorkerInfo,
 };
 
+mod audit;
 mod budgets;
 mod children;
 mod deliveries;
@@ -207,14 +209,14 @@ impl Store for SqliteStore {
         self.readers.read(move |c| queue_view::read(c, next)).await
     }
 
-    async fn cancel_run(&self, id: &str) -> StoreResult<Run> {
-        let id = id.to_string();
-        self.writer.write(move |c| progress::cancel(c, &id, Utc::now())).await
+    async fn cancel_run(&self, id: &str, by: &By) -> StoreResult<Run> {
+        let (id, by) = (id.to_string(), by.clone());
+        self.writer.write(move |c| progress::cancel(c, &id, &by, Utc::now())).await
     }
 
-    async fn steer_run(&self, id: &str, message: &str) -> StoreResult<Run> {
-        let (id, message) = (id.to_string(), message.to_string());
-        self.writer.write(move |c| people::steer(c, &id, &message, Utc::now())).await
+    async fn steer_run(&self, id: &str, message: &str, by: &By) -> StoreResult<Run> {
+        let (id, message, by) = (id.to_string(), message.to_string(), by.clone());
+        self.writer.write(move |c| people::steer(c, &id, &message, &by, Utc::now())).await
     }
 
     async fn decide(&self, id: &str, step: u32, answers: Vec<Checkpoint>, events: Vec<RunEvent>) -> StoreResult<Run> {
@@ -241,9 +243,9 @@ impl Store for SqliteStore {
         self.readers.read(move |c| reads::fleet_run_tasks(c, &id, after_index, limit)).await
     }
 
-    async fn cancel_fleet_run(&self, id: &str) -> StoreResult<FleetRun> {
-        let id = id.to_string();
-        self.writer.write(move |c| fleet::cancel(c, &id, Utc::now())).await
+    async fn cancel_fleet_run(&self, id: &str, by: &By) -> StoreResult<FleetRun> {
+        let (id, by) = (id.to_string(), by.clone());
+        self.writer.write(move |c| fleet::cancel(c, &id, &by, Utc::now())).await
     }
 
     async fn insert_formation(&self, formation: &Formation) -> StoreResult<()> {
@@ -495,6 +497,16 @@ impl Store for SqliteStore {
 
     async fn any_live_api_key(&self) -> StoreResult<bool> {
         self.readers.read(|c| keys::any_live(c, Utc::now())).await
+    }
+
+    async fn record_audit(&self, entries: &[AuditEntry]) -> StoreResult<()> {
+        let rows = entries.iter().map(audit::Row::of).collect::<StoreResult<Vec<_>>>()?;
+        self.writer.write(move |c| audit::record(c, &rows)).await
+    }
+
+    async fn list_audit(&self, filter: &AuditFilter) -> StoreResult<Vec<AuditEntry>> {
+        let filter = filter.clone();
+        self.readers.read(move |c| audit::list(c, &filter)).await
     }
 
     async fn put_secret(&self, owner: &str, name: &str, value: &Secret) -> StoreResult<SecretInfo> {

@@ -8,6 +8,7 @@ use rusqlite::{params, Connection};
 use super::progress::{finish, insert_checkpoints, insert_events};
 use super::queue::get_run;
 use super::rows::{self, ms};
+use crate::domain::access::By;
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::event::RunEvent;
 use crate::domain::lifecycle::{self, InboxItem, InboxKind, MakeWay};
@@ -34,7 +35,7 @@ pub fn make_way(
     )?;
     for step in lifecycle::make_way(strategy, session_id, &unfinished)? {
         match step {
-            MakeWay::Interrupt { run_id } => add(conn, &run_id, &InboxKind::Interrupt, now)?,
+            MakeWay::Interrupt { run_id } => add(conn, &run_id, &InboxKind::Interrupt, None, now)?,
             MakeWay::End { run_id, reason } => finish(conn, &run_id, &reason, now)?,
         }
     }
@@ -42,10 +43,10 @@ pub fn make_way(
 }
 
 /// [`crate::store::Store::steer_run`], in the writer's transaction.
-pub fn steer(conn: &Connection, run_id: &str, message: &str, now: DateTime<Utc>) -> StoreResult<Run> {
+pub fn steer(conn: &Connection, run_id: &str, message: &str, by: &By, now: DateTime<Utc>) -> StoreResult<Run> {
     let run = get_run(conn, run_id)?.ok_or(StoreError::NotFound("run"))?;
     let steer = lifecycle::steer(&run, message)?;
-    add(conn, run_id, &steer.item, now)?;
+    add(conn, run_id, &steer.item, Some(by), now)?;
     if steer.requeue {
         conn.prepare_cached("UPDATE runs SET status = 'queued', updated_at = ?2 WHERE id = ?1")?
             .execute(params![run_id, ms(now)])?;
@@ -86,14 +87,17 @@ pub fn take_delivered(conn: &Connection, run_id: &str, delivered: &[u64]) -> Sto
 
 /// A run's inbox, oldest first.
 pub fn read_inbox(conn: &Connection, run_id: &str) -> StoreResult<Vec<InboxItem>> {
-    rows::select_all(conn, "SELECT seq, kind, message FROM run_inbox WHERE run_id = ?1 ORDER BY seq", [run_id], |r| {
+    let sql = "SELECT seq, kind, message, by_json FROM run_inbox WHERE run_id = ?1 ORDER BY seq";
+    rows::select_all(conn, sql, [run_id], |r| {
         let kind = rows::inbox_kind(&r.get::<_, String>(1)?, r.get(2)?)?;
-        Ok(InboxItem { seq: r.get::<_, i64>(0)? as u64, kind })
+        Ok(InboxItem { seq: r.get::<_, i64>(0)? as u64, kind, by: rows::stored_by(r.get(3)?)? })
     })
 }
 
-fn add(conn: &Connection, run_id: &str, kind: &InboxKind, now: DateTime<Utc>) -> StoreResult<()> {
-    conn.prepare_cached("INSERT INTO run_inbox (run_id, kind, message, created_at) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![run_id, kind.as_str(), kind.message(), ms(now)])?;
+fn add(conn: &Connection, run_id: &str, kind: &InboxKind, by: Option<&By>, now: DateTime<Utc>) -> StoreResult<()> {
+    conn.prepare_cached(
+        "INSERT INTO run_inbox (run_id, kind, message, by_json, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![run_id, kind.as_str(), kind.message(), rows::by_json(by)?, ms(now)])?;
     Ok(())
 }

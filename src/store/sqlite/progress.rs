@@ -8,6 +8,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::queue::get_run;
 use super::rows::{self, ms};
 use super::{children, deliveries, fleet, formations, load, people, quotas};
+use crate::domain::access::By;
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::event::RunEvent;
 use crate::domain::lifecycle::{self, Commit, Effect, EndReason, EndedRow, Ending, Lease, Stored};
@@ -238,8 +239,8 @@ fn append_history(
 }
 
 /// [`crate::store::Store::cancel_run`], in the writer's transaction.
-pub fn cancel(conn: &Connection, id: &str, now: DateTime<Utc>) -> StoreResult<Run> {
+pub fn cancel(conn: &Connection, id: &str, by: &By, now: DateTime<Utc>) -> StoreResult<Run> {
     let run = get_run(conn, id)?.ok_or(StoreError::NotFound("run"))?;
-    finish(conn, id, &lifecycle::cancel(&run)?, now)?;
+    finish(conn, id, &lifecycle::cancel(&run, by)?, now)?;
     get_run(conn, id)?.ok_or(StoreError::NotFound("run"))
 }

@@ -520,6 +520,8 @@ function timeline(container, runId) {
   };
   const line = (event, ...detail) => h("div", {class: "event", "data-seq": event.seq, "data-type": event.type},
     h("span", {class: "type"}, event.type.replace(/_/g, " ")), detail.length ? " · " : "", detail);
+  // Who took a person's action: the key's owner, and its name if it has one.
+  const by = (event) => event.by ? ` — by ${event.by.owner}${event.by.name ? ` (${event.by.name})` : ""}` : "";
   return (e) => {
     const answer = e.type === "approval_decided" || e.type === "tool_results_received";
     const s = e.step !== undefined && !answer ? step(e.step) : null;
@@ -566,7 +568,7 @@ function timeline(container, runId) {
         break;
       case "approval_decided":
         closeBox(waiting);
-        container.append(line(e, e.decisions.map((d) => `${d.call_id}: ${d.decision}`).join(", ")));
+        container.append(line(e, e.decisions.map((d) => `${d.call_id}: ${d.decision}`).join(", ") + by(e)));
         e.decisions.filter((d) => d.decision === "edit").forEach((d) => markEdited(container, d));
         break;
       case "tool_calls_requested":
@@ -577,10 +579,10 @@ function timeline(container, runId) {
       case "tool_results_received":
         // Each output came before this, as the call's tool_result.
         closeBox(waiting);
-        container.append(line(e, e.call_ids.join(", ")));
+        container.append(line(e, e.call_ids.join(", ") + by(e)));
         break;
       case "run_started": container.append(line(e, `attempt ${e.attempt}, worker ${e.worker_id}`)); break;
-      case "steered": container.append(line(e, e.message)); break;
+      case "steered": container.append(line(e, e.message + by(e))); break;
       case "subagent_started":
         s.box.append(line(e, "run ", idLink("runs", e.child_run_id), ` answers ${e.call_id}`));
         break;
@@ -604,7 +606,7 @@ function timeline(container, runId) {
         container.append(line(e, `${e.tokens_before} → ${e.tokens_after} tokens; ${e.summarized_messages} messages `
           + `summarized, ${e.pruned_results} tool results pruned`));
         break;
-      case "done": container.append(line(e, badge(e.status), e.error ? ` ${e.error}` : "")); break;
+      case "done": container.append(line(e, badge(e.status), e.error ? ` ${e.error}` : "", by(e))); break;
       default: container.append(line(e));
     }
   };
