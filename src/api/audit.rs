@@ -1,4 +1,4 @@
-//! The audit log: [`record`], the middleware that writes an entry for each
+//! The audit log: [`record`], the middleware that queues an entry for each
 //! state change made through the API, and `GET /audit` (an admin's alone,
 //! [`crate::domain::access::refusal`]), which reads them, the newest first.
 //!
