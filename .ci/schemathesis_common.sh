@@ -1,33 +1,12 @@
 # Sourced by .ci/schemathesis.sh and .ci/schemathesis_owners.sh (from the
-# repository's root): schemathesis in a virtualenv under target/ (installed
-# from PyPI on first use; without Python's venv and pip, and not root, the
-# calling script is skipped with a message), the wingman binary, and
-# `start_server`, which runs `wingman serve` on a free port.
+# repository's root): schemathesis in a virtualenv under target/
+# (.ci/schemathesis_venv.sh), the wingman binary, and `start_server`, which
+# runs `wingman serve` on a free port.
 
-version=4.32.5
+# The virtualenv (and `skip`, `venv`, `version`).
+source .ci/schemathesis_venv.sh
 binary=${WINGMAN_BIN:-$PWD/target/debug/wingman}
-venv=$PWD/target/schemathesis/venv-$version
 hooks=$PWD/.ci
-
-skip() {
-    echo "skipped: $1"
-    exit 0
-}
-
-if [ ! -x "$venv/bin/schemathesis" ]; then
-    command -v python3 >/dev/null || skip "python3 is not installed"
-    rm -rf "$venv"
-    if ! python3 -m venv "$venv" >/dev/null 2>&1; then
-        [ "$(id -u)" = 0 ] || skip "python3 cannot make a virtualenv (python3-venv) and this is not root"
-        echo "python3 -m venv failed" >&2
-        exit 1
-    fi
-    if ! "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"; then
-        [ "$(id -u)" = 0 ] || skip "pip could not install schemathesis==$version and this is not root"
-        echo "pip install schemathesis==$version failed" >&2
-        exit 1
-    fi
-fi
 "$venv/bin/schemathesis" --version
 
 [ -x "$binary" ] || cargo build --locked --bin wingman

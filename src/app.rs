@@ -109,7 +109,7 @@ impl Application {
         // Outside the services: it writes what the last answers queued, after the server stops.
         let audit_stop = CancellationToken::new();
         let appender = tokio::spawn(appender.run(audit_stop.clone()));
-        let state = AppState {
+        let state = AppState::new(api::Shared {
             store: self.store.clone(),
             door,
             hub,
@@ -121,7 +121,7 @@ impl Application {
             services: board,
             keys,
             audit,
-        };
+        });
         tracing::info!(addr = %self.listener.local_addr()?, workers = self.config.workers, "wingman serving");
         // Open SSE tails end when their client goes; they do not hold shutdown up.
         let routes = api::router(state);

@@ -696,6 +696,7 @@ on_both_backends! {
             (Method::POST, "/schedules".into(),
                 json!({"name": "s", "every": "1s", "target": {"formation_id": "{}", "input": "x"}})),
             (Method::POST, format!("/sessions/{own_session}/message"), json!({"message": "hi", "agent_id": "{}"})),
+            (Method::POST, format!("/sessions/{own_session}/compact"), json!({"agent_id": "{}"})),
             (Method::PUT, format!("/sessions/{own_session}"), json!({"agent_id": "{}"})),
             (Method::PUT, format!("/fleets/{own_fleet}"), json!({"agent_id": "{}"})),
         ];

@@ -26,6 +26,12 @@ const QUEUED: usize = 8_192;
 /// The most entries written in one transaction.
 const BATCH: usize = 512;
 
+/// How long the appender lets entries gather after the first before it
+/// writes them: a busy server then writes one batch every few milliseconds
+/// instead of one for every request or two, which on PostgreSQL is a commit
+/// each (docs/benchmarks.md). A read of the log waits at most this longer.
+const LINGER: Duration = Duration::from_millis(10);
+
 /// The first wait after a failed write; it doubles up to [`MAX_BACKOFF`].
 const BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
@@ -103,6 +109,10 @@ impl Appender {
                 _ = stop.cancelled() => break,
             };
             let mut batch = vec![first];
+            tokio::select! {
+                _ = tokio::time::sleep(LINGER) => {}
+                _ = stop.cancelled() => {}
+            }
             self.take_queued(&mut batch);
             self.write(batch, &stop).await;
         }

@@ -69,7 +69,6 @@ async fn compact(
     JsonBody(body): JsonBody<CompactBody>,
 ) -> ApiResult<Response> {
     let envelope = envelope(&caller, &headers, None, None)?;
-    super::sessions::open_to(&state, &caller, &session_id, body.agent_id.as_deref()).await?;
     let submission = CompactionSubmission { session_id, agent_id: body.agent_id };
     let enqueued = state.door.compaction(&envelope, submission).await?;
     let run = enqueued.run;

@@ -18,7 +18,6 @@ use super::extract::{JsonBody, QueryParams};
 use super::peer::{unless_hung_up, Peer};
 use super::runs::{accepted, envelope, WaitQuery};
 use super::schemas::{self, Id, IdempotencyKey};
-use super::sessions;
 use super::sse::{self, MessageStreamFrame};
 use super::AppState;
 use crate::domain::access::Caller;
@@ -181,7 +180,6 @@ async fn submit_message(
     JsonBody(mut body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
     let envelope = envelope(&caller, &headers, body.priority, body.concurrency.take())?;
-    sessions::open_to(&state, &caller, &session_id, body.agent_id.as_deref()).await?;
     let enqueued = state.door.message(&envelope, body.submission(&session_id)).await?;
     let run = enqueued.run;
     if query.wait {
@@ -222,7 +220,6 @@ async fn submit_message_stream(
     JsonBody(mut body): JsonBody<MessageBody>,
 ) -> ApiResult<Response> {
     let envelope = envelope(&caller, &headers, body.priority, body.concurrency.take())?;
-    sessions::open_to(&state, &caller, &session_id, body.agent_id.as_deref()).await?;
     let enqueued = state.door.message(&envelope, body.submission(&session_id)).await?;
     Ok(sse::stream(&state, &enqueued.run.id, 0, sse::Dialect::Seed))
 }

@@ -64,7 +64,7 @@ pub fn envelope(
         .map(|value| value.to_str().map_err(|_| ApiError::BadRequest("Idempotency-Key must be visible ASCII".into())));
     let traceparent = headers.get("traceparent").and_then(|v| v.to_str().ok());
     let envelope = Envelope::client(key.transpose()?, traceparent)?;
-    Ok(envelope.owned_by(&caller.owner).with_priority(priority)?.with_concurrency(concurrency)?)
+    Ok(envelope.for_caller(caller).with_priority(priority)?.with_concurrency(concurrency)?)
 }
 
 /// The answer of an accepted submission: `202`, where to find what it made,

@@ -119,8 +119,7 @@ async fn check(state: &AppState, caller: &Caller, body: &ScheduleBody) -> ApiRes
 async fn check_target(state: &AppState, caller: &Caller, target: &Target) -> ApiResult<()> {
     match target {
         Target::Message { session_id, agent_id, message } => {
-            super::sessions::open_to(state, caller, session_id, agent_id.as_deref()).await?;
-            state.door.session_agent(session_id, agent_id.as_deref()).await?;
+            state.door.session_agent(session_id, agent_id.as_deref(), Some(caller)).await?;
             checks::message(message).map_err(ApiError::BadRequest)
         }
         Target::Fleet { fleet_id, tasks } => {

@@ -259,17 +259,6 @@ pub async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Sess
     visible(caller, state.store.get_session(id).await?, || format!("session {id}"))
 }
 
-/// Refuses, as if they did not exist, a session the caller may not see
-/// and an agent named for one of its runs that the caller may not see: a
-/// message or compaction may go only where the caller's work goes.
-pub async fn open_to(state: &AppState, caller: &Caller, session_id: &str, agent_id: Option<&str>) -> ApiResult<()> {
-    find(state, caller, session_id).await?;
-    if let Some(agent_id) = agent_id {
-        agents::find(state, caller, agent_id).await?;
-    }
-    Ok(())
-}
-
 /// One session with its history.
 #[utoipa::path(
     get,

@@ -1,8 +1,9 @@
 //! A message to a session, and a compaction of its history: each a run in
 //! the session's order.
 
+use crate::domain::access::Caller;
 use crate::domain::guard;
-use crate::domain::model::{new_id, Agent, Carried, MultitaskStrategy, Reasoning, RunInput, RunKind, Session};
+use crate::domain::model::{new_id, Agent, Carried, MultitaskStrategy, Owned, Reasoning, RunInput, RunKind, Session};
 use crate::domain::toolset;
 use crate::domain::webhook::Webhook;
 use crate::store::{Enqueued, NewRun};
@@ -61,7 +62,8 @@ impl Door {
         let reasoning = submission.reasoning.as_deref().map(|r| Reasoning::parse_field("reasoning", r));
         let reasoning = reasoning.transpose().map_err(SubmitError::Invalid)?;
         let session_id = submission.session_id.clone();
-        let (session, agent_id, agent) = self.session_agent(&session_id, submission.agent_id.as_deref()).await?;
+        let (session, agent_id, agent) =
+            self.session_agent(&session_id, submission.agent_id.as_deref(), envelope.caller.as_ref()).await?;
         check_budget(submission.max_cost_usd, &agent)?;
         let webhook = checks::webhook_url(&self.config.webhooks, submission.webhook.as_ref(), agent.webhook.as_ref())?;
         let parts = submission.key_parts(&agent_id);
@@ -76,7 +78,8 @@ impl Door {
     /// Enqueues a compaction of the session's history, in the session's order.
     pub async fn compaction(&self, envelope: &Envelope, submission: CompactionSubmission) -> SubmitResult<Enqueued> {
         let session_id = submission.session_id.clone();
-        let (session, agent_id, agent) = self.session_agent(&session_id, submission.agent_id.as_deref()).await?;
+        let (session, agent_id, agent) =
+            self.session_agent(&session_id, submission.agent_id.as_deref(), envelope.caller.as_ref()).await?;
         let key = envelope.key(&format!("compact:{session_id}"), &[agent_id.as_str()]);
         let input = RunInput::new(String::new(), in_session(envelope, &session, &agent));
         self.check_queue_room(&session.owner, 1).await?;
@@ -85,17 +88,22 @@ impl Door {
     }
 
     /// A session, and the agent (with the session's added tools) that a run
-    /// for it uses: `agent_id` if given, else the session's own. A schedule
-    /// is checked with this when it is made, as its ticks will be.
+    /// for it uses: `agent_id` if given, else the session's own. A session,
+    /// or a named agent, that `caller` may not see is answered as one that
+    /// does not exist. A schedule is checked with this when it is made, as
+    /// its ticks will be.
     pub async fn session_agent(
         &self,
         session_id: &str,
         agent_id: Option<&str>,
+        caller: Option<&Caller>,
     ) -> SubmitResult<(Session, String, Agent)> {
+        let sees = |object: &dyn Owned| caller.is_none_or(|caller| caller.sees(object.owner(), object.shared()));
         let (session, agent) = self
             .store
             .session_and_agent(session_id, agent_id)
             .await?
+            .filter(|(session, _)| sees(session))
             .ok_or_else(|| SubmitError::NotFound(format!("session {session_id}")))?;
         let agent_id_given = agent_id.is_some();
         let agent_id = agent_id
@@ -103,8 +111,9 @@ impl Door {
             .or(session.agent_id.clone())
             .ok_or_else(|| SubmitError::Refused("agent_id is required: the session has no agent of its own".into()))?;
         let agent = match (agent, agent_id_given) {
-            (Some(agent), _) => agent,
-            (None, true) => return Err(SubmitError::NotFound(format!("agent {agent_id}"))),
+            (Some(agent), false) => agent,
+            (Some(agent), true) if sees(&agent) => agent,
+            (_, true) => return Err(SubmitError::NotFound(format!("agent {agent_id}"))),
             (None, false) => {
                 return Err(SubmitError::Gone(format!(
                 "this session's agent {agent_id} no longer exists (it was deleted): name another with \"agent_id\" \

@@ -13,6 +13,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::domain::access::Caller;
 use crate::domain::model::{Carried, Concurrency};
 use crate::domain::quota::QueueRefusal;
 use crate::store::quota_book::QuotaBook;
@@ -67,6 +68,11 @@ impl Default for SubmitConfig {
 pub struct Envelope {
     pub keyed: Keyed,
     pub carried: Carried,
+    /// The client whose request this is: what the submission names (its
+    /// session, an agent) must be visible to it, or it is answered as one
+    /// that does not exist. `None` for a schedule's tick, whose target was
+    /// checked against its owner when the schedule was made.
+    pub caller: Option<Caller>,
 }
 
 impl Envelope {
@@ -77,14 +83,14 @@ impl Envelope {
             Some(key) => Keyed::client(key)?,
             None => Keyed::None,
         };
-        Ok(Envelope { keyed, carried: carried(traceparent) })
+        Ok(Envelope { keyed, carried: carried(traceparent), caller: None })
     }
 
     /// A schedule's tick: the schedule and the tick's time make the key, so
     /// however many servers fire one tick, one submission comes of it.
     pub fn tick(schedule_id: &str, tick: &str) -> Envelope {
         let keyed = Keyed::Tick { schedule_id: schedule_id.to_string(), tick: tick.to_string() };
-        Envelope { keyed, carried: carried(None) }
+        Envelope { keyed, carried: carried(None), caller: None }
     }
 
     /// The same envelope for work of `owner`: the caller's, or a schedule's
@@ -92,6 +98,12 @@ impl Envelope {
     pub fn owned_by(mut self, owner: &str) -> Envelope {
         self.carried.owner = owner.to_string();
         self
+    }
+
+    /// The same envelope for `caller`'s request: its owner's work, and
+    /// naming only what it may see.
+    pub fn for_caller(self, caller: &Caller) -> Envelope {
+        Envelope { caller: Some(caller.clone()), ..self.owned_by(&caller.owner) }
     }
 
     /// The same envelope with the submission's `priority` (from -10 to 10;

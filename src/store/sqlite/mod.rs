@@ -158,6 +158,15 @@ impl Store for SqliteStore {
         self.readers.read(move |c| reads::session(c, &id)).await
     }
 
+    async fn session_and_agent(
+        &self,
+        session_id: &str,
+        agent_id: Option<&str>,
+    ) -> StoreResult<Option<(Session, Option<Agent>)>> {
+        let (session_id, agent_id) = (session_id.to_string(), agent_id.map(str::to_string));
+        self.readers.read(move |c| reads::session_and_agent(c, &session_id, agent_id.as_deref())).await
+    }
+
     async fn list_sessions(&self, filter: &SessionFilter) -> StoreResult<Vec<Session>> {
         let filter = filter.clone();
         self.readers.read(move |c| reads::sessions(c, &filter)).await

@@ -49,6 +49,22 @@ pub fn session(conn: &Connection, id: &str) -> StoreResult<Option<Session>> {
     rows::select_first(conn, "SELECT * FROM sessions WHERE id = ?1", [id], |row| rows::session(row))
 }
 
+/// A session and the agent a message to it uses (`agent_id`, else the
+/// session's own), read on one connection: a message costs one trip to a
+/// reader's thread, not two.
+pub fn session_and_agent(
+    conn: &Connection,
+    session_id: &str,
+    agent_id: Option<&str>,
+) -> StoreResult<Option<(Session, Option<Agent>)>> {
+    let Some(session) = session(conn, session_id)? else { return Ok(None) };
+    let agent = match agent_id.or(session.agent_id.as_deref()) {
+        Some(id) => agent(conn, id)?,
+        None => None,
+    };
+    Ok(Some((session, agent)))
+}
+
 /// Sessions by ID, paged as `filter` says.
 pub fn sessions(conn: &Connection, filter: &SessionFilter) -> StoreResult<Vec<Session>> {
     let sql = format!(
