@@ -58,20 +58,14 @@ pub trait Store: Send + Sync + 'static {
     async fn session_history(&self, id: &str) -> StoreResult<Vec<Message>>;
     /// A session, and the agent that answers a message to it: `agent_id`
     /// if given, else the session's own (`None` when there is none or it
-    /// does not exist). `None` when the session does not exist. A backend
-    /// whose reads are round trips answers in one.
+    /// does not exist). `None` when the session does not exist. Read in one
+    /// trip (a join on PostgreSQL, one reader's connection on SQLite): every
+    /// message pays for it.
     async fn session_and_agent(
         &self,
         session_id: &str,
         agent_id: Option<&str>,
-    ) -> StoreResult<Option<(Session, Option<Agent>)>> {
-        let Some(session) = self.get_session(session_id).await? else { return Ok(None) };
-        let agent = match agent_id.or(session.agent_id.as_deref()) {
-            Some(id) => self.get_agent(id).await?,
-            None => None,
-        };
-        Ok(Some((session, agent)))
-    }
+    ) -> StoreResult<Option<(Session, Option<Agent>)>>;
 
     // Runs.
     /// Writes a queued run and its `run_queued` event, atomically. The run's
