@@ -25,6 +25,7 @@ const DOMAIN: &[&str] = &[
     "domain::formation",
     "domain::guard",
     "domain::history",
+    "domain::branch",
     "domain::lifecycle",
     "domain::shell",
     "domain::subagent",
@@ -106,6 +107,8 @@ fn rule(module: &str) -> Option<Rule> {
         "domain::shell" => only(&["domain::model", "domain::checkpoint"]),
         // A session's history is messages and the compaction markers among them.
         "domain::history" => only(&["domain::model", "domain::compaction"]),
+        // Which history rows a reader is shown, after rewinds.
+        "domain::branch" => only(&["domain::model", "domain::lifecycle"]),
         "domain::event" | "domain::fleet" | "domain::lifecycle" | "domain::formation" => domain_and(&[]),
         // A backend persists domain values: it knows no provider, tool,
         // engine or HTTP.

@@ -275,6 +275,40 @@ on_both_backends! {
         assert_eq!(last_text(&turns.last().unwrap()["content"]), message(29, 200), "{last}");
     }
 
+    async fn a_fork_after_a_compaction_keeps_its_marker_and_starts_at_the_summary(backend: Backend) {
+        let env = TestEnv::on(backend);
+        let server = env.server(1);
+        let api = server.api();
+        let provider = openai_server(FirstSummary::Answered).await;
+        let agent = small_window_agent(&api, &provider).await;
+        let session = api.create_session(&agent, None).await;
+        let mut n = 0;
+        while !history(&api, &session).await.iter().any(is_marker) {
+            assert!(n < 20, "no compaction after {n} messages");
+            let run = api.send(&session, &message(n, 200)).await;
+            assert_eq!(api.wait_terminal(&run, LIMIT).await["status"], "succeeded");
+            n += 1;
+        }
+        let at = api.send(&session, &message(n, 200)).await;
+        assert_eq!(api.wait_terminal(&at, LIMIT).await["status"], "succeeded");
+        let original = history(&api, &session).await;
+
+        let (status, fork) = api.post(&format!("/sessions/{session}/fork"), json!({"at": at})).await;
+        assert_eq!(status, 201, "{fork}");
+        let fork_id = fork["id"].as_str().unwrap().to_string();
+        assert_eq!(history(&api, &fork_id).await, original, "the marker is copied with the messages");
+        let next = api.send(&fork_id, "a first question to the fork").await;
+        assert_eq!(api.wait_terminal(&next, LIMIT).await["status"], "succeeded");
+        let requests = provider.requests();
+        let sent = &requests.last().unwrap().body;
+        assert!(!is_summary(sent), "the fork's run asks no summary of its own: {sent}");
+        let turns = conversation(sent);
+        let first = first_text(&turns[0]["content"]);
+        assert!(first.starts_with(PREAMBLE) && first.contains("Summary "), "the fork starts at the summary: {sent}");
+        assert!(!sent.to_string().contains(&message(0, 200)), "the summarized messages are not sent: {sent}");
+        assert_eq!(last_text(&turns.last().unwrap()["content"]), "a first question to the fork", "{sent}");
+    }
+
     async fn a_refused_summary_pauses_the_credential_like_any_inference(backend: Backend) {
         let env = TestEnv::on(backend);
         let server = env.server(1);

@@ -101,7 +101,7 @@ fn measured(messages: Vec<Message>) -> (f64, f64) {
         .map(|(i, json)| HistoryRow { idx: i as i64 + 1, messages: vec![serde_json::from_str(json).unwrap()] })
         .collect();
     let history = History::default().extended(rows);
-    cache.keep("01KSESSION0000000000000000", &history);
+    cache.keep("01KSESSION0000000000000000", 0, &history);
     drop(history);
     let real = (live() - before) as f64;
     let estimate = cache.size().1 as f64;

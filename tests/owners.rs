@@ -253,6 +253,7 @@ fn body_for(document: &Value, method: &Method, template: &str, call: &str, own_s
         ("POST", "/runs/{id}/approve") => json!({"decisions": [{"call_id": call, "decision": "approve"}]}),
         ("POST", "/runs/{id}/tool-results") => json!({"results": []}),
         ("POST", "/runs/{id}/steer") => json!({"message": "stop that"}),
+        ("POST", "/sessions/{id}/rewind") => json!({"to": call}),
         ("PUT", "/schedules/{id}") => {
             json!({"name": "taken over", "every": "1s", "target": {"session_id": own_session, "message": "tick"}})
         }

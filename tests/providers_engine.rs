@@ -103,6 +103,7 @@ impl Harness {
             work_dir: work_dir.clone(),
             metadata: json!({}),
             added_tools: Default::default(),
+            forked_from: None,
             created_at: now,
             updated_at: now,
         };
@@ -116,6 +117,7 @@ impl Harness {
             work_dir,
             max_attempts: 3,
             strategy: Default::default(),
+            rewind: None,
         };
         let run_id = self.store.enqueue_run(run, None).await.unwrap().run.id;
         self.wake.notify_waiters();

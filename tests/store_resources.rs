@@ -123,6 +123,7 @@ async fn fleet_run(store: &Arc<dyn Store>, n: usize, cap: u32, key: Option<Idemp
                 work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
                 metadata: json!({}),
                 added_tools: Default::default(),
+                forked_from: None,
                 created_at: now,
                 updated_at: now,
             },

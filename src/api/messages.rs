@@ -59,6 +59,12 @@ pub(super) struct MessageBody {
     priority: Option<i64>,
     /// At most `limit` runs with this key run at once.
     concurrency: Option<Concurrency>,
+    /// A run of this session that this message replaces (edit and
+    /// regenerate): the session is first rewound to just before it, its
+    /// history from there set aside as a branch, in the same transaction.
+    /// Refused (409) while the session has a queued or running run.
+    #[schema(value_type = Option<Id>)]
+    replace: Option<String>,
 }
 
 fn max_cost_usd() -> utoipa::openapi::schema::Schema {
@@ -76,6 +82,7 @@ impl MessageBody {
             reasoning: self.reasoning,
             max_cost_usd: self.max_cost_usd,
             webhook: self.webhook,
+            replace: self.replace,
         }
     }
 }

@@ -35,6 +35,7 @@ mod audit;
 pub mod audit_log;
 mod auth;
 mod bearer;
+mod branches;
 mod compact;
 pub mod connection;
 mod cors;
@@ -222,6 +223,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(agents::routes())
         .merge(agent_tools::routes())
         .merge(sessions::routes())
+        .merge(branches::routes())
         .merge(fleets::routes())
         .merge(fleet_runs::routes(config.max_fleet_body_bytes))
         .merge(formations::routes())

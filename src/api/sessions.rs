@@ -19,10 +19,11 @@ use super::runs::check_limit;
 use super::schemas::{self, Id, JsonObject};
 use super::{deleted, AppState, Deleted};
 use crate::domain::access::Caller;
+use crate::domain::branch::{Branch, HistoryAt};
 use crate::domain::compaction;
 use crate::domain::model::{new_id, Agent, Content, Message, Role, Session};
 use crate::domain::toolset::{self, ClientTool, HttpTool, McpServer, ToolAdditions};
-use crate::store::SessionFilter;
+use crate::store::{SessionFilter, StoreError};
 use crate::submit::checks;
 
 /// Each handler is registered with its `#[utoipa::path]` description.
@@ -101,13 +102,16 @@ async fn check_added_tools(state: &AppState, session: &Session) -> ApiResult<()>
     check_tools(&merged).map_err(ApiError::BadRequest)
 }
 
-/// A session as the original API showed it: its fields and its conversation.
+/// A session as the original API showed it: its fields and its
+/// conversation; and the branches its rewinds set aside.
 #[derive(Debug, Serialize, ToSchema)]
-struct SessionView {
+pub(super) struct SessionView {
     #[serde(flatten)]
     session: Session,
-    /// The conversation, oldest first.
+    /// The conversation, oldest first (with `?at` or `?branch`, as it was then).
     history: Vec<HistoryMessage>,
+    /// The histories its rewinds set aside, oldest first: kept, never deleted.
+    branches: Vec<Branch>,
 }
 
 /// A message of a session's history. Tool results travel in `user`
@@ -167,11 +171,7 @@ async fn create(
     let mut added_tools = ToolAdditions::default();
     fields.apply_tools(&mut added_tools);
     let id = new_id();
-    // A client's path is checked; the default, under the data dir, is the server's own.
-    let work_dir = match fields.work_dir {
-        Some(dir) => checks::work_dir(state.door.config(), &dir).map(|()| dir)?,
-        None => state.door.config().data_dir.join("sessions").join(&id).to_string_lossy().into_owned(),
-    };
+    let work_dir = work_dir_for(&state, fields.work_dir, &id)?;
     let now = Utc::now();
     let session = Session {
         id,
@@ -181,19 +181,29 @@ async fn create(
         work_dir,
         metadata: fields.metadata.unwrap_or_else(|| json!({})),
         added_tools,
+        forked_from: None,
         created_at: now,
         updated_at: now,
     };
     check_added_tools(&state, &session).await?;
     state.store.insert_session(&session).await?;
-    Ok((StatusCode::CREATED, Json(with_history(session, Vec::new()))))
+    Ok((StatusCode::CREATED, Json(with_history(session, Vec::new(), Vec::new()))))
+}
+
+/// The `work_dir` of a new session `id`: a client's path is checked; the
+/// default, under the data dir, is the server's own.
+pub(super) fn work_dir_for(state: &AppState, given: Option<String>, id: &str) -> ApiResult<String> {
+    match given {
+        Some(dir) => Ok(checks::work_dir(state.door.config(), &dir).map(|()| dir)?),
+        None => Ok(state.door.config().data_dir.join("sessions").join(id).to_string_lossy().into_owned()),
+    }
 }
 
 /// A session as the original API showed it: its fields and its
 /// conversation as `history`, in that API's roles, where tool results are
 /// `user` messages (as the Anthropic Messages API has them); a tool result is
 /// told apart by its `tool_result` blocks.
-fn with_history(session: Session, messages: Vec<Message>) -> SessionView {
+fn with_history(session: Session, messages: Vec<Message>, branches: Vec<Branch>) -> SessionView {
     let history = messages
         .into_iter()
         .map(|m| {
@@ -205,7 +215,30 @@ fn with_history(session: Session, messages: Vec<Message>) -> SessionView {
             HistoryMessage { role, content: m.content }
         })
         .collect();
-    SessionView { session, history }
+    SessionView { session, history, branches }
+}
+
+/// A session as it is now, with its history and branches.
+pub(super) async fn view(state: &AppState, session: Session) -> ApiResult<SessionView> {
+    view_at(state, session, &HistoryAt::Live).await
+}
+
+/// A session with its history as it was at `at`, and its branches.
+async fn view_at(state: &AppState, session: Session, at: &HistoryAt) -> ApiResult<SessionView> {
+    let history = match at {
+        HistoryAt::Live => state.store.session_history(&session.id).await?,
+        at => state.store.session_history_at(&session.id, at).await.map_err(|e| match (e, at) {
+            (StoreError::NotFound("run"), HistoryAt::AfterRun(run)) => {
+                ApiError::NotFound(format!("run {run} of session {}", session.id))
+            }
+            (StoreError::NotFound("branch"), HistoryAt::Branch(n)) => {
+                ApiError::NotFound(format!("branch {n} of session {}", session.id))
+            }
+            (other, _) => other.into(),
+        })?,
+    };
+    let branches = state.store.session_branches(&session.id).await?;
+    Ok(with_history(session, history, branches))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -248,8 +281,7 @@ async fn list(
     let sessions = state.store.list_sessions(&filter).await?;
     let mut listed = Vec::with_capacity(sessions.len());
     for session in sessions {
-        let history = state.store.session_history(&session.id).await?;
-        listed.push(with_history(session, history));
+        listed.push(view(&state, session).await?);
     }
     Ok(Json(listed))
 }
@@ -265,16 +297,42 @@ pub async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Sess
     path = "/sessions/{id}",
     tag = "sessions",
     operation_id = "get_session",
-    params(("id" = Id, Path, description = "The session's ID")),
+    params(("id" = Id, Path, description = "The session's ID"), ShowQuery),
     responses(
         (status = 200, description = "The session", body = SessionView),
-        (status = 404, description = "No such session", body = ErrorBody),
+        (status = 400, description = "Both `at` and `branch`, or an unknown parameter", body = ErrorBody),
+        (status = 404, description = "No such session, run of it or branch", body = ErrorBody),
+        (status = 409, description = "`at` names a run that added nothing to the history", body = ErrorBody),
     )
 )]
-async fn show(State(state): State<AppState>, caller: Caller, Path(id): Path<String>) -> ApiResult<Json<SessionView>> {
+async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    QueryParams(q): QueryParams<ShowQuery>,
+) -> ApiResult<Json<SessionView>> {
+    let at = match (q.at, q.branch) {
+        (Some(_), Some(_)) => return Err(ApiError::BadRequest("give `at` or `branch`, not both".into())),
+        (Some(run_id), None) => HistoryAt::AfterRun(run_id),
+        (None, Some(branch)) => HistoryAt::Branch(branch),
+        (None, None) => HistoryAt::Live,
+    };
     let session = find(&state, &caller, &id).await?;
-    let history = state.store.session_history(&id).await?;
-    Ok(Json(with_history(session, history)))
+    Ok(Json(view_at(&state, session, &at).await?))
+}
+
+/// Which history `GET /sessions/{id}` answers: the one its runs are sent
+/// now unless one of these is given.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+struct ShowQuery {
+    /// A run of the session: the history as it was after that run ended.
+    #[param(value_type = Option<Id>)]
+    at: Option<String>,
+    /// A branch the session lists: its history as it was when set aside.
+    #[param(minimum = 1)]
+    branch: Option<i64>,
 }
 
 /// Replaces the fields given; absent ones are kept.
@@ -319,8 +377,7 @@ async fn update(
     check_added_tools(&state, &session).await?;
     session.updated_at = Utc::now();
     state.store.update_session(&session).await?;
-    let history = state.store.session_history(&id).await?;
-    Ok(Json(with_history(session, history)))
+    Ok(Json(view(&state, session).await?))
 }
 
 /// Deletes a session: its unfinished runs are cancelled, its history is

@@ -77,6 +77,7 @@ pub async fn run(setup: &Setup, args: BurnArgs) -> anyhow::Result<()> {
             work_dir: work.clone(),
             metadata: json!({}),
             added_tools: Default::default(),
+            forked_from: None,
             created_at: now,
             updated_at: now,
         };
@@ -155,6 +156,7 @@ async fn enqueue_all(store: &Arc<dyn Store>, agent: &Agent, sessions: &[String],
                 work_dir: String::new(),
                 max_attempts: 3,
                 strategy: Default::default(),
+                rewind: None,
             };
             store.enqueue_run(run, None).await
         });

@@ -164,6 +164,7 @@ async fn measure(
             work_dir: work.to_string(),
             metadata: json!({}),
             added_tools: Default::default(),
+            forked_from: None,
             created_at: now,
             updated_at: now,
         };
@@ -183,6 +184,7 @@ async fn measure(
                 work_dir: work.to_string(),
                 max_attempts: 3,
                 strategy: Default::default(),
+                rewind: None,
             };
             store.enqueue_run(run, None).await?;
         }

@@ -115,6 +115,11 @@ pub enum ClientCommand {
         /// off, low, medium, high or max.
         #[arg(long)]
         reasoning: Option<String>,
+        /// Replace this run of the session (edit and regenerate): the
+        /// session is rewound to just before it, the conversation from there
+        /// set aside as a branch, and the message sent in its place.
+        #[arg(long)]
+        replace: Option<String>,
         #[command(flatten)]
         flow: FlowArgs,
         #[command(flatten)]
@@ -248,11 +253,21 @@ pub async fn run(command: ClientCommand) -> anyhow::Result<()> {
             idempotency_key,
             multitask_strategy,
             reasoning,
+            replace,
             flow,
             ..
         } => {
-            let submission =
-                Submission { session_id, message, agent, wait, idempotency_key, multitask_strategy, reasoning, flow };
+            let submission = Submission {
+                session_id,
+                message,
+                agent,
+                wait,
+                idempotency_key,
+                multitask_strategy,
+                reasoning,
+                replace,
+                flow,
+            };
             send(&remote, submission, follow, json).await?
         }
         ClientCommand::Tail { run_id, after, json, .. } => tail(&remote, &run_id, after, json).await?,
@@ -274,6 +289,7 @@ struct Submission {
     idempotency_key: Option<String>,
     multitask_strategy: String,
     reasoning: Option<String>,
+    replace: Option<String>,
     flow: FlowArgs,
 }
 
@@ -286,6 +302,9 @@ async fn send(remote: &Remote, submission: Submission, follow: bool, json: bool)
         "multitask_strategy": submission.multitask_strategy});
     if let Some(level) = submission.reasoning {
         body["reasoning"] = json!(level);
+    }
+    if let Some(run_id) = submission.replace {
+        body["replace"] = json!(run_id);
     }
     submission.flow.add_to(&mut body);
     let mut request = remote.post(&format!("/sessions/{}/message{wait}", segment(&submission.session_id))).json(&body);

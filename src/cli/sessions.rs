@@ -1,5 +1,5 @@
 //! `wingman sessions`: create, list, show (with the conversation as a
-//! transcript) and delete sessions.
+//! transcript), fork, rewind and delete sessions.
 
 use clap::Subcommand;
 use serde_json::{json, Value};
@@ -10,7 +10,7 @@ use super::style::{Style, Tone};
 use super::transcript::Transcript;
 use super::view::{announce, hint, id_of, Fields, JsonArg, ListArgs, ShowArgs};
 
-/// `wingman sessions [create|list|show|delete]`; alone, it lists.
+/// `wingman sessions [create|list|show|fork|rewind|delete]`; alone, it lists.
 #[derive(Debug, clap::Args)]
 pub struct SessionsArgs {
     #[command(subcommand)]
@@ -44,8 +44,41 @@ enum SessionCommand {
     Show {
         /// The session's ID.
         session_id: String,
+        /// The conversation as it was after this run of the session ended.
+        #[arg(long, conflicts_with = "branch")]
+        at: Option<String>,
+        /// A branch a rewind set aside, as it was then.
+        #[arg(long)]
+        branch: Option<u32>,
         #[command(flatten)]
         show: ShowArgs,
+    },
+    /// Fork a session: a new session whose conversation is this one's up to
+    /// the end of a run (all of it by default); print its ID (--json: it).
+    Fork {
+        /// The session's ID.
+        session_id: String,
+        /// The run of the session to fork at.
+        #[arg(long)]
+        at: Option<String>,
+        /// The fork's working directory (default: a fresh one of its own;
+        /// files are not copied).
+        #[arg(long)]
+        work_dir: Option<String>,
+        #[command(flatten)]
+        json: JsonArg,
+    },
+    /// Rewind a session to the end of a run: the conversation after it is
+    /// set aside as a branch (kept, listed by `sessions show`), and the
+    /// next message continues from there.
+    Rewind {
+        /// The session's ID.
+        session_id: String,
+        /// The run of the session to go back to the end of.
+        #[arg(long)]
+        to: String,
+        #[command(flatten)]
+        json: JsonArg,
     },
     /// Delete a session (its unfinished runs are cancelled).
     Delete {
@@ -76,9 +109,27 @@ pub async fn run(remote: &Remote, args: SessionsArgs) -> anyhow::Result<()> {
             list.json |= args.list.json;
             self::list(remote, &list).await
         }
-        Some(SessionCommand::Show { session_id, mut show }) => {
+        Some(SessionCommand::Show { session_id, at, branch, mut show }) => {
             show.json |= args.list.json;
-            self::show(remote, &session_id, &show).await
+            let query = match (at, branch) {
+                (Some(run_id), _) => format!("?at={}", segment(&run_id)),
+                (None, Some(branch)) => format!("?branch={branch}"),
+                (None, None) => String::new(),
+            };
+            self::show(remote, &session_id, &query, &show).await
+        }
+        Some(SessionCommand::Fork { session_id, at, work_dir, json }) => {
+            let path = format!("/sessions/{}/fork", segment(&session_id));
+            let fork = remote.call(remote.post(&path).json(&json!({"at": at, "work_dir": work_dir}))).await?;
+            let point = fork["forked_from"]["run_id"].as_str().map(|r| format!(" at run {r}")).unwrap_or_default();
+            announce(json.json, &fork, format!("session {} forked from {session_id}{point}", id_of(&fork)));
+            Ok(())
+        }
+        Some(SessionCommand::Rewind { session_id, to, json }) => {
+            let path = format!("/sessions/{}/rewind", segment(&session_id));
+            let rewound = remote.call(remote.post(&path).json(&json!({"to": to}))).await?;
+            announce(json.json, &rewound, rewound_line(&session_id, &to, &rewound["set_aside"]));
+            Ok(())
         }
         Some(SessionCommand::Create { agent, work_dir, title, json }) => {
             let body = json!({"agent_id": agent, "work_dir": work_dir, "title": title});
@@ -144,8 +195,21 @@ fn title(session: &Value) -> String {
     first.map(|text| format!("“{}”", format::one_line(text, 58))).unwrap_or_default()
 }
 
-async fn show(remote: &Remote, session_id: &str, show: &ShowArgs) -> anyhow::Result<()> {
-    let session = remote.read(&format!("/sessions/{}", segment(session_id))).await?;
+/// What a rewind did, in a line.
+fn rewound_line(session_id: &str, to: &str, branch: &Value) -> String {
+    match branch["branch"].as_i64() {
+        None => format!("session {session_id}: nothing after run {to}, nothing set aside"),
+        Some(n) => format!(
+            "session {session_id} rewound to the end of run {to}: branch {n} set aside ({} runs, {} messages; \
+             wingman sessions show {session_id} --branch {n})",
+            branch["runs"].as_array().map_or(0, Vec::len),
+            branch["messages"]
+        ),
+    }
+}
+
+async fn show(remote: &Remote, session_id: &str, query: &str, show: &ShowArgs) -> anyhow::Result<()> {
+    let session = remote.read(&format!("/sessions/{}{query}", segment(session_id))).await?;
     if show.json {
         print_json(&session);
         return Ok(());
@@ -163,6 +227,20 @@ async fn show(remote: &Remote, session_id: &str, show: &ShowArgs) -> anyhow::Res
         fields.add("metadata", session["metadata"].to_string());
     }
     fields.add("runs", runs_field(&runs, session_id, style));
+    if let Some(from) = session["forked_from"]["session_id"].as_str() {
+        let at = session["forked_from"]["run_id"].as_str().map(|r| format!(" at run {r}")).unwrap_or_default();
+        fields.add("forked from", format!("{from}{at}"));
+    }
+    for branch in session["branches"].as_array().into_iter().flatten() {
+        let after = branch["after_run_id"].as_str().map_or("its start".to_string(), |r| format!("run {r}"));
+        let runs = branch["runs"].as_array().map_or(0, Vec::len);
+        let line = format!(
+            "after {after}: {runs} runs, {} messages, {}",
+            branch["messages"],
+            format::age(&branch["created_at"])
+        );
+        fields.add(&format!("branch {}", branch["branch"]), line);
+    }
     print!("{}", fields.render());
     let mut transcript = Transcript::new(style, show.shorten());
     transcript.history(session["history"].as_array().map(Vec::as_slice).unwrap_or_default());

@@ -5,7 +5,10 @@
 //! messages as rows numbered after the last (a row is one message on SQLite
 //! and one run's messages on PostgreSQL). So a worker that loaded a
 //! session's history up to row `n` for one run need only read the rows
-//! after `n` for the next, and decode nothing twice. [`HistoryCache`] keeps
+//! after `n` for the next, and decode nothing twice. A rewind
+//! ([`crate::domain::branch`]) is the exception: it sets rows aside, and
+//! counts itself on the session, so what was kept at another count is read
+//! again whole. [`HistoryCache`] keeps
 //! what it loaded, within a memory bound, and [`History`] shares the
 //! decoded messages between the cache, the runs and their requests, so that
 //! what Wingman itself does for a message does not grow with the session.
@@ -212,7 +215,7 @@ fn json_heap(value: &serde_json::Value) -> usize {
 /// What the cache spends on a session besides its messages: the map's slot,
 /// the session's ID and the history's own allocations.
 fn entry_overhead(session_id: &str) -> usize {
-    std::mem::size_of::<(String, (History, u64))>() * 2 + string_heap(session_id) + 4 * ALLOCATION
+    std::mem::size_of::<(String, Entry)>() * 2 + string_heap(session_id) + 4 * ALLOCATION
 }
 
 /// The histories a worker loaded, by session, kept while they fit in
@@ -225,9 +228,18 @@ pub struct HistoryCache {
 
 #[derive(Debug, Default)]
 struct Entries {
-    by_session: HashMap<String, (History, u64)>,
+    by_session: HashMap<String, Entry>,
     bytes: usize,
     clock: u64,
+}
+
+/// A session's history as kept, when it was last used, and the session's
+/// rewinds when it was read.
+#[derive(Debug)]
+struct Entry {
+    history: History,
+    used: u64,
+    rewinds: i64,
 }
 
 /// What a worker keeps by default: enough for many long sessions, small
@@ -251,12 +263,21 @@ impl HistoryCache {
     /// [`History::last_row`], [`History::extended`] it with them, and
     /// [`HistoryCache::keep`] the result. It leaves the cache until it is
     /// kept again, so that extending it appends in place.
-    pub fn known(&self, session_id: &str) -> History {
+    ///
+    /// `rewinds` is how many times the session was rewound when it is read
+    /// (see [`crate::domain::branch`]): a rewind sets rows a known history
+    /// holds aside, so what was kept at another count is dropped, and the
+    /// history is read again from its first row.
+    pub fn known(&self, session_id: &str, rewinds: i64) -> History {
         let mut entries = self.lock();
         match entries.by_session.remove(session_id) {
-            Some((history, _)) => {
-                entries.bytes -= history.bytes + entry_overhead(session_id);
-                history
+            Some(entry) => {
+                entries.bytes -= entry.history.bytes + entry_overhead(session_id);
+                if entry.rewinds == rewinds {
+                    entry.history
+                } else {
+                    History::default()
+                }
             }
             None => History::default(),
         }
@@ -266,10 +287,10 @@ impl HistoryCache {
     /// no rows is not kept: knowing it saves its next load nothing, and a
     /// fleet's tasks, each a session of its own, would fill the cache with
     /// them.
-    pub fn keep(&self, session_id: &str, history: &History) {
+    pub fn keep(&self, session_id: &str, rewinds: i64, history: &History) {
         let mut entries = self.lock();
-        if let Some((old, _)) = entries.by_session.remove(session_id) {
-            entries.bytes -= old.bytes + entry_overhead(session_id);
+        if let Some(old) = entries.by_session.remove(session_id) {
+            entries.bytes -= old.history.bytes + entry_overhead(session_id);
         }
         let cost = history.bytes + entry_overhead(session_id);
         if history.last_row == 0 || cost > self.limit_bytes {
@@ -278,7 +299,7 @@ impl HistoryCache {
         entries.clock += 1;
         let now = entries.clock;
         entries.bytes += cost;
-        entries.by_session.insert(session_id.to_string(), (history.clone(), now));
+        entries.by_session.insert(session_id.to_string(), Entry { history: history.clone(), used: now, rewinds });
         while entries.bytes > self.limit_bytes {
             entries.evict_oldest();
         }
@@ -299,10 +320,10 @@ impl HistoryCache {
 
 impl Entries {
     fn evict_oldest(&mut self) {
-        let oldest = self.by_session.iter().min_by_key(|(_, (_, used))| *used).map(|(id, _)| id.clone());
+        let oldest = self.by_session.iter().min_by_key(|(_, entry)| entry.used).map(|(id, _)| id.clone());
         if let Some(id) = oldest {
-            if let Some((old, _)) = self.by_session.remove(&id) {
-                self.bytes -= old.bytes + entry_overhead(&id);
+            if let Some(old) = self.by_session.remove(&id) {
+                self.bytes -= old.history.bytes + entry_overhead(&id);
             }
         }
     }
@@ -322,19 +343,29 @@ mod tests {
     }
 
     #[test]
+    fn a_history_kept_before_a_rewind_is_read_again_from_the_start() {
+        let cache = HistoryCache::default();
+        cache.keep("s", 0, &History::default().extended(vec![row(1, &["a"]), row(2, &["b"])]));
+        assert_eq!(cache.known("s", 1).last_row(), 0, "rewound since it was kept");
+        assert_eq!(cache.size().0, 0, "and no longer kept");
+        cache.keep("s", 1, &History::default().extended(vec![row(1, &["a"])]));
+        assert_eq!(cache.known("s", 1).last_row(), 1);
+    }
+
+    #[test]
     fn a_known_history_is_extended_by_the_rows_after_it() {
         let cache = HistoryCache::default();
-        let first = cache.known("s").extended(vec![row(1, &["a", "b"])]);
-        cache.keep("s", &first);
-        let known = cache.known("s");
+        let first = cache.known("s", 0).extended(vec![row(1, &["a", "b"])]);
+        cache.keep("s", 0, &first);
+        let known = cache.known("s", 0);
         assert_eq!(known.last_row(), 1);
         let second = known.extended(vec![row(2, &["c"])]);
         assert_eq!(texts(&second), ["a", "b", "c"]);
         assert_eq!(texts(&first), ["a", "b"], "a run's history does not change under it");
         assert!(Arc::ptr_eq(&first.messages[0], &second.messages[0]), "messages are shared, not copied");
-        assert_eq!(cache.known("s").last_row(), 0, "taken until it is kept again");
-        cache.keep("s", &second);
-        let third = cache.known("s");
+        assert_eq!(cache.known("s", 0).last_row(), 0, "taken until it is kept again");
+        cache.keep("s", 0, &second);
+        let third = cache.known("s", 0);
         let before = Arc::as_ptr(&third.messages);
         drop((first, second));
         let third = third.extended(vec![row(3, &["d"])]);
@@ -346,14 +377,14 @@ mod tests {
         let one = History::default().extended(vec![row(1, &["x"])]);
         let cost = one.bytes + entry_overhead("a");
         let cache = HistoryCache::new(cost * 2);
-        cache.keep("a", &one);
-        cache.keep("b", &one);
-        let a = cache.known("a");
-        cache.keep("a", &a);
-        cache.keep("c", &one);
+        cache.keep("a", 0, &one);
+        cache.keep("b", 0, &one);
+        let a = cache.known("a", 0);
+        cache.keep("a", 0, &a);
+        cache.keep("c", 0, &one);
         assert_eq!(cache.size(), (2, cost * 2));
-        assert_eq!(cache.known("b").last_row(), 0, "b was evicted");
-        assert_eq!(cache.known("a").last_row(), 1);
+        assert_eq!(cache.known("b", 0).last_row(), 0, "b was evicted");
+        assert_eq!(cache.known("a", 0).last_row(), 1);
         assert_eq!(cache.size(), (1, cost), "a is out until it is kept again");
     }
 
@@ -361,19 +392,19 @@ mod tests {
     fn a_history_of_no_rows_is_not_kept() {
         let cache = HistoryCache::default();
         for task in 0..1000 {
-            cache.keep(&format!("fleet-task-{task}"), &History::default().extended(Vec::new()));
+            cache.keep(&format!("fleet-task-{task}"), 0, &History::default().extended(Vec::new()));
         }
         assert_eq!(cache.size(), (0, 0), "a fleet's fresh sessions take no room");
         let one = History::default().extended(vec![row(1, &["x"])]);
-        cache.keep("s", &one);
-        cache.keep("s", &History::default());
+        cache.keep("s", 0, &one);
+        cache.keep("s", 0, &History::default());
         assert_eq!(cache.size(), (0, 0), "keeping an empty history forgets the one before");
     }
 
     #[test]
     fn a_history_larger_than_the_bound_is_not_kept() {
         let cache = HistoryCache::new(10);
-        cache.keep("s", &History::default().extended(vec![row(1, &["far more than ten bytes"])]));
+        cache.keep("s", 0, &History::default().extended(vec![row(1, &["far more than ten bytes"])]));
         assert_eq!(cache.size(), (0, 0));
     }
 

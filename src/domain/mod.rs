@@ -9,6 +9,7 @@ pub mod access;
 pub mod approval;
 pub mod attempt;
 pub mod audit;
+pub mod branch;
 pub mod budget;
 pub mod checkpoint;
 pub mod commands;

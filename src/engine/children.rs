@@ -111,6 +111,7 @@ impl Execution {
             work_dir: work_dir.to_string_lossy().into_owned(),
             metadata: json!({"parent_run_id": self.lease.run_id, "parent_call_id": call.id}),
             added_tools: Default::default(),
+            forked_from: None,
             created_at: now,
             updated_at: now,
         };

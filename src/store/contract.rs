@@ -13,6 +13,7 @@ use super::{
 };
 use crate::domain::access::{ApiKeyInfo, By, NewApiKey};
 use crate::domain::audit::AuditEntry;
+use crate::domain::branch::{Branch, HistoryAt, RewindTo};
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::credential::{ApiKey, CredentialInfo};
 use crate::domain::event::RunEvent;
@@ -55,7 +56,21 @@ pub trait Store: Send + Sync + 'static {
     async fn update_session(&self, session: &Session) -> StoreResult<()>;
     /// Deletes a session and its history; its queued and running runs are cancelled.
     async fn delete_session(&self, id: &str) -> StoreResult<()>;
+    /// A session's history as its runs are sent it (no branch set aside).
     async fn session_history(&self, id: &str) -> StoreResult<Vec<Message>>;
+    /// A session's history as it was at `at` ([`crate::domain::branch`]):
+    /// after one of its runs ended, or a branch as it was set aside.
+    async fn session_history_at(&self, id: &str, at: &HistoryAt) -> StoreResult<Vec<Message>>;
+    /// Writes `fork`, a new session, with the history of session `from` as
+    /// it was after run `at` (its whole history when `None`), in one
+    /// transaction; answers the fork as written, with `forked_from`.
+    async fn fork_session(&self, fork: &Session, from: &str, at: Option<&str>) -> StoreResult<Session>;
+    /// Rewinds a session ([`crate::domain::branch::rewind`]): its history
+    /// after the point is set aside as a new branch, in one transaction.
+    /// Answers the branch, or `None` when nothing was after the point.
+    async fn rewind_session(&self, id: &str, to: &RewindTo) -> StoreResult<Option<Branch>>;
+    /// The branches a session's rewinds set aside, oldest first.
+    async fn session_branches(&self, id: &str) -> StoreResult<Vec<Branch>>;
     /// A session, and the agent that answers a message to it: `agent_id`
     /// if given, else the session's own (`None` when there is none or it
     /// does not exist). `None` when the session does not exist. Read in one

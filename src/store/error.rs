@@ -20,8 +20,10 @@ pub enum StoreError {
     /// the stored one: nothing was written.
     #[error("the {what} has changed since: it is at version {current}")]
     Stale { what: &'static str, current: u64 },
-    /// The session has an unfinished run and the submission asked not to
-    /// queue behind it (`multitask_strategy: reject`).
+    /// The session's state refuses the request as it stands, whatever key
+    /// it came with (a 409): it has an unfinished run and the submission
+    /// asked not to queue behind it (`multitask_strategy: reject`), or a
+    /// rewind's point is not in its history ([`crate::domain::branch`]).
     #[error("{0}")]
     Busy(String),
     /// The writer no longer holds the run's lease: nothing was written.

@@ -286,6 +286,7 @@ pub fn session(row: &impl Columns) -> StoreResult<Session> {
         work_dir: row.text("work_dir")?,
         metadata: json(row, "metadata")?,
         added_tools: json(row, "tools")?,
+        forked_from: row.opt_text("forked_from")?.map(|f| serde_json::from_str(&f)).transpose()?,
         created_at: at(row.int("created_at")?),
         updated_at: at(row.int("updated_at")?),
     })

@@ -131,6 +131,7 @@ fn task_session(config: &SubmitConfig, fleet: &Fleet, fleet_run_id: &str, index:
         work_dir,
         metadata: json!({"fleet_id": fleet.id, "fleet_run_id": fleet_run_id, "task_index": index}),
         added_tools: Default::default(),
+        forked_from: None,
         created_at: now,
         updated_at: now,
     }

@@ -2,11 +2,12 @@
 //! the session's order.
 
 use crate::domain::access::Caller;
+use crate::domain::branch::RewindTo;
 use crate::domain::guard;
 use crate::domain::model::{new_id, Agent, Carried, MultitaskStrategy, Owned, Reasoning, RunInput, RunKind, Session};
 use crate::domain::toolset;
 use crate::domain::webhook::Webhook;
-use crate::store::{Enqueued, NewRun};
+use crate::store::{Enqueued, NewRun, StoreError};
 use crate::tools;
 
 use super::{checks, Door, Envelope, SubmitError, SubmitResult};
@@ -27,6 +28,9 @@ pub struct MessageSubmission {
     pub max_cost_usd: Option<f64>,
     /// Where the run's end is announced; the agent's `webhook` when `None`.
     pub webhook: Option<Webhook>,
+    /// A run of the session this message replaces: the session is rewound
+    /// to just before it first, in the same transaction.
+    pub replace: Option<String>,
 }
 
 /// A compaction of a session's history, queued behind its unfinished runs
@@ -49,6 +53,7 @@ impl MessageSubmission {
         parts.extend(self.reasoning.as_ref().map(|r| format!("reasoning={r}")));
         parts.extend(self.max_cost_usd.map(|usd| format!("max_cost_usd={usd}")));
         parts.extend(self.webhook.as_ref().map(|hook| format!("webhook={}", hook.url)));
+        parts.extend(self.replace.as_ref().map(|run_id| format!("replace={run_id}")));
         parts
     }
 }
@@ -71,8 +76,16 @@ impl Door {
         let mut input = RunInput::new(submission.message, in_session(envelope, &session, &agent));
         (input.reasoning, input.max_cost_usd, input.webhook) = (reasoning, submission.max_cost_usd, webhook);
         self.check_queue_room(&session.owner, 1).await?;
-        let run = self.session_run(RunKind::Message, &session, agent, input, submission.strategy);
-        self.enqueue_run(run, key, &session_id).await
+        let mut run = self.session_run(RunKind::Message, &session, agent, input, submission.strategy);
+        let Some(replaced) = submission.replace else { return self.enqueue_run(run, key, &session_id).await };
+        // A run not of this session is named as such, not as a missing session.
+        run.rewind = Some(RewindTo::Before(replaced.clone()));
+        let enqueued = self.store.enqueue_run(run, key).await.map_err(|e| match e {
+            StoreError::NotFound("run") => SubmitError::NotFound(format!("run {replaced} of session {session_id}")),
+            other => SubmitError::naming(format!("session {session_id}"))(other),
+        })?;
+        self.written();
+        Ok(enqueued)
     }
 
     /// Enqueues a compaction of the session's history, in the session's order.
@@ -142,6 +155,7 @@ impl Door {
             work_dir: session.work_dir.clone(),
             max_attempts: self.config.max_attempts,
             strategy,
+            rewind: None,
         }
     }
 

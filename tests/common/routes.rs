@@ -67,6 +67,8 @@ pub fn every_route(agent: &str, session: &str, run: &str) -> Vec<(Method, String
         (Method::POST, format!("/sessions/{session}/message"), Some(json!({"message": "rm -rf"}))),
         (Method::POST, format!("/sessions/{session}/message/stream"), Some(json!({"message": "rm -rf"}))),
         (Method::POST, format!("/sessions/{session}/compact"), Some(json!({}))),
+        (Method::POST, format!("/sessions/{session}/fork"), Some(json!({}))),
+        (Method::POST, format!("/sessions/{session}/rewind"), Some(json!({"to": run}))),
         (Method::GET, "/runs".into(), None),
         (Method::GET, format!("/runs/{run}"), None),
         (Method::GET, format!("/runs/{run}/events"), None),

@@ -135,6 +135,7 @@ pub fn new_session(dir: &std::path::Path, agent_id: Option<&str>) -> Session {
         work_dir: dir.to_string_lossy().into_owned(),
         metadata: json!({}),
         added_tools: Default::default(),
+        forked_from: None,
         created_at: now,
         updated_at: now,
     }
@@ -198,6 +199,7 @@ async fn enqueue_carrying(
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy: Default::default(),
+        rewind: None,
     };
     store.enqueue_run(run, None).await.unwrap().run.id
 }

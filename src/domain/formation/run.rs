@@ -475,6 +475,7 @@ impl Machine<'_> {
             work_dir: session.work_dir.clone(),
             max_attempts: snapshot.max_attempts,
             strategy: Default::default(),
+            rewind: None,
         };
         row.run_id = Some(run.id.clone());
         self.advance.runs.push(NodeRun { session, run });
@@ -543,6 +544,7 @@ impl Machine<'_> {
             work_dir,
             metadata: json!({"formation_run_id": self.state.id, "node": node, "task_index": task.map(|t| t.1)}),
             added_tools: Default::default(),
+            forked_from: None,
             created_at: now,
             updated_at: now,
         }

@@ -31,6 +31,9 @@ pub struct NewRun {
     /// What becomes of the session's unfinished runs (a message's only;
     /// fleet tasks are enqueued behind nothing).
     pub strategy: MultitaskStrategy,
+    /// A rewind of its session made in the same transaction, before it is
+    /// written (a message that replaces a run: [`crate::domain::branch::rewind`]).
+    pub rewind: Option<crate::domain::branch::RewindTo>,
 }
 
 /// An `Idempotency-Key` attached to a submission.

@@ -9,8 +9,10 @@ pub enum Refusal {
     /// The request conflicts with the stored state.
     #[error("{0}")]
     Conflict(String),
-    /// The session has an unfinished run and the submission asked not to
-    /// queue behind it (`multitask_strategy: reject`).
+    /// The session's state refuses the request as it stands, whatever key
+    /// it came with (a 409): it has an unfinished run and the submission
+    /// asked not to queue behind it (`multitask_strategy: reject`), or a
+    /// rewind's point is not in its history ([`crate::domain::branch`]).
     #[error("{0}")]
     Busy(String),
     /// A commit that would end or park a run: the run's inbox holds

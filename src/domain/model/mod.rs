@@ -298,10 +298,23 @@ pub struct Session {
     pub added_tools: ToolAdditions,
     /// The owner whose key made it (a fleet task's: its fleet run's); its runs are its owner's.
     pub owner: String,
+    /// The session and run it was forked from (`POST /sessions/{id}/fork`); `null` otherwise.
+    #[serde(default)]
+    pub forked_from: Option<ForkedFrom>,
     #[serde(with = "timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "timestamp")]
     pub updated_at: DateTime<Utc>,
+}
+
+/// Where a forked session's history came from: the original session's
+/// history up to the end of `run_id`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+pub struct ForkedFrom {
+    pub session_id: String,
+    /// The run the history was copied up to the end of (`null`: the
+    /// original's history was empty).
+    pub run_id: Option<String>,
 }
 
 /// A fleet: one agent fanned out over many tasks. The definition only; each
@@ -1083,6 +1096,7 @@ mod tests {
             work_dir: "/tmp".into(),
             metadata: Value::Null,
             added_tools: Default::default(),
+            forked_from: None,
             created_at: whole,
             updated_at: later,
         };

@@ -19,14 +19,15 @@ use crate::store::{RunContext, StoreError, StoreResult};
 pub async fn run_contexts(pool: &PgPool, run_ids: &[String], histories: &HistoryCache) -> StoreResult<Vec<RunContext>> {
     let mut tx = super::begin_snapshot(pool).await?;
     let mut contexts = Vec::with_capacity(run_ids.len());
-    let mut rows = runs(&mut tx, run_ids).await?;
+    let (mut rows, rewinds) = runs(&mut tx, run_ids).await?;
     for run_id in run_ids {
         contexts.push(rows.remove(run_id).ok_or(StoreError::NotFound("run"))?);
     }
     let mut sessions: Vec<String> = contexts.iter().filter_map(|c| c.run.session_id.clone()).collect();
     sessions.sort_unstable();
     sessions.dedup();
-    let known: Vec<History> = sessions.iter().map(|s| histories.known(s)).collect();
+    let rewinds_of = |s: &String| rewinds.get(s).copied().unwrap_or(0);
+    let known: Vec<History> = sessions.iter().map(|s| histories.known(s, rewinds_of(s))).collect();
     let mut rows = rows_after(&mut tx, &sessions, &known).await?;
     let checkpoints = all_checkpoints(&mut tx, run_ids).await?;
     // Inboxes are nearly always empty: one statement for the whole batch.
@@ -37,7 +38,7 @@ pub async fn run_contexts(pool: &PgPool, run_ids: &[String], histories: &History
     let mut loaded = HashMap::with_capacity(sessions.len());
     for (session, known) in sessions.into_iter().zip(known) {
         let history = known.extended(rows.remove(&session).unwrap_or_default());
-        histories.keep(&session, &history);
+        histories.keep(&session, rewinds_of(&session), &history);
         loaded.insert(session, history);
     }
     for context in &mut contexts {
@@ -53,11 +54,16 @@ pub async fn run_contexts(pool: &PgPool, run_ids: &[String], histories: &History
 
 /// The runs' rows, each as a context still without its history,
 /// checkpoints and inbox, but with the shell state its session keeps (a
-/// column of one row, found by its key).
-async fn runs(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<String, RunContext>> {
+/// column of one row, found by its key); and how many times each session
+/// was rewound.
+async fn runs(
+    c: &mut PgConnection,
+    run_ids: &[String],
+) -> StoreResult<(HashMap<String, RunContext>, HashMap<String, i64>)> {
     let found = sqlx::query(&format!(
         "SELECT {}, agent, work_dir, open_step, handed_back,
-                (SELECT s.shell FROM sessions s WHERE s.id = runs.session_id) AS shell
+                (SELECT s.shell FROM sessions s WHERE s.id = runs.session_id) AS shell,
+                (SELECT s.rewinds FROM sessions s WHERE s.id = runs.session_id) AS rewinds
          FROM runs WHERE id = ANY($1)",
         rows::RUN_COLUMNS
     ))
@@ -65,8 +71,12 @@ async fn runs(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<S
     .fetch_all(&mut *c)
     .await?;
     let mut contexts = HashMap::with_capacity(found.len());
+    let mut rewinds = HashMap::new();
     for row in &found {
         let run = rows::run(row)?;
+        if let (Some(session_id), Some(count)) = (&run.session_id, row.opt_int("rewinds")?) {
+            rewinds.insert(session_id.clone(), count);
+        }
         let agent: Agent = serde_json::from_str(&row.text("agent")?)?;
         let context = RunContext {
             agent,
@@ -82,7 +92,7 @@ async fn runs(c: &mut PgConnection, run_ids: &[String]) -> StoreResult<HashMap<S
         };
         contexts.insert(context.run.id.clone(), context);
     }
-    Ok(contexts)
+    Ok((contexts, rewinds))
 }
 
 /// The lookups by a batch of keys probe the index once per key: a lateral
@@ -102,7 +112,7 @@ async fn rows_after(
     let found: Vec<(String, i64, String)> = sqlx::query_as(
         "SELECT u.id, m.idx, m.messages FROM UNNEST($1::text[], $2::bigint[]) AS u(id, after)
          CROSS JOIN LATERAL (SELECT messages, idx FROM session_messages
-                             WHERE session_id = u.id AND idx > u.after OFFSET 0) m
+                             WHERE session_id = u.id AND idx > u.after AND branch = 0 OFFSET 0) m
          ORDER BY u.id, m.idx",
     )
     .bind(sessions)

@@ -34,6 +34,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (25, "owned_sealed", include_str!("../../../migrations/postgres/0025_owned_sealed.sql")),
     (26, "quotas", include_str!("../../../migrations/postgres/0026_quotas.sql")),
     (27, "audit", include_str!("../../../migrations/postgres/0027_audit.sql")),
+    (28, "branches", include_str!("../../../migrations/postgres/0028_branches.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

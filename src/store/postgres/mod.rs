@@ -34,6 +34,7 @@ use crate::store::{Enqueued, NewRun, StoreError, StoreResult};
 pub use migrate::up_to as migrate_up_to;
 
 mod audit;
+mod branches;
 mod budgets;
 mod children;
 mod commit;

@@ -26,6 +26,9 @@ pub async fn enqueue(
             return Ok(Enqueued { run, created: false });
         }
     }
+    if let (Some(session_id), Some(to)) = (&new.session_id, &new.rewind) {
+        super::branches::rewind(c, session_id, to).await?;
+    }
     if let Some(session_id) = &new.session_id {
         super::people::make_way(c, p, session_id, new.strategy).await?;
     }
@@ -39,10 +42,10 @@ pub async fn enqueue(
 
 /// Whether a submission needs nothing but its insert: no idempotency key to
 /// look up and remember, no multitask strategy to apply to the session's
-/// unfinished runs first. Such a one is written by [`insert_run`] alone,
-/// outside any explicit transaction.
+/// unfinished runs first, no rewind. Such a one is written by [`insert_run`]
+/// alone, outside any explicit transaction.
 pub fn is_plain(new: &NewRun, key: &Option<IdempotencyKey>) -> bool {
-    key.is_none() && !lifecycle::reads_unfinished(new.strategy)
+    key.is_none() && !lifecycle::reads_unfinished(new.strategy) && new.rewind.is_none()
 }
 
 /// Writes one submitted run and its `run_queued` event in one call of

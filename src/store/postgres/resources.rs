@@ -60,8 +60,8 @@ pub async fn delete_body(c: &mut PgConnection, table: BodyTable, id: &str) -> St
 
 pub async fn insert_session(c: &mut PgConnection, s: &Session) -> StoreResult<()> {
     sqlx::query(
-        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, tools, created_at, updated_at, owner)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, tools, created_at, updated_at, owner, forked_from)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     )
     .bind(&s.id)
     .bind(&s.agent_id)
@@ -72,6 +72,7 @@ pub async fn insert_session(c: &mut PgConnection, s: &Session) -> StoreResult<()
     .bind(ms(s.created_at))
     .bind(ms(s.updated_at))
     .bind(&s.owner)
+    .bind(s.forked_from.as_ref().map(serde_json::to_string).transpose()?)
     .execute(&mut *c)
     .await?;
     Ok(())
@@ -113,6 +114,7 @@ pub async fn delete_session(c: &mut PgConnection, p: &mut Pending, id: &str) -> 
         progress::finish(c, p, &run_id, &EndReason::SessionDeleted).await?;
     }
     sqlx::query("DELETE FROM session_messages WHERE session_id = $1").bind(id).execute(&mut *c).await?;
+    sqlx::query("DELETE FROM session_branches WHERE session_id = $1").bind(id).execute(&mut *c).await?;
     let deleted = sqlx::query("DELETE FROM sessions WHERE id = $1").bind(id).execute(&mut *c).await?;
     found(deleted.rows_affected(), "session")
 }

@@ -10,11 +10,12 @@ use sqlx::Row;
 
 use super::resources::{self, Body, BodyTable};
 use super::{
-    audit, budgets, deliveries, events, fleet, formations, keys, listings, load, people, progress, queue, quotas,
-    retention, schedules, sealed, workers, PgStore,
+    audit, branches, budgets, deliveries, events, fleet, formations, keys, listings, load, people, progress, queue,
+    quotas, retention, schedules, sealed, workers, PgStore,
 };
 use crate::domain::access::{ApiKeyInfo, By, NewApiKey};
 use crate::domain::audit::AuditEntry;
+use crate::domain::branch::{Branch, HistoryAt, RewindTo};
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::credential::{ApiKey, CredentialInfo};
 use crate::domain::event::RunEvent;
@@ -124,16 +125,39 @@ impl Store for PgStore {
 
     async fn session_history(&self, id: &str) -> StoreResult<Vec<Message>> {
         // A row holds the messages one run added (migration 9).
-        let rows: Vec<String> =
-            sqlx::query_scalar("SELECT messages FROM session_messages WHERE session_id = $1 ORDER BY idx")
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await?;
+        let rows: Vec<String> = sqlx::query_scalar(
+            "SELECT messages FROM session_messages WHERE session_id = $1 AND branch = 0 ORDER BY idx",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
         let mut history = Vec::new();
         for row in &rows {
             history.extend(serde_json::from_str::<Vec<Message>>(row)?);
         }
         Ok(history)
+    }
+
+    async fn session_history_at(&self, id: &str, at: &HistoryAt) -> StoreResult<Vec<Message>> {
+        let mut tx = super::begin_snapshot(&self.pool).await?;
+        let history = branches::history_at(&mut tx, id, at).await?;
+        tx.commit().await?;
+        Ok(history)
+    }
+
+    async fn fork_session(&self, fork: &Session, from: &str, at: Option<&str>) -> StoreResult<Session> {
+        let (fork, from, at) = (fork.clone(), from.to_string(), at.map(str::to_string));
+        self.write(move |c, _| Box::pin(async move { branches::fork(c, &fork, &from, at.as_deref()).await })).await
+    }
+
+    async fn rewind_session(&self, id: &str, to: &RewindTo) -> StoreResult<Option<Branch>> {
+        let (id, to) = (id.to_string(), to.clone());
+        self.write(move |c, _| Box::pin(async move { branches::rewind(c, &id, &to).await })).await
+    }
+
+    async fn session_branches(&self, id: &str) -> StoreResult<Vec<Branch>> {
+        let mut c = self.pool.acquire().await?;
+        branches::branches(&mut c, id).await
     }
 
     async fn session_and_agent(

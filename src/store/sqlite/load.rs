@@ -22,9 +22,10 @@ pub fn run_contexts(conn: &Connection, run_ids: &[String], histories: &HistoryCa
 /// before it, its checkpoints and what its event log says about an
 /// interrupted step.
 fn run_context(conn: &Connection, run_id: &str, histories: &HistoryCache) -> StoreResult<RunContext> {
-    let (run, agent, work_dir, shell) = {
+    let (run, agent, work_dir, shell, rewinds) = {
         let mut select = conn.prepare_cached(&format!(
-            "SELECT {}, agent, work_dir, (SELECT shell FROM sessions WHERE sessions.id = runs.session_id) AS shell
+            "SELECT {}, agent, work_dir, (SELECT shell FROM sessions WHERE sessions.id = runs.session_id) AS shell,
+                    (SELECT rewinds FROM sessions WHERE sessions.id = runs.session_id) AS rewinds
              FROM runs WHERE id = ?1",
             rows::RUN_COLUMNS
         ))?;
@@ -32,10 +33,11 @@ fn run_context(conn: &Connection, run_id: &str, histories: &HistoryCache) -> Sto
         let row = found.next()?.ok_or(StoreError::NotFound("run"))?;
         let agent: Agent = serde_json::from_str(&row.get::<_, String>("agent")?)?;
         let shell = rows::shell(row.get::<_, Option<String>>("shell")?.as_deref());
-        (rows::run(row)?, agent, row.get::<_, String>("work_dir")?, shell)
+        let rewinds = row.get::<_, Option<i64>>("rewinds")?.unwrap_or(0);
+        (rows::run(row)?, agent, row.get::<_, String>("work_dir")?, shell, rewinds)
     };
     let history = match &run.session_id {
-        Some(session_id) => history_before(conn, session_id, histories)?,
+        Some(session_id) => history_before(conn, session_id, rewinds, histories)?,
         None => History::default(),
     };
     let checkpoints = checkpoints(conn, run_id)?;
@@ -51,16 +53,18 @@ fn run_context(conn: &Connection, run_id: &str, histories: &HistoryCache) -> Sto
 
 /// The history before this run: every message written by runs that ended
 /// earlier (a run writes its own when it ends, after which it is never
-/// executed again). Only the rows after what `histories` knows are read.
-fn history_before(conn: &Connection, session_id: &str, histories: &HistoryCache) -> StoreResult<History> {
-    let known = histories.known(session_id);
-    let mut select = conn
-        .prepare_cached("SELECT idx, message FROM session_messages WHERE session_id = ?1 AND idx > ?2 ORDER BY idx")?;
+/// executed again), except those a rewind set aside. Only the rows after
+/// what `histories` knows are read.
+fn history_before(conn: &Connection, session_id: &str, rewinds: i64, histories: &HistoryCache) -> StoreResult<History> {
+    let known = histories.known(session_id, rewinds);
+    let mut select = conn.prepare_cached(
+        "SELECT idx, message FROM session_messages WHERE session_id = ?1 AND idx > ?2 AND branch = 0 ORDER BY idx",
+    )?;
     let rows = rows::all(select.query(rusqlite::params![session_id, known.last_row()])?, |row| {
         Ok(HistoryRow { idx: row.get(0)?, messages: vec![serde_json::from_str(&row.get::<_, String>(1)?)?] })
     })?;
     let history = known.extended(rows);
-    histories.keep(session_id, &history);
+    histories.keep(session_id, rewinds, &history);
     Ok(history)
 }
 

@@ -31,6 +31,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (24, "owned_sealed", include_str!("../../../migrations/sqlite/0024_owned_sealed.sql")),
     (25, "quotas", include_str!("../../../migrations/sqlite/0025_quotas.sql")),
     (26, "audit", include_str!("../../../migrations/sqlite/0026_audit.sql")),
+    (27, "branches", include_str!("../../../migrations/sqlite/0027_branches.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

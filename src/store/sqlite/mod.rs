@@ -11,6 +11,7 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::access::{ApiKeyInfo, By, NewApiKey};
 use crate::domain::audit::AuditEntry;
+use crate::domain::branch::{Branch, HistoryAt, RewindTo};
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::credential::{ApiKey, CredentialInfo};
 use crate::domain::event::RunEvent;
@@ -30,6 +31,7 @@ use crate::store::{
 };
 
 mod audit;
+mod branches;
 mod budgets;
 mod children;
 mod deliveries;
@@ -185,6 +187,26 @@ impl Store for SqliteStore {
     async fn session_history(&self, id: &str) -> StoreResult<Vec<Message>> {
         let id = id.to_string();
         self.readers.read(move |c| reads::history(c, &id)).await
+    }
+
+    async fn session_history_at(&self, id: &str, at: &HistoryAt) -> StoreResult<Vec<Message>> {
+        let (id, at) = (id.to_string(), at.clone());
+        self.readers.read(move |c| branches::history_at(c, &id, &at)).await
+    }
+
+    async fn fork_session(&self, fork: &Session, from: &str, at: Option<&str>) -> StoreResult<Session> {
+        let (fork, from, at) = (fork.clone(), from.to_string(), at.map(str::to_string));
+        self.writer.write(move |c| branches::fork(c, &fork, &from, at.as_deref())).await
+    }
+
+    async fn rewind_session(&self, id: &str, to: &RewindTo) -> StoreResult<Option<Branch>> {
+        let (id, to) = (id.to_string(), to.clone());
+        self.writer.write(move |c| branches::rewind(c, &id, &to, Utc::now())).await
+    }
+
+    async fn session_branches(&self, id: &str) -> StoreResult<Vec<Branch>> {
+        let id = id.to_string();
+        self.readers.read(move |c| branches::branches(c, &id)).await
     }
 
     async fn enqueue_run(&self, run: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued> {

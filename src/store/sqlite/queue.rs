@@ -23,6 +23,9 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
         }
     }
     let at = Utc::now();
+    if let (Some(session_id), Some(to)) = (&new.session_id, &new.rewind) {
+        super::branches::rewind(conn, session_id, to, at)?;
+    }
     if let Some(session_id) = &new.session_id {
         super::people::make_way(conn, session_id, new.strategy, at)?;
     }

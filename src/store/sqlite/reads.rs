@@ -78,11 +78,12 @@ pub fn sessions(conn: &Connection, filter: &SessionFilter) -> StoreResult<Vec<Se
     rows::select_all(conn, &sql, params![filter.after, limit, filter.owner], |row| rows::session(row))
 }
 
-/// A session's messages, oldest first.
+/// A session's messages, oldest first (those its runs are sent: not the
+/// ones a rewind set aside).
 pub fn history(conn: &Connection, session_id: &str) -> StoreResult<Vec<Message>> {
     rows::select_all(
         conn,
-        "SELECT message FROM session_messages WHERE session_id = ?1 ORDER BY idx",
+        "SELECT message FROM session_messages WHERE session_id = ?1 AND branch = 0 ORDER BY idx",
         [session_id],
         |row| Ok(serde_json::from_str(&row.get::<_, String>(0)?)?),
     )

@@ -50,8 +50,8 @@ pub fn delete_body(conn: &Connection, table: BodyTable, id: &str) -> StoreResult
 
 pub fn insert_session(conn: &Connection, s: &Session) -> StoreResult<()> {
     conn.prepare_cached(
-        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, tools, created_at, updated_at, owner)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO sessions (id, agent_id, title, work_dir, metadata, tools, created_at, updated_at, owner, forked_from)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
         s.id,
@@ -62,7 +62,8 @@ pub fn insert_session(conn: &Connection, s: &Session) -> StoreResult<()> {
         serde_json::to_string(&s.added_tools)?,
         ms(s.created_at),
         ms(s.updated_at),
-        s.owner
+        s.owner,
+        s.forked_from.as_ref().map(serde_json::to_string).transpose()?
     ])?;
     Ok(())
 }
@@ -103,6 +104,7 @@ pub fn delete_session(conn: &Connection, id: &str) -> StoreResult<()> {
         progress::finish(conn, &run_id, &EndReason::SessionDeleted, Utc::now())?;
     }
     conn.prepare_cached("DELETE FROM session_messages WHERE session_id = ?1")?.execute([id])?;
+    conn.prepare_cached("DELETE FROM session_branches WHERE session_id = ?1")?.execute([id])?;
     let deleted = conn.prepare_cached("DELETE FROM sessions WHERE id = ?1")?.execute([id])?;
     found(deleted, "session")
 }
