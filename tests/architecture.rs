@@ -26,6 +26,7 @@ const DOMAIN: &[&str] = &[
     "domain::guard",
     "domain::history",
     "domain::branch",
+    "domain::retry",
     "domain::lifecycle",
     "domain::shell",
     "domain::subagent",
@@ -109,6 +110,8 @@ fn rule(module: &str) -> Option<Rule> {
         "domain::history" => only(&["domain::model", "domain::compaction"]),
         // Which history rows a reader is shown, after rewinds.
         "domain::branch" => only(&["domain::model", "domain::lifecycle"]),
+        // A retry reads its original's checkpoints and writes `step_reused`.
+        "domain::retry" => only(&["domain::model", "domain::checkpoint", "domain::event"]),
         "domain::event" | "domain::fleet" | "domain::lifecycle" | "domain::formation" => domain_and(&[]),
         // A backend persists domain values: it knows no provider, tool,
         // engine or HTTP.

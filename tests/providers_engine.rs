@@ -117,7 +117,7 @@ impl Harness {
             work_dir,
             max_attempts: 3,
             strategy: Default::default(),
-            rewind: None,
+            from_past: None,
         };
         let run_id = self.store.enqueue_run(run, None).await.unwrap().run.id;
         self.wake.notify_waiters();

@@ -390,7 +390,7 @@ store_tests! {
             work_dir: "/tmp".into(),
             max_attempts: 3,
             strategy: Default::default(),
-            rewind: None,
+            from_past: None,
         };
         let first = store.enqueue_run(new(new_id()), Some(key("h1"))).await.unwrap();
         let again = store.enqueue_run(new(new_id()), Some(key("h1"))).await.unwrap();

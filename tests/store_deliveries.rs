@@ -35,7 +35,7 @@ async fn ended_run(store: &Arc<dyn Store>, dir: &std::path::Path, webhook: Optio
         work_dir: dir.to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy: Default::default(),
-        rewind: None,
+        from_past: None,
     };
     let id = store.enqueue_run(run, None).await.unwrap().run.id;
     let w = worker(store).await;

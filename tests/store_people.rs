@@ -33,7 +33,7 @@ async fn submit(store: &Arc<dyn Store>, session: &str, strategy: MultitaskStrate
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy,
-        rewind: None,
+        from_past: None,
     };
     Ok(store.enqueue_run(run, None).await?.run.id)
 }

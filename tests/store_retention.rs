@@ -73,7 +73,7 @@ async fn webhook_run(store: &Arc<dyn Store>, dir: &std::path::Path, key: &str, e
         work_dir: dir.to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy: Default::default(),
-        rewind: None,
+        from_past: None,
     };
     let key = IdempotencyKey { scope: format!("message:{s}"), key: key.into(), request_hash: "h".into() };
     let run = store.enqueue_run(new, Some(key)).await.unwrap().run.id;
@@ -154,7 +154,7 @@ store_tests! {
             work_dir: dir.path().to_string_lossy().into_owned(),
             max_attempts: 2,
             strategy: Default::default(),
-            rewind: None,
+            from_past: None,
         };
         let enqueued = store.enqueue_run(new, Some(replay)).await.unwrap();
         assert!(!enqueued.created && enqueued.run.id == queued, "the queued run's key stays");
@@ -282,7 +282,7 @@ store_tests! {
             work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
             max_attempts: 2,
             strategy: Default::default(),
-            rewind: None,
+            from_past: None,
         };
         let run = store.enqueue_run(new(), Some(key.clone())).await.unwrap().run.id;
         assert!(matches!(store.delete_run(&run).await, Err(StoreError::Conflict(_))), "a queued run");

@@ -108,7 +108,7 @@ store_tests! {
             work_dir: dir.path().to_string_lossy().into_owned(),
             max_attempts: 2,
             strategy: Default::default(),
-            rewind: None,
+            from_past: None,
         };
         let alone = store.enqueue_run(new(None), None).await.unwrap().run.id;
         assert_eq!(claimable(&store, &alone).await, !turn::starts_blocked(false));

@@ -62,6 +62,7 @@ mod peer;
 mod people;
 mod providers;
 mod queue;
+mod retry;
 mod runs;
 mod schedules;
 mod schemas;
@@ -229,6 +230,7 @@ fn routes(config: &ApiConfig) -> OpenApiRouter<AppState> {
         .merge(formations::routes())
         .merge(formation_runs::routes())
         .merge(runs::routes())
+        .merge(retry::routes())
         .merge(messages::routes())
         .merge(compact::routes())
         .merge(people::routes())

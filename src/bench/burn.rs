@@ -156,7 +156,7 @@ async fn enqueue_all(store: &Arc<dyn Store>, agent: &Agent, sessions: &[String],
                 work_dir: String::new(),
                 max_attempts: 3,
                 strategy: Default::default(),
-                rewind: None,
+                from_past: None,
             };
             store.enqueue_run(run, None).await
         });

@@ -184,7 +184,7 @@ async fn measure(
                 work_dir: work.to_string(),
                 max_attempts: 3,
                 strategy: Default::default(),
-                rewind: None,
+                from_past: None,
             };
             store.enqueue_run(run, None).await?;
         }

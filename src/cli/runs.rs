@@ -9,9 +9,9 @@ use super::format::{self, Table};
 use super::remote::{print_json, segment, Remote, ServerArg};
 use super::style::{Style, Tone};
 use super::transcript::Transcript;
-use super::view::{hint, Fields, ListArgs, ShowArgs};
+use super::view::{announce, hint, Fields, JsonArg, ListArgs, ShowArgs};
 
-/// `wingman runs [list|show]`; alone, it lists.
+/// `wingman runs [list|show|retry]`; alone, it lists.
 #[derive(Debug, clap::Args)]
 pub struct RunsArgs {
     #[command(subcommand)]
@@ -33,6 +33,19 @@ enum RunsCommand {
         run_id: String,
         #[command(flatten)]
         show: ShowArgs,
+    },
+    /// Retry a failed, cancelled or interrupted message from a step: a new
+    /// run that reuses the original's whole steps before it (no provider or
+    /// tool call for them); print its ID (--json: the API's answer).
+    Retry {
+        /// The run's ID.
+        run_id: String,
+        /// The first step done again (default: the original's first step
+        /// that is not whole).
+        #[arg(long)]
+        from_step: Option<u32>,
+        #[command(flatten)]
+        json: JsonArg,
     },
 }
 
@@ -73,6 +86,17 @@ pub async fn run(remote: &Remote, args: RunsArgs) -> anyhow::Result<()> {
         Some(RunsCommand::Show { run_id, mut show }) => {
             show.json |= args.list.list.json;
             self::show(remote, &run_id, &show).await
+        }
+        Some(RunsCommand::Retry { run_id, from_step, json }) => {
+            let path = format!("/runs/{}/retry", segment(&run_id));
+            let accepted = remote.call(remote.post(&path).json(&json!({"from_step": from_step}))).await?;
+            let line = format!(
+                "run {} queued: it retries run {run_id} from step {}",
+                accepted["run_id"].as_str().unwrap_or("?"),
+                accepted["from_step"]
+            );
+            announce(json.json, &accepted, line);
+            Ok(())
         }
     }
 }

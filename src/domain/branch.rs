@@ -96,13 +96,17 @@ pub enum RewindTo {
     /// Just before this run: it and the runs after it are set aside (what a
     /// message that replaces a run does first).
     Before(String),
+    /// Just before this run, which must be the last in the history (what a
+    /// retry of it does first, so that its messages are not there twice). A
+    /// run that added nothing leaves nothing to set aside.
+    Retrying(String),
 }
 
 impl RewindTo {
     /// The run named.
     pub fn run_id(&self) -> &str {
         match self {
-            RewindTo::After(id) | RewindTo::Before(id) => id,
+            RewindTo::After(id) | RewindTo::Before(id) | RewindTo::Retrying(id) => id,
         }
     }
 
@@ -111,7 +115,7 @@ impl RewindTo {
     pub fn cut(&self, first: i64, last: i64) -> i64 {
         match self {
             RewindTo::After(_) => last,
-            RewindTo::Before(_) => first - 1,
+            RewindTo::Before(_) | RewindTo::Retrying(_) => first - 1,
         }
     }
 }
@@ -146,6 +150,8 @@ pub struct SessionFacts {
     pub session_id: String,
     /// The session's last row (0: none), in any branch.
     pub top: i64,
+    /// The last row of its live history (0: none).
+    pub last_live: i64,
     /// Each rewind's `top`, in rewind order.
     pub tops: Vec<i64>,
     /// A run of the session that is queued, running or waiting.
@@ -188,11 +194,21 @@ pub fn rewind(facts: &SessionFacts, to: &RewindTo, rows: Option<RunRows>) -> Res
         )));
     }
     let run_id = to.run_id();
-    let rows = rows_of(facts, run_id, rows)?;
+    let rows = match (rows, to) {
+        (None, RewindTo::Retrying(_)) => return Ok(None),
+        (rows, _) => rows_of(facts, run_id, rows)?,
+    };
     if rows.branch != 0 {
         return Err(Refusal::Busy(format!(
             "run {run_id}'s messages were set aside by rewind {} of session {}; fork at it instead",
             rows.branch, facts.session_id
+        )));
+    }
+    if matches!(to, RewindTo::Retrying(_)) && rows.last < facts.last_live {
+        return Err(Refusal::Busy(format!(
+            "run {run_id} is not the last in session {}'s history, and a retry takes the place of the last: \
+             rewind the session to the end of run {run_id} first, or fork it",
+            facts.session_id
         )));
     }
     let cut = to.cut(rows.first, rows.last);
@@ -235,7 +251,8 @@ mod tests {
     }
 
     fn facts(active_run: Option<&str>) -> SessionFacts {
-        SessionFacts { session_id: "s".into(), top: 6, tops: TOPS.to_vec(), active_run: active_run.map(Into::into) }
+        let active_run = active_run.map(Into::into);
+        SessionFacts { session_id: "s".into(), top: 6, last_live: 0, tops: TOPS.to_vec(), active_run }
     }
 
     #[test]
@@ -247,6 +264,18 @@ mod tests {
         assert_eq!(rewind(&facts(None), &RewindTo::After("c".into()), Some(live)), Ok(None), "nothing after C");
         let before = rewind(&facts(None), &RewindTo::Before("c".into()), Some(live));
         assert_eq!(before, Ok(Some(Rewind { branch: 3, cut: 4, top: 6 })));
+    }
+
+    #[test]
+    fn a_retry_sets_aside_only_the_last_run_and_nothing_for_a_run_that_added_nothing() {
+        let facts = SessionFacts { last_live: 4, top: 4, tops: Vec::new(), ..facts(None) };
+        let last = RunRows { first: 3, last: 4, branch: 0 };
+        let retrying = RewindTo::Retrying("b".into());
+        assert_eq!(rewind(&facts, &retrying, Some(last)), Ok(Some(Rewind { branch: 1, cut: 2, top: 4 })));
+        assert_eq!(rewind(&facts, &retrying, None), Ok(None));
+        let earlier = RunRows { first: 1, last: 2, branch: 0 };
+        let refused = rewind(&facts, &RewindTo::Retrying("a".into()), Some(earlier)).unwrap_err().to_string();
+        assert!(refused.contains("not the last"), "{refused}");
     }
 
     #[test]

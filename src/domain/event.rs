@@ -18,6 +18,14 @@ use crate::domain::formation::run::NodeStatus;
 use crate::domain::guard::Exhausted;
 use crate::domain::model::{FleetProgress, FleetRunStatus, RunKind, RunStatus, Usage};
 
+/// A tool call of a reused step, as its `step_reused` event names it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReusedCall {
+    pub call_id: String,
+    pub name: String,
+    pub is_error: bool,
+}
+
 /// An event about to be written to a run's (or a fleet run's) log; the store
 /// numbers it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -81,6 +89,15 @@ pub enum RunEvent {
         step: u32,
         usage: Usage,
         stop_reason: String,
+    },
+    /// A retry's step taken whole from the run it retries
+    /// ([`crate::domain::retry`]): no provider or tool was called for it.
+    /// `tool_calls` are the step's calls with how each ended.
+    StepReused {
+        step: u32,
+        from_run_id: String,
+        usage: Usage,
+        tool_calls: Vec<ReusedCall>,
     },
     /// What the step wrote before this event is void: it runs again.
     StepRestarted {
@@ -296,6 +313,7 @@ impl RunEvent {
             RunEvent::ToolResult { .. } => "tool_result",
             RunEvent::StepCompleted { .. } => "step_completed",
             RunEvent::StepRestarted { .. } => "step_restarted",
+            RunEvent::StepReused { .. } => "step_reused",
             RunEvent::ApprovalRequested { .. } => "approval_requested",
             RunEvent::ApprovalDecided { .. } => "approval_decided",
             RunEvent::ToolCallsRequested { .. } => "tool_calls_requested",

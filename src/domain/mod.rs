@@ -24,6 +24,7 @@ pub mod lifecycle;
 pub mod model;
 pub mod queue;
 pub mod quota;
+pub mod retry;
 pub mod schedule;
 pub mod secret;
 pub mod share;

@@ -87,6 +87,8 @@ pub trait Store: Send + Sync + 'static {
     /// session must exist. With a key, a repeated submission returns the first run.
     async fn enqueue_run(&self, run: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued>;
     async fn get_run(&self, id: &str) -> StoreResult<Option<Run>>;
+    /// A run's checkpoints, by step and then as they were written.
+    async fn run_checkpoints(&self, id: &str) -> StoreResult<Vec<Checkpoint>>;
     async fn list_runs(&self, filter: &RunFilter) -> StoreResult<Vec<Run>>;
     /// How many runs have this status.
     async fn count_runs(&self, status: RunStatus) -> StoreResult<u64>;

@@ -4,6 +4,7 @@
 use crate::domain::access::Caller;
 use crate::domain::branch::RewindTo;
 use crate::domain::guard;
+use crate::domain::lifecycle::FromPast;
 use crate::domain::model::{new_id, Agent, Carried, MultitaskStrategy, Owned, Reasoning, RunInput, RunKind, Session};
 use crate::domain::toolset;
 use crate::domain::webhook::Webhook;
@@ -79,7 +80,7 @@ impl Door {
         let mut run = self.session_run(RunKind::Message, &session, agent, input, submission.strategy);
         let Some(replaced) = submission.replace else { return self.enqueue_run(run, key, &session_id).await };
         // A run not of this session is named as such, not as a missing session.
-        run.rewind = Some(RewindTo::Before(replaced.clone()));
+        run.from_past = Some(FromPast { rewind: Some(RewindTo::Before(replaced.clone())), reused: None });
         let enqueued = self.store.enqueue_run(run, key).await.map_err(|e| match e {
             StoreError::NotFound("run") => SubmitError::NotFound(format!("run {replaced} of session {session_id}")),
             other => SubmitError::naming(format!("session {session_id}"))(other),
@@ -138,7 +139,7 @@ impl Door {
         Ok((session, agent_id, agent))
     }
 
-    fn session_run(
+    pub(super) fn session_run(
         &self,
         kind: RunKind,
         session: &Session,
@@ -155,7 +156,7 @@ impl Door {
             work_dir: session.work_dir.clone(),
             max_attempts: self.config.max_attempts,
             strategy,
-            rewind: None,
+            from_past: None,
         }
     }
 
@@ -176,7 +177,7 @@ impl Door {
 /// the session's owner whoever sent it (an admin's message to a member's
 /// session is the member's work, and `{owner}` in the agent's concurrency
 /// key is the member).
-fn in_session(envelope: &Envelope, session: &Session, agent: &Agent) -> Carried {
+pub(super) fn in_session(envelope: &Envelope, session: &Session, agent: &Agent) -> Carried {
     let carried = Carried { owner: session.owner.clone(), ..envelope.carried.clone() };
     carried.for_run(agent, Some(&session.id))
 }

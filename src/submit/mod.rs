@@ -26,6 +26,7 @@ mod fleet;
 mod formation;
 mod key;
 mod message;
+mod retry;
 mod tally;
 
 pub use error::{unavailable_message, SubmitError, SubmitResult, DISK_FULL_MESSAGE};
@@ -33,6 +34,7 @@ pub use fleet::{check_tasks, FleetRunSubmission, Task};
 pub use formation::FormationRunSubmission;
 pub use key::Keyed;
 pub use message::{CompactionSubmission, MessageSubmission};
+pub use retry::RetrySubmission;
 
 /// What the door needs to know of the server it belongs to.
 #[derive(Debug, Clone)]

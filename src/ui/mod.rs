@@ -17,6 +17,7 @@ const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 const FORMATIONS_JS: &str = include_str!("assets/formations.js");
 const SCHEDULES_JS: &str = include_str!("assets/schedules.js");
+const BRANCHES_JS: &str = include_str!("assets/branches.js");
 
 /// A view of the dashboard: what its shell page is called and which part
 /// of the script draws it.
@@ -73,6 +74,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/ui/assets/app.css", get(|| async { asset("text/css; charset=utf-8", APP_CSS) }))
         .route("/ui/assets/formations.js", get(|| async { asset("text/javascript; charset=utf-8", FORMATIONS_JS) }))
         .route("/ui/assets/schedules.js", get(|| async { asset("text/javascript; charset=utf-8", SCHEDULES_JS) }))
+        .route("/ui/assets/branches.js", get(|| async { asset("text/javascript; charset=utf-8", BRANCHES_JS) }))
 }
 
 /// A short digest of the assets: their URLs carry it, so a browser caches
@@ -85,6 +87,7 @@ fn version() -> &'static str {
             .chain_update(APP_CSS)
             .chain_update(FORMATIONS_JS)
             .chain_update(SCHEDULES_JS)
+            .chain_update(BRANCHES_JS)
             .finalize();
         digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
     })
@@ -134,6 +137,7 @@ fn shell(view: View) -> Response {
 <script src="/ui/assets/app.js?v={v}" defer></script>
 <script src="/ui/assets/formations.js?v={v}" defer></script>
 <script src="/ui/assets/schedules.js?v={v}" defer></script>
+<script src="/ui/assets/branches.js?v={v}" defer></script>
 </head>
 <body data-view="{name}">
 <header><a class="brand" href="/ui">Wingman</a><nav>{nav}</nav><span id="auth"></span></header>

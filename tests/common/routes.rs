@@ -78,6 +78,7 @@ pub fn every_route(agent: &str, session: &str, run: &str) -> Vec<(Method, String
         (Method::POST, format!("/runs/{run}/approve"), Some(json!({"decisions": []}))),
         (Method::POST, format!("/runs/{run}/tool-results"), Some(json!({"results": []}))),
         (Method::POST, format!("/runs/{run}/steer"), Some(json!({"message": "stop"}))),
+        (Method::POST, format!("/runs/{run}/retry"), Some(json!({}))),
         (Method::GET, "/schedules".into(), None),
         (
             Method::POST,

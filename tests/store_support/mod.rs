@@ -199,7 +199,7 @@ async fn enqueue_carrying(
         work_dir: std::env::temp_dir().to_string_lossy().into_owned(),
         max_attempts: 2,
         strategy: Default::default(),
-        rewind: None,
+        from_past: None,
     };
     store.enqueue_run(run, None).await.unwrap().run.id
 }

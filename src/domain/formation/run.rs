@@ -475,7 +475,7 @@ impl Machine<'_> {
             work_dir: session.work_dir.clone(),
             max_attempts: snapshot.max_attempts,
             strategy: Default::default(),
-            rewind: None,
+            from_past: None,
         };
         row.run_id = Some(run.id.clone());
         self.advance.runs.push(NodeRun { session, run });

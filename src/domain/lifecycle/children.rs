@@ -35,7 +35,7 @@ impl NewChild {
             work_dir: self.session.work_dir.clone(),
             max_attempts,
             strategy: Default::default(),
-            rewind: None,
+            from_past: None,
         }
     }
 

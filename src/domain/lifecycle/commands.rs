@@ -31,9 +31,19 @@ pub struct NewRun {
     /// What becomes of the session's unfinished runs (a message's only;
     /// fleet tasks are enqueued behind nothing).
     pub strategy: MultitaskStrategy,
-    /// A rewind of its session made in the same transaction, before it is
-    /// written (a message that replaces a run: [`crate::domain::branch::rewind`]).
+    /// What it takes from its session's past, in the transaction that
+    /// writes it: a message that replaces a run, a retry.
+    pub from_past: Option<FromPast>,
+}
+
+/// What a run made from its session's past does in the transaction that
+/// writes it: rewinds its session first ([`crate::domain::branch::rewind`]),
+/// and starts from copies of another run's checkpoints, its log from their
+/// `step_reused` events ([`crate::domain::retry`]).
+#[derive(Debug, Clone, Default)]
+pub struct FromPast {
     pub rewind: Option<crate::domain::branch::RewindTo>,
+    pub reused: Option<crate::domain::retry::Reused>,
 }
 
 /// An `Idempotency-Key` attached to a submission.

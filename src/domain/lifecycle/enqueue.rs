@@ -64,7 +64,7 @@ pub fn fleet_run(new: &NewFleetRun) -> FleetRunEnqueue {
                 work_dir: task.session.work_dir.clone(),
                 max_attempts: new.max_attempts,
                 strategy: Default::default(),
-                rewind: None,
+                from_past: None,
             };
             let event = queued(&run, Some((&new.id, index)));
             TaskRun { run, blocked: fleet::starts_blocked(index, new.worker_count), queued: event }

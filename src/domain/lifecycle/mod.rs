@@ -29,7 +29,7 @@ pub mod turn;
 pub use children::{child_ended, parks_as, ChildEnd, NewChild, ParentRow, Parked, Wake};
 pub use claim::{hand_back, rescue, started, HandedBack, Rescue};
 pub use commands::{
-    Commit, Finish, HandBack, IdempotencyKey, InboxItem, InboxKind, Lease, NewFleetRun, NewRun, NewTask,
+    Commit, Finish, FromPast, HandBack, IdempotencyKey, InboxItem, InboxKind, Lease, NewFleetRun, NewRun, NewTask,
 };
 pub use commit::{admit, complete, inbox_newest, Completion, Effect};
 pub use ending::{after_end, AfterEnd, EndReason, EndedRow, EndedTask, Ending, Stored};

@@ -801,6 +801,14 @@ impl Carried {
     }
 }
 
+/// Where a retry comes from: the run it retries, whose checkpoints of the
+/// steps before `from_step` it reuses.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+pub struct RetryOf {
+    pub run_id: String,
+    pub from_step: u32,
+}
+
 /// What the submitter asked the run to do.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct RunInput {
@@ -828,6 +836,10 @@ pub struct RunInput {
     /// The URL the run's end is announced to (`crate::domain::webhook`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook: Option<String>,
+    /// For a retry (`POST /runs/{id}/retry`): the run it retries, and its
+    /// first step not taken from that run's checkpoints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_of: Option<RetryOf>,
     /// What every run carries (stored beside the fields above).
     #[serde(flatten)]
     pub carried: Carried,
@@ -847,6 +859,7 @@ impl RunInput {
             parent: None,
             node: None,
             webhook: None,
+            retry_of: None,
             carried,
         }
     }

@@ -5,9 +5,10 @@
 
 use sqlx::PgConnection;
 
-use super::resources;
+use super::{resources, Pending};
 use crate::domain::branch::{self, Branch, HistoryAt, Lineage, RewindTo, RunRows, SessionFacts};
 use crate::domain::model::{ForkedFrom, Message, Session};
+use crate::domain::retry::Reused;
 use crate::store::rows::at;
 use crate::store::{StoreError, StoreResult};
 
@@ -18,8 +19,9 @@ async fn facts(c: &mut PgConnection, session_id: &str, lock: bool) -> StoreResul
         if lock { "SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE" } else { "SELECT 1 FROM sessions WHERE id = $1" };
     let found: Option<i32> = sqlx::query_scalar(sql).bind(session_id).fetch_optional(&mut *c).await?;
     found.ok_or(StoreError::NotFound("session"))?;
-    let (top, active_run): (i64, Option<String>) = sqlx::query_as(
+    let (top, last_live, active_run): (i64, i64, Option<String>) = sqlx::query_as(
         "SELECT (SELECT COALESCE(MAX(idx), 0) FROM session_messages WHERE session_id = $1),
+                (SELECT COALESCE(MAX(idx), 0) FROM session_messages WHERE session_id = $1 AND branch = 0),
                 (SELECT id FROM runs WHERE session_id = $1 AND status IN ('queued','running','waiting')
                  ORDER BY queue_seq LIMIT 1)",
     )
@@ -31,7 +33,7 @@ async fn facts(c: &mut PgConnection, session_id: &str, lock: bool) -> StoreResul
             .bind(session_id)
             .fetch_all(&mut *c)
             .await?;
-    Ok(SessionFacts { session_id: session_id.to_string(), top, tops, active_run })
+    Ok(SessionFacts { session_id: session_id.to_string(), top, last_live, tops, active_run })
 }
 
 /// A run's rows ([`RunRows`]), read with whether the run is the session's.
@@ -157,6 +159,19 @@ pub async fn rewind(c: &mut PgConnection, session_id: &str, to: &RewindTo) -> St
         .await?;
     let listed = branches(c, session_id).await?;
     Ok(listed.into_iter().find(|b| b.branch == rewind.branch))
+}
+
+/// Writes a retry's checkpoints and its `step_reused` events, queued in
+/// `p` to be written with the transaction's other events.
+pub async fn reuse(c: &mut PgConnection, p: &mut Pending, run_id: &str, reused: &Reused) -> StoreResult<()> {
+    super::commit::insert_checkpoints(c, reused.checkpoints.iter().map(|cp| (run_id, cp)).collect()).await?;
+    let last: i64 = sqlx::query_scalar("UPDATE runs SET event_seq = event_seq + $2 WHERE id = $1 RETURNING event_seq")
+        .bind(run_id)
+        .bind(reused.events.len() as i64)
+        .fetch_one(&mut *c)
+        .await?;
+    p.push(run_id, (last as u64 + 1).saturating_sub(reused.events.len() as u64), &reused.events);
+    Ok(())
 }
 
 /// [`crate::store::Store::session_branches`], a row holding a run's

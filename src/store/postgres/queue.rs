@@ -26,13 +26,18 @@ pub async fn enqueue(
             return Ok(Enqueued { run, created: false });
         }
     }
-    if let (Some(session_id), Some(to)) = (&new.session_id, &new.rewind) {
+    let from_past = new.from_past.clone().unwrap_or_default();
+    if let (Some(session_id), Some(to)) = (&new.session_id, &from_past.rewind) {
         super::branches::rewind(c, session_id, to).await?;
     }
     if let Some(session_id) = &new.session_id {
         super::people::make_way(c, p, session_id, new.strategy).await?;
     }
-    let run = insert_run(&mut *c, &new, false).await?;
+    let mut run = insert_run(&mut *c, &new, false).await?;
+    if let Some(reused) = &from_past.reused {
+        super::branches::reuse(c, p, &new.id, reused).await?;
+        run = get_run(c, &new.id).await?.ok_or(StoreError::NotFound("run"))?;
+    }
     p.hint();
     if let Some(key) = &key {
         remember_key(c, key, &new.id).await?;
@@ -42,10 +47,10 @@ pub async fn enqueue(
 
 /// Whether a submission needs nothing but its insert: no idempotency key to
 /// look up and remember, no multitask strategy to apply to the session's
-/// unfinished runs first, no rewind. Such a one is written by [`insert_run`]
-/// alone, outside any explicit transaction.
+/// unfinished runs first, nothing taken from the session's past. Such a one
+/// is written by [`insert_run`] alone, outside any explicit transaction.
 pub fn is_plain(new: &NewRun, key: &Option<IdempotencyKey>) -> bool {
-    key.is_none() && !lifecycle::reads_unfinished(new.strategy) && new.rewind.is_none()
+    key.is_none() && !lifecycle::reads_unfinished(new.strategy) && new.from_past.is_none()
 }
 
 /// Writes one submitted run and its `run_queued` event in one call of

@@ -196,6 +196,11 @@ impl Store for PgStore {
         row.as_ref().map(rows::run).transpose()
     }
 
+    async fn run_checkpoints(&self, id: &str) -> StoreResult<Vec<Checkpoint>> {
+        let mut c = self.pool.acquire().await?;
+        load::checkpoints(&mut c, id).await
+    }
+
     async fn list_runs(&self, filter: &RunFilter) -> StoreResult<Vec<Run>> {
         let found = sqlx::query(&format!(
             "SELECT {} FROM runs

@@ -5,10 +5,11 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::resources;
 use super::rows;
+use super::{progress, resources};
 use crate::domain::branch::{self, Branch, HistoryAt, Lineage, RewindTo, RunRows, SessionFacts};
 use crate::domain::model::{ForkedFrom, Message, Session};
+use crate::domain::retry::Reused;
 use crate::store::rows::{at, ms};
 use crate::store::{StoreError, StoreResult};
 
@@ -19,9 +20,12 @@ fn facts(conn: &Connection, session_id: &str) -> StoreResult<SessionFacts> {
         .query_row([session_id], |r| r.get(0))
         .optional()?;
     found.ok_or(StoreError::NotFound("session"))?;
-    let top: i64 = conn
-        .prepare_cached("SELECT COALESCE(MAX(idx), 0) FROM session_messages WHERE session_id = ?1")?
-        .query_row([session_id], |r| r.get(0))?;
+    let (top, last_live): (i64, i64) = conn
+        .prepare_cached(
+            "SELECT COALESCE(MAX(idx), 0), COALESCE(MAX(CASE WHEN branch = 0 THEN idx END), 0)
+             FROM session_messages WHERE session_id = ?1",
+        )?
+        .query_row([session_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let tops = rows::select_all(
         conn,
         "SELECT top_idx FROM session_branches WHERE session_id = ?1 ORDER BY branch",
@@ -35,7 +39,7 @@ fn facts(conn: &Connection, session_id: &str) -> StoreResult<SessionFacts> {
         )?
         .query_row([session_id], |r| r.get(0))
         .optional()?;
-    Ok(SessionFacts { session_id: session_id.to_string(), top, tops, active_run })
+    Ok(SessionFacts { session_id: session_id.to_string(), top, last_live, tops, active_run })
 }
 
 /// Where a run's messages are in the session's history: `None` when it
@@ -143,6 +147,17 @@ pub fn rewind(conn: &Connection, session_id: &str, to: &RewindTo, now: DateTime<
         .execute(params![ms(now), session_id])?;
     let listed = branches(conn, session_id)?;
     Ok(listed.into_iter().find(|b| b.branch == rewind.branch))
+}
+
+/// Writes a retry's copies of its original's checkpoints and their
+/// `step_reused` events, numbered after its `run_queued`.
+pub fn reuse(conn: &Connection, run_id: &str, reused: &Reused, now: DateTime<Utc>) -> StoreResult<()> {
+    progress::insert_checkpoints(conn, run_id, &reused.checkpoints, now)?;
+    let count = reused.events.len() as i64;
+    let before: i64 = conn
+        .prepare_cached("UPDATE runs SET event_seq = event_seq + ?2 WHERE id = ?1 RETURNING event_seq - ?2")?
+        .query_row(params![run_id, count], |r| r.get(0))?;
+    progress::insert_events(conn, run_id, before as u64 + 1, &reused.events, now)
 }
 
 /// [`crate::store::Store::session_branches`]: each branch with its runs

@@ -218,6 +218,11 @@ impl Store for SqliteStore {
         self.readers.read(move |c| queue::get_run(c, &id)).await
     }
 
+    async fn run_checkpoints(&self, id: &str) -> StoreResult<Vec<Checkpoint>> {
+        let id = id.to_string();
+        self.readers.read(move |c| load::checkpoints(c, &id)).await
+    }
+
     async fn list_runs(&self, filter: &RunFilter) -> StoreResult<Vec<Run>> {
         let filter = filter.clone();
         self.readers.read(move |c| reads::runs(c, &filter)).await

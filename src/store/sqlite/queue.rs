@@ -23,7 +23,8 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
         }
     }
     let at = Utc::now();
-    if let (Some(session_id), Some(to)) = (&new.session_id, &new.rewind) {
+    let from_past = new.from_past.clone().unwrap_or_default();
+    if let (Some(session_id), Some(to)) = (&new.session_id, &from_past.rewind) {
         super::branches::rewind(conn, session_id, to, at)?;
     }
     if let Some(session_id) = &new.session_id {
@@ -35,6 +36,9 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
     };
     let vt = super::fair::first_start(conn, &new, 1)?;
     insert_run(conn, &new, blocked, None, vt, &lifecycle::queued(&new, None), at)?;
+    if let Some(reused) = &from_past.reused {
+        super::branches::reuse(conn, &new.id, reused, at)?;
+    }
     if let Some(key) = &key {
         remember_key(conn, key, &new.id, at)?;
     }

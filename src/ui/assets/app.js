@@ -463,6 +463,8 @@ async function runView(id) {
       run.children && run.children.length && ["Sub-agents", h("ul", {id: "children", class: "children"},
         run.children.map((c) => h("li", {"data-child": c.run_id}, idLink("runs", c.run_id), " ", badge(c.status),
           h("span", {class: "muted"}, ` call ${c.call_id}`)))), true],
+      run.input.retry_of && ["Retry of", h("span", {id: "retry-of"}, idLink("runs", run.input.retry_of.run_id),
+        ` from step ${run.input.retry_of.from_step}`)],
       ["Message", h("div", {class: "text"}, run.input.message), true], ["Created", when(run.created_at)],
       ["Started", when(run.started_at)], ["Finished", when(run.finished_at)], ["Steps", run.steps],
       ["Tokens", `${run.usage.input_tokens} in, ${run.usage.output_tokens} out`],
@@ -470,9 +472,13 @@ async function runView(id) {
       run.response && ["Response", h("div", {class: "text"}, run.response), true]]));
     summary.dataset.status = run.status;
     // Drawn once, so a message being typed survives the refreshes.
-    if (TERMINAL.includes(run.status)) actions.replaceChildren();
-    else if (!controlled) actions.replaceChildren(...controls(path, refresh));
-    controlled = !TERMINAL.includes(run.status);
+    if (TERMINAL.includes(run.status)) {
+      if (controlled !== "ended") actions.replaceChildren(...retryControls(run));
+      controlled = "ended";
+    } else {
+      if (!controlled) actions.replaceChildren(...controls(path, refresh));
+      controlled = true;
+    }
   };
   await refresh();
   const lifecycle = ["run_started", "run_handed_back", "run_resumed", "approval_requested", "approval_decided",
@@ -601,6 +607,11 @@ function timeline(container, runId) {
           : `spent ${e.spent_tokens} tokens of ${e.limit_tokens}`));
         break;
       case "loop_detected": container.append(line(e, `${e.name} called ${e.repeats} times in a row`)); break;
+      case "step_reused": {
+        const calls = e.tool_calls.map((c) => `${c.name}${c.is_error ? " (error)" : ""}`).join(", ");
+        step(e.step).box.append(line(e, "taken from run ", idLink("runs", e.from_run_id), calls ? `: ${calls}` : ""));
+        break;
+      }
       case "compaction_started": container.append(line(e, `${e.reason}: about ${e.tokens_before} tokens`)); break;
       case "compaction_completed":
         container.append(line(e, `${e.tokens_before} → ${e.tokens_after} tokens; ${e.summarized_messages} messages `
@@ -629,19 +640,34 @@ async function sessionsView() {
 
 async function sessionView(id) {
   const path = `/sessions/${encodeURIComponent(id)}`;
-  const about = h("div"), talk = h("div", {id: "history"}), runs = h("div");
+  // `?branch=N` or `?at=<run>`: the history as it was then.
+  const params = new URLSearchParams(location.search);
+  const query = params.get("branch") ? `?branch=${encodeURIComponent(params.get("branch"))}`
+    : params.get("at") ? `?at=${encodeURIComponent(params.get("at"))}` : "";
+  const shown = params.get("branch") ? `of branch ${params.get("branch")}, as it was set aside`
+    : params.get("at") ? "as it was after that run" : null;
+  const about = h("div"), talk = h("div", {id: "history"}), runs = h("div"), branches = h("div"), actions = h("div");
   main.replaceChildren(h("div", {id: "problem", class: "problem"}), h("h1", {}, "Session ", h("code", {}, id)), about,
-    section("History", talk), section("Runs, newest first", runs));
-  await every(4000, async () => {
-    const [session, page] = await Promise.all([api(path),
+    section("History", talk), section("Branches", branches), section("Fork or rewind", actions),
+    section("Runs, newest first", runs));
+  let controlled = false;
+  const draw = async () => {
+    const [session, page] = await Promise.all([api(`${path}${query}`),
       api(`/runs?session_id=${encodeURIComponent(id)}&order=desc&limit=20`)]);
     about.replaceChildren(fields([["Title", session.title], ["Agent", h("code", {}, session.agent_id || "—")],
       ["Created", when(session.created_at)], ["Work dir", h("code", {}, session.work_dir), true],
       ["Metadata", h("code", {}, JSON.stringify(session.metadata)), true]]));
     talk.replaceChildren(history(session.history));
+    // Redrawn only when they change, so that a link is not replaced under a click.
+    const listed = JSON.stringify([session.forked_from, session.branches]);
+    if (listed !== branches.dataset.listed) branches.replaceChildren(branchesOf(id, session, shown));
+    branches.dataset.listed = listed;
+    if (!controlled) actions.replaceChildren(branchControls(id, page.runs, draw));
+    controlled = page.runs.some((r) => TERMINAL.includes(r.status));
     runs.replaceChildren(runsTable(page.runs),
       page.next_after ? h("a", {href: `/ui/runs?session_id=${encodeURIComponent(id)}`}, "Every run of this session »") : "");
-  });
+  };
+  await every(4000, draw);
 }
 
 function progressOf(p) {
