@@ -84,7 +84,7 @@ on_both_backends! {
         let (status, body) = api.post(&format!("/sessions/{session}/fork"), json!({"at": b, "colour": 1})).await;
         assert_eq!(status, 422, "{body}");
         let (status, body) = api.get(&format!("/sessions/{session}?at={b}&branch=1")).await;
-        assert_eq!(status, 400, "{body}");
+        assert_eq!(status, 404, "no branch 1 yet: {body}");
         assert_eq!(api.get("/sessions").await.1.as_array().unwrap().len(), sessions_before);
     }
 
@@ -135,6 +135,12 @@ on_both_backends! {
         assert_eq!(texts(&api, &session, "").await[2], "edited-five");
         assert_eq!(texts(&api, &session, "?branch=2").await[2], "after-rewind-four");
         assert_eq!(texts(&api, &session, &format!("?at={fourth}")).await.len(), 4, "a's and the fourth's");
+        // A branch read up to one of its runs; a run of another branch is not in it.
+        assert_eq!(texts(&api, &session, &format!("?branch=1&at={second}")).await, whole[..4].to_vec());
+        assert_eq!(texts(&api, &session, &format!("?branch=1&at={first}")).await, whole[..2].to_vec());
+        let (status, body) = api.get(&format!("/sessions/{session}?branch=2&at={third}")).await;
+        assert_eq!(status, 404, "{body}");
+        assert!(body["error"].as_str().unwrap().contains("of branch 2"), "{body}");
 
         // A run set aside is not a point to rewind to (a fork goes there).
         let (status, body) = api.post(&format!("/sessions/{session}/rewind"), json!({"to": second})).await;

@@ -106,6 +106,10 @@ on_both_backends! {
         let Failed { refuse, provider, session, run: original } = failed(&api).await;
         assert_eq!(steps_asked(&provider, 0), (1..=10).collect::<Vec<_>>(), "one call a step, then the refusal");
 
+        // The retry runs with the agent as it is now.
+        let agent = api.run(&original).await["agent_id"].as_str().unwrap().to_string();
+        let (status, body) = api.put(&format!("/agents/{agent}"), json!({"instructions": "Answered by the agent as changed."})).await;
+        assert_eq!(status, 200, "{body}");
         refuse.store(false, Ordering::SeqCst);
         let before = provider.requests().len();
         let (retry, accepted) = retried(&api, &original, json!({})).await;
@@ -117,6 +121,7 @@ on_both_backends! {
         let sent = provider.requests().last().unwrap().body.clone();
         let calls = sent["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "tool").count();
         assert_eq!(calls, 9, "step 10 is sent the nine reused calls' results: {sent}");
+        assert!(sent["messages"][0]["content"].to_string().contains("Answered by the agent as changed."), "{sent}");
         assert_eq!(done["input"]["retry_of"], json!({"run_id": original, "from_step": 10}), "{done}");
         assert_eq!(done["tool_calls"].as_array().unwrap().len(), 9, "the run's record holds the reused calls: {done}");
 

@@ -231,6 +231,9 @@ async fn view_at(state: &AppState, session: Session, at: &HistoryAt) -> ApiResul
             (StoreError::NotFound("run"), HistoryAt::AfterRun(run)) => {
                 ApiError::NotFound(format!("run {run} of session {}", session.id))
             }
+            (StoreError::NotFound("run"), HistoryAt::BranchAfterRun(n, run)) => {
+                ApiError::NotFound(format!("run {run} of branch {n} of session {}", session.id))
+            }
             (StoreError::NotFound("branch"), HistoryAt::Branch(n)) => {
                 ApiError::NotFound(format!("branch {n} of session {}", session.id))
             }
@@ -300,7 +303,7 @@ pub async fn find(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Sess
     params(("id" = Id, Path, description = "The session's ID"), ShowQuery),
     responses(
         (status = 200, description = "The session", body = SessionView),
-        (status = 400, description = "Both `at` and `branch`, or an unknown parameter", body = ErrorBody),
+        (status = 400, description = "An unknown parameter, or `branch` not a number", body = ErrorBody),
         (status = 404, description = "No such session, run of it or branch", body = ErrorBody),
         (status = 409, description = "`at` names a run that added nothing to the history", body = ErrorBody),
     )
@@ -312,7 +315,7 @@ async fn show(
     QueryParams(q): QueryParams<ShowQuery>,
 ) -> ApiResult<Json<SessionView>> {
     let at = match (q.at, q.branch) {
-        (Some(_), Some(_)) => return Err(ApiError::BadRequest("give `at` or `branch`, not both".into())),
+        (Some(run_id), Some(branch)) => HistoryAt::BranchAfterRun(branch, run_id),
         (Some(run_id), None) => HistoryAt::AfterRun(run_id),
         (None, Some(branch)) => HistoryAt::Branch(branch),
         (None, None) => HistoryAt::Live,
@@ -327,10 +330,12 @@ async fn show(
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 struct ShowQuery {
-    /// A run of the session: the history as it was after that run ended.
+    /// A run of the session: the history as it was after that run ended
+    /// (with `branch`, a run of that branch).
     #[param(value_type = Option<Id>)]
     at: Option<String>,
-    /// A branch the session lists: its history as it was when set aside.
+    /// A branch the session lists: its history as it was when set aside
+    /// (with `at`, up to the end of that run).
     #[param(minimum = 1)]
     branch: Option<i64>,
 }

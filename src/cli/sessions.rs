@@ -44,10 +44,12 @@ enum SessionCommand {
     Show {
         /// The session's ID.
         session_id: String,
-        /// The conversation as it was after this run of the session ended.
-        #[arg(long, conflicts_with = "branch")]
+        /// The conversation as it was after this run of the session ended
+        /// (with --branch, a run of that branch).
+        #[arg(long)]
         at: Option<String>,
-        /// A branch a rewind set aside, as it was then.
+        /// A branch a rewind set aside, as it was then (with --at, up to the
+        /// end of that run).
         #[arg(long)]
         branch: Option<u32>,
         #[command(flatten)]
@@ -112,7 +114,8 @@ pub async fn run(remote: &Remote, args: SessionsArgs) -> anyhow::Result<()> {
         Some(SessionCommand::Show { session_id, at, branch, mut show }) => {
             show.json |= args.list.json;
             let query = match (at, branch) {
-                (Some(run_id), _) => format!("?at={}", segment(&run_id)),
+                (Some(run_id), Some(branch)) => format!("?branch={branch}&at={}", segment(&run_id)),
+                (Some(run_id), None) => format!("?at={}", segment(&run_id)),
                 (None, Some(branch)) => format!("?branch={branch}"),
                 (None, None) => String::new(),
             };

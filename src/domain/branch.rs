@@ -129,6 +129,9 @@ pub enum HistoryAt {
     AfterRun(String),
     /// A branch as it was when a rewind set it aside.
     Branch(i64),
+    /// As it was after this run ended, which must be part of that branch
+    /// (a branch read up to one of its runs).
+    BranchAfterRun(i64, String),
 }
 
 /// Where a run's messages are in its session's history: its first and last
@@ -179,6 +182,20 @@ fn rows_of(facts: &SessionFacts, run_id: &str, rows: Option<RunRows>) -> Result<
 pub fn after_run(facts: &SessionFacts, run_id: &str, rows: Option<RunRows>) -> Result<Lineage, Refusal> {
     let rows = rows_of(facts, run_id, rows)?;
     Ok(Lineage::after_row(rows.last, &facts.tops))
+}
+
+/// The history of branch `branch` as it was after `run_id`: `None` when the
+/// run is not part of the branch (neither its own nor what came before it).
+pub fn branch_after_run(
+    facts: &SessionFacts,
+    branch: i64,
+    run_id: &str,
+    rows: Option<RunRows>,
+) -> Result<Option<Lineage>, Refusal> {
+    let Some(top) = facts.tops.get((branch as usize).wrapping_sub(1)) else { return Ok(None) };
+    let rows = rows_of(facts, run_id, rows)?;
+    let after = Lineage::after_row(rows.last, &facts.tops);
+    Ok(Lineage::of_branch(branch, *top).holds(rows.last, rows.branch).then_some(after))
 }
 
 /// Decides a rewind of a session to `to`, whose run's messages are `rows`:
@@ -243,6 +260,19 @@ mod tests {
     fn a_branch_reads_as_it_was_before_its_rewind() {
         assert_eq!(held(Lineage::of_branch(1, 4)), vec![1, 2, 3, 4]);
         assert_eq!(held(Lineage::of_branch(2, 6)), vec![1, 2, 5, 6]);
+    }
+
+    #[test]
+    fn a_branch_reads_up_to_one_of_its_runs_and_no_other() {
+        let facts = SessionFacts { tops: TOPS.to_vec(), ..facts(None) };
+        let b = RunRows { first: 3, last: 4, branch: 1 };
+        let c = RunRows { first: 5, last: 6, branch: 2 };
+        let a = RunRows { first: 1, last: 2, branch: 2 };
+        let held = |at: Option<Lineage>| at.map(held);
+        assert_eq!(held(branch_after_run(&facts, 1, "b", Some(b)).unwrap()), Some(vec![1, 2, 3, 4]));
+        assert_eq!(held(branch_after_run(&facts, 1, "a", Some(a)).unwrap()), Some(vec![1, 2]), "a is before b");
+        assert_eq!(branch_after_run(&facts, 1, "c", Some(c)).unwrap(), None, "c is not in branch 1");
+        assert_eq!(branch_after_run(&facts, 3, "b", Some(b)).unwrap(), None, "no branch 3");
     }
 
     #[test]

@@ -66,6 +66,10 @@ async fn lineage(c: &mut PgConnection, facts: &SessionFacts, at: &HistoryAt) -> 
             let top = facts.tops.get((*n as usize).wrapping_sub(1)).ok_or(StoreError::NotFound("branch"))?;
             Ok(Lineage::of_branch(*n, *top))
         }
+        HistoryAt::BranchAfterRun(n, run_id) => {
+            let rows = run_rows(c, &facts.session_id, run_id).await?;
+            branch::branch_after_run(facts, *n, run_id, rows)?.ok_or(StoreError::NotFound("run"))
+        }
     }
 }
 

@@ -73,6 +73,10 @@ fn lineage(conn: &Connection, facts: &SessionFacts, at: &HistoryAt) -> StoreResu
             let top = facts.tops.get((*n as usize).wrapping_sub(1)).ok_or(StoreError::NotFound("branch"))?;
             Ok(Lineage::of_branch(*n, *top))
         }
+        HistoryAt::BranchAfterRun(n, run_id) => {
+            let rows = run_rows(conn, &facts.session_id, run_id)?;
+            branch::branch_after_run(facts, *n, run_id, rows)?.ok_or(StoreError::NotFound("run"))
+        }
     }
 }
 
