@@ -108,6 +108,9 @@ on_both_backends! {
         assert_eq!(branch["runs"], json!([second, third]), "{rewound}");
         assert_eq!(branch["messages"], 4, "{rewound}");
         assert_eq!(rewound["session"]["branches"], json!([branch]), "{rewound}");
+        let (status, again) = api.post(&format!("/sessions/{session}/rewind"), json!({"to": first})).await;
+        assert_eq!((status, &again["set_aside"]), (200, &Value::Null), "nothing more after a: {again}");
+        assert_eq!(again["session"]["branches"], json!([branch]), "no empty branch: {again}");
         assert_eq!(texts(&api, &session, "").await, whole[..2].to_vec());
         // The branch stays readable, as does the history as it was after each run.
         assert_eq!(texts(&api, &session, "?branch=1").await, whole);

@@ -229,7 +229,7 @@ pub fn rewind(facts: &SessionFacts, to: &RewindTo, rows: Option<RunRows>) -> Res
         )));
     }
     let cut = to.cut(rows.first, rows.last);
-    if cut >= facts.top {
+    if cut >= facts.last_live {
         return Ok(None);
     }
     Ok(Some(Rewind { branch: facts.rewinds() + 1, cut, top: facts.top }))
@@ -282,7 +282,7 @@ mod tests {
 
     fn facts(active_run: Option<&str>) -> SessionFacts {
         let active_run = active_run.map(Into::into);
-        SessionFacts { session_id: "s".into(), top: 6, last_live: 0, tops: TOPS.to_vec(), active_run }
+        SessionFacts { session_id: "s".into(), top: 6, last_live: 6, tops: TOPS.to_vec(), active_run }
     }
 
     #[test]
@@ -306,6 +306,18 @@ mod tests {
         let earlier = RunRows { first: 1, last: 2, branch: 0 };
         let refused = rewind(&facts, &RewindTo::Retrying("a".into()), Some(earlier)).unwrap_err().to_string();
         assert!(refused.contains("not the last"), "{refused}");
+    }
+
+    #[test]
+    fn a_rewind_to_the_end_of_what_is_live_sets_nothing_aside_whatever_branches_lie_above() {
+        // Rows 3-4 were set aside (top 4); the live history ends at row 2.
+        let facts = SessionFacts { top: 4, last_live: 2, tops: vec![4], ..facts(None) };
+        let a = RunRows { first: 1, last: 2, branch: 0 };
+        assert_eq!(rewind(&facts, &RewindTo::After("a".into()), Some(a)), Ok(None));
+        assert_eq!(
+            rewind(&facts, &RewindTo::Before("a".into()), Some(a)),
+            Ok(Some(Rewind { branch: 2, cut: 0, top: 4 }))
+        );
     }
 
     #[test]
