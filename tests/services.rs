@@ -211,7 +211,10 @@ async fn a_stored_schedule_that_no_longer_parses_is_paused_with_the_reason_and_n
     tokio::time::sleep(Duration::from_secs(10)).await;
     let share = (common::cpu_time(server.process.pid()) - cpu).as_secs_f64() / wall.elapsed().as_secs_f64();
     eprintln!("{backend:?}: the server used {:.2} % of a core over 10 s at rest", share * 100.0);
-    assert!(share < 0.01, "the server spins: {:.2} % of a core", share * 100.0);
+    // A service that spins (a retry with no pause) costs tens of percent. At
+    // rest the server costs 0.3-0.7 % alone and was measured at 1.1 % while
+    // CI's other suites ran beside it: 3 % tells the two apart.
+    assert!(share < 0.03, "the server spins: {:.2} % of a core", share * 100.0);
 
     let (status, refusal) = api.post(&format!("/schedules/{id}/resume"), json!({})).await;
     assert_eq!(status, 409, "a rule that does not parse cannot resume: {refusal}");
