@@ -134,6 +134,49 @@ pub enum HistoryAt {
     BranchAfterRun(i64, String),
 }
 
+impl HistoryAt {
+    /// The run it names, whose rows a backend reads for [`lineage`].
+    pub fn run_id(&self) -> Option<&str> {
+        match self {
+            HistoryAt::AfterRun(run_id) | HistoryAt::BranchAfterRun(_, run_id) => Some(run_id),
+            HistoryAt::Live | HistoryAt::Branch(_) => None,
+        }
+    }
+
+    /// What is missing when [`lineage`] finds nothing: the branch, or the run.
+    pub fn missing(&self) -> &'static str {
+        match self {
+            HistoryAt::Branch(_) => "branch",
+            _ => "run",
+        }
+    }
+}
+
+/// The rows a history held at `at`, given the rows of the run it names
+/// (`rows`, read by the backend): `None` when the session has no such
+/// branch, or the run is not part of the branch named.
+pub fn lineage(facts: &SessionFacts, at: &HistoryAt, rows: Option<RunRows>) -> Result<Option<Lineage>, Refusal> {
+    match at {
+        HistoryAt::Live => Ok(Some(Lineage::live(facts.top, facts.rewinds()))),
+        HistoryAt::AfterRun(run_id) => after_run(facts, run_id, rows).map(Some),
+        HistoryAt::Branch(n) => {
+            Ok(facts.tops.get((*n as usize).wrapping_sub(1)).map(|top| Lineage::of_branch(*n, *top)))
+        }
+        HistoryAt::BranchAfterRun(n, run_id) => branch_after_run(facts, *n, run_id, rows),
+    }
+}
+
+/// Adds to each listed branch its runs and its count of messages, from
+/// rows of `(branch, run, messages)` in the order of the session's rows.
+pub fn tally(listed: &mut [Branch], found: impl IntoIterator<Item = (i64, Option<String>, i64)>) {
+    for (number, run_id, count) in found {
+        if let Some(branch) = listed.iter_mut().find(|b| b.branch == number) {
+            branch.runs.extend(run_id);
+            branch.messages += count as u64;
+        }
+    }
+}
+
 /// Where a run's messages are in its session's history: its first and last
 /// rows, and the branch they are in (0: the live history). A backend reads
 /// `None` for a run of the session that added none, and "not found" for a

@@ -54,23 +54,13 @@ async fn run_rows(c: &mut PgConnection, session_id: &str, run_id: &str) -> Store
     }
 }
 
-/// The rows a history held at `at`.
+/// [`branch::lineage`], with the named run's rows read first.
 async fn lineage(c: &mut PgConnection, facts: &SessionFacts, at: &HistoryAt) -> StoreResult<Lineage> {
-    match at {
-        HistoryAt::Live => Ok(Lineage::live(facts.top, facts.rewinds())),
-        HistoryAt::AfterRun(run_id) => {
-            let rows = run_rows(c, &facts.session_id, run_id).await?;
-            Ok(branch::after_run(facts, run_id, rows)?)
-        }
-        HistoryAt::Branch(n) => {
-            let top = facts.tops.get((*n as usize).wrapping_sub(1)).ok_or(StoreError::NotFound("branch"))?;
-            Ok(Lineage::of_branch(*n, *top))
-        }
-        HistoryAt::BranchAfterRun(n, run_id) => {
-            let rows = run_rows(c, &facts.session_id, run_id).await?;
-            branch::branch_after_run(facts, *n, run_id, rows)?.ok_or(StoreError::NotFound("run"))
-        }
-    }
+    let rows = match at.run_id() {
+        Some(run_id) => run_rows(c, &facts.session_id, run_id).await?,
+        None => None,
+    };
+    branch::lineage(facts, at, rows)?.ok_or(StoreError::NotFound(at.missing()))
 }
 
 /// [`crate::store::Store::session_history_at`], from one snapshot. A row
@@ -204,11 +194,6 @@ pub async fn branches(c: &mut PgConnection, session_id: &str) -> StoreResult<Vec
     .bind(session_id)
     .fetch_all(&mut *c)
     .await?;
-    for (number, run_id, count) in found {
-        if let Some(branch) = listed.iter_mut().find(|b| b.branch == number) {
-            branch.runs.extend(run_id);
-            branch.messages += count as u64;
-        }
-    }
+    branch::tally(&mut listed, found);
     Ok(listed)
 }

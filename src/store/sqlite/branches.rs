@@ -61,23 +61,10 @@ fn run_rows(conn: &Connection, session_id: &str, run_id: &str) -> StoreResult<Op
     owned.map(|_| None).ok_or(StoreError::NotFound("run"))
 }
 
-/// The rows a history held at `at`.
+/// The rows a history held at `at` ([`branch::lineage`]).
 fn lineage(conn: &Connection, facts: &SessionFacts, at: &HistoryAt) -> StoreResult<Lineage> {
-    match at {
-        HistoryAt::Live => Ok(Lineage::live(facts.top, facts.rewinds())),
-        HistoryAt::AfterRun(run_id) => {
-            let rows = run_rows(conn, &facts.session_id, run_id)?;
-            Ok(branch::after_run(facts, run_id, rows)?)
-        }
-        HistoryAt::Branch(n) => {
-            let top = facts.tops.get((*n as usize).wrapping_sub(1)).ok_or(StoreError::NotFound("branch"))?;
-            Ok(Lineage::of_branch(*n, *top))
-        }
-        HistoryAt::BranchAfterRun(n, run_id) => {
-            let rows = run_rows(conn, &facts.session_id, run_id)?;
-            branch::branch_after_run(facts, *n, run_id, rows)?.ok_or(StoreError::NotFound("run"))
-        }
-    }
+    let rows = at.run_id().map(|run_id| run_rows(conn, &facts.session_id, run_id)).transpose()?.flatten();
+    branch::lineage(facts, at, rows)?.ok_or(StoreError::NotFound(at.missing()))
 }
 
 /// The messages a lineage holds, oldest first.
@@ -188,11 +175,6 @@ pub fn branches(conn: &Connection, session_id: &str) -> StoreResult<Vec<Branch>>
         [session_id],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
     )?;
-    for (number, run_id, count) in found {
-        if let Some(branch) = listed.iter_mut().find(|b| b.branch == number) {
-            branch.runs.extend(run_id);
-            branch.messages += count as u64;
-        }
-    }
+    branch::tally(&mut listed, found);
     Ok(listed)
 }
