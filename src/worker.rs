@@ -169,13 +169,17 @@ async fn execute_guarded(
     signals: RunSignals,
 ) -> (Lease, RunExit) {
     let lease = claim.lease.clone();
-    let execution = engine::execute(store.clone(), engine, claim, signals);
+    // The execution's state machine is tens of kilobytes; boxed, spawning
+    // this future moves a pointer rather than copying it several times
+    // (the spawn, the task's cell, its output), which was a tenth of a
+    // worker's instructions in a burn-down of one-step runs.
+    let execution = Box::pin(engine::execute(store.clone(), engine, claim, signals));
     let exit = match AssertUnwindSafe(execution).catch_unwind().await {
         Ok(exit) => exit,
         Err(panic) => {
             let message = panic_message(panic.as_ref());
             tracing::error!(panic = %message, "the run's execution panicked; failing the run");
-            engine::fail_after_panic(store.as_ref(), &lease, &message).await
+            Box::pin(engine::fail_after_panic(store.as_ref(), &lease, &message)).await
         }
     };
     (lease, exit)

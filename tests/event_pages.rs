@@ -36,9 +36,9 @@ async fn a_long_log_is_read_a_page_at_a_time_within_a_memory_bound() {
     let session = api.create_session(&agent, None).await;
     let run = api.send(&session, "hello").await;
     env.execute(&format!(
-        "INSERT INTO run_events (run_id, seq, type, data, at)
+        "INSERT INTO run_events (run_id, first_seq, last_seq, events, at)
          WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < {last})
-         SELECT '{run}', i, 'text_delta', '{{\"text\":\"' || hex(zeroblob(500)) || '\"}}', 1795811575694 FROM n",
+         SELECT '{run}', i, i, '[[\"text_delta\",{{\"text\":\"' || hex(zeroblob(500)) || '\"}}]]', 1795811575694 FROM n",
         last = EVENTS + 1
     ))
     .await;

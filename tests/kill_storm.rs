@@ -1,7 +1,8 @@
 //! The kill storm: worker processes SIGKILLed every 0.5–2 s and the server
 //! twice, while multi-step runs with side effects go through the queue. No
 //! run is lost or fails, no checkpointed step runs again (only the step in
-//! flight at a kill may), and every run's log is dense.
+//! flight at a kill may), every run's log is dense, and every log reads the
+//! same over JSON pages of any size and over SSE from any `Last-Event-ID`.
 //!
 //! CI runs it small. The size is set from the environment, for the large
 //! storm an operator would try:
@@ -15,7 +16,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::storm::storm;
-use common::{assert_run_survived, report_figure, step_agent, Backend, Process, TestEnv};
+use common::{assert_log_reads_agree, assert_run_survived, report_figure, step_agent, Backend, Process, TestEnv};
 
 /// Tool steps per run, each a slow command that leaves its mark in the run's work dir.
 const STEPS: usize = 6;
@@ -69,6 +70,7 @@ async fn runs_survive_a_storm_of_worker_and_server_kills(backend: Backend) {
         let report = assert_run_survived(&api, run_id, work, STEPS).await;
         restarts += report.restarted_calls;
         lost_attempts += report.claims - 1;
+        assert_log_reads_agree(&api, run_id).await;
     }
     report_figure("kill_storm", &format!(
         "kill storm ({backend:?}): {} runs of {STEPS} steps, {} workers, {} worker kills, {} server kills, \

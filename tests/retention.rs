@@ -86,7 +86,7 @@ on_both_backends! {
         tokio::time::sleep(Duration::from_secs(2)).await;
         let (seeding, seed_began) = (Instant::now(), Utc::now());
         let month_ago = Utc::now().timestamp_millis() - 30 * 86_400_000;
-        env.execute(&seed_sql(backend, &old_runs, month_ago)).await;
+        env.execute(&seed_sql(&old_runs, month_ago)).await;
         let (seed_took, seeded_at) = (seeding.elapsed(), Utc::now());
         let old_events = format!(
             "SELECT COUNT(*) FROM run_events e JOIN runs r ON r.id = e.run_id WHERE r.finished_at < {}",
@@ -163,9 +163,8 @@ async fn check_flowed(api: &Api, runs: &[String]) -> Vec<Timing> {
 
 /// The SQL that makes `runs` a month old and adds 1,000 runs that ended a
 /// month ago, with 100 events and 2 checkpoints each, copied from the first.
-/// PostgreSQL keeps a write's events in one row: there each run's 100 come
-/// as 20 writes of 5.
-fn seed_sql(backend: Backend, runs: &[String], month_ago: i64) -> String {
+/// A write's events are one row: each run's 100 come as 20 writes of 5.
+fn seed_sql(runs: &[String], month_ago: i64) -> String {
     let ids: Vec<String> = runs.iter().map(|r| format!("'{r}'")).collect();
     let (ids, template) = (ids.join(", "), &runs[0]);
     let numbers =
@@ -181,30 +180,21 @@ fn seed_sql(backend: Backend, runs: &[String], month_ago: i64) -> String {
          {} INSERT INTO checkpoints (run_id, step, kind, call_id, body, created_at)
             SELECT 'old-' || CAST(i / 2 AS TEXT), 1 + i % 2, 'inference', '', '{{}}', {month_ago} FROM n",
         numbers(1000),
-        match backend {
-            Backend::Postgres => numbers(20_000),
-            Backend::Sqlite => numbers(100_000),
-        },
-        old_events_sql(backend, month_ago),
+        numbers(20_000),
+        old_events_sql(month_ago),
         numbers(2000),
     )
 }
 
-/// The insert of [`seed_sql`]'s old events, from the numbers `n(i)`.
-fn old_events_sql(backend: Backend, month_ago: i64) -> String {
+/// The insert of [`seed_sql`]'s old events, from the numbers `n(i)`:
+/// each run's 100 as 20 writes of 5.
+fn old_events_sql(month_ago: i64) -> String {
     let delta = r#"["text_delta",{"step":1,"text":"old"}]"#;
-    match backend {
-        Backend::Postgres => format!(
-            "INSERT INTO run_events (run_id, first_seq, last_seq, events, at)
-             SELECT 'old-' || CAST(i / 20 AS TEXT), i % 20 * 5 + 1, i % 20 * 5 + 5, '[{}]', {month_ago} FROM n",
-            [delta; 5].join(",")
-        ),
-        Backend::Sqlite => format!(
-            "INSERT INTO run_events (run_id, seq, type, data, at)
-             SELECT 'old-' || CAST(i / 100 AS TEXT), i % 100 + 1, 'text_delta', '{{\"step\":1,\"text\":\"old\"}}', {month_ago}
-             FROM n"
-        ),
-    }
+    format!(
+        "INSERT INTO run_events (run_id, first_seq, last_seq, events, at)
+         SELECT 'old-' || CAST(i / 20 AS TEXT), i % 20 * 5 + 1, i % 20 * 5 + 5, '[{}]', {month_ago} FROM n",
+        [delta; 5].join(",")
+    )
 }
 
 /// The figures of the pass line the server logged (`events=… took_ms=…`).

@@ -1,9 +1,10 @@
-//! Upgrading a PostgreSQL database keeps its event logs and its sessions'
-//! histories: events and messages written a row each (migrations 1 to 7)
-//! read back the same, events in the same commit order, once migrations 8
-//! and 9 have put a write's events, and a run's messages, in one row.
-//! Skipped, with a message, unless `WINGMAN_TEST_POSTGRES_URL` is set (failed
-//! instead under `WINGMAN_TEST_POSTGRES=required`).
+//! Upgrading a database keeps its event logs (and on PostgreSQL its
+//! sessions' histories): events written a row each read back the same, in
+//! the same commit order, once a write's events are one row (SQLite's
+//! migration 28; PostgreSQL's migrations 8 and 9, which also put a run's
+//! messages in one row). The PostgreSQL test is skipped, with a message,
+//! unless `WINGMAN_TEST_POSTGRES_URL` is set (failed instead under
+//! `WINGMAN_TEST_POSTGRES=required`).
 
 #[path = "pg_support/mod.rs"]
 mod pg_support;
@@ -16,6 +17,47 @@ use wingman::store::{EventCursor, StoreOptions};
 /// The last migration before a write's events became one row.
 const BEFORE_EVENT_ROWS: i64 = 7;
 
+/// The same on SQLite.
+const SQLITE_BEFORE_EVENT_ROWS: i64 = 27;
+
+/// Two runs' logs as a row each, in the order they were written.
+const OLD: [(&str, i64, &str); 4] =
+    [("a", 1, "run_queued"), ("b", 1, "run_queued"), ("a", 2, "run_started"), ("a", 3, "step_started")];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_events_written_a_row_each_read_back_the_same_after_the_upgrade() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    wingman::store::sqlite::migrate_up_to(&conn, SQLITE_BEFORE_EVENT_ROWS).unwrap();
+    for (run, seq, kind) in OLD {
+        let data = json!({ "n": seq, "text": "é \"quoted\"", "z": 1, "a": [1, {"b": null}] }).to_string();
+        conn.execute(
+            "INSERT INTO run_events (run_id, seq, type, data, at) VALUES (?1, ?2, ?3, ?4, 1000)",
+            rusqlite::params![run, seq, kind, data],
+        )
+        .unwrap();
+    }
+    drop(conn);
+
+    let store = wingman::store::open(path.to_str().unwrap(), &StoreOptions::default()).await.unwrap();
+    let a = store.read_events("a", 0, 100).await.unwrap();
+    let summary: Vec<(u64, &str)> = a.iter().map(|e| (e.seq, e.kind.as_str())).collect();
+    assert_eq!(summary, vec![(1, "run_queued"), (2, "run_started"), (3, "step_started")]);
+    let data = json!({ "n": 3, "text": "é \"quoted\"", "z": 1, "a": [1, {"b": null}] });
+    assert_eq!(a[2].data, data.as_object().unwrap().clone());
+    assert_eq!(a[0].at.timestamp_millis(), 1000);
+    assert_eq!(store.read_events("a", 1, 1).await.unwrap()[0].seq, 2);
+    let all = store.events_since(EventCursor::default(), 100).await.unwrap();
+    let order: Vec<(&str, u64)> = all.iter().map(|(_, e)| (e.run_id.as_str(), e.seq)).collect();
+    assert_eq!(order, vec![("a", 1), ("b", 1), ("a", 2), ("a", 3)], "the commit order is kept");
+    let from_second = store.events_since(all[1].0, 100).await.unwrap();
+    assert_eq!(from_second, all[2..].to_vec(), "a cursor resumes after its event");
+    let newest = store.event_cursor().await.unwrap();
+    assert_eq!(newest, all.last().unwrap().0, "the newest place is the last event's");
+    assert_eq!(store.events_since(newest, 100).await.unwrap(), vec![]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn events_and_messages_written_a_row_each_read_back_the_same_after_the_upgrade() {
     if pg_support::postgres_url_or_skip().is_none() {
@@ -27,7 +69,7 @@ async fn events_and_messages_written_a_row_each_read_back_the_same_after_the_upg
     pool.close().await;
     let mut conn = sqlx::PgConnection::connect(&db.url).await.unwrap();
     // Two runs' logs, their events interleaved over three transactions.
-    let old = [("a", 1, "run_queued"), ("b", 1, "run_queued"), ("a", 2, "run_started"), ("a", 3, "step_started")];
+    let old = OLD;
     for batch in [&old[..2], &old[2..3], &old[3..]] {
         let mut tx = conn.begin().await.unwrap();
         for (run, seq, kind) in batch {

@@ -43,6 +43,7 @@ pub mod contract;
 pub mod delivery_rows;
 pub mod disk;
 pub mod error;
+pub mod event_rows;
 pub mod filters;
 pub mod formation_rows;
 pub mod key_rows;

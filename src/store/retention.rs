@@ -34,8 +34,8 @@ pub struct Pruned {
     pub ticks: u64,
     /// Idempotency keys removed.
     pub keys: u64,
-    /// The rows removed, which a batch's limit bounds: one per event and
-    /// checkpoint on SQLite; on PostgreSQL a row holds a write's events.
+    /// The rows removed, which a batch's limit bounds: one per checkpoint
+    /// and per write's events (`crate::store::event_rows`).
     /// Of the records, one per delivery (its few attempts go with it), tick
     /// and key.
     pub rows: u64,
@@ -57,6 +57,30 @@ impl Pruned {
         self.ticks += other.ticks;
         self.keys += other.keys;
         self.rows += other.rows;
+    }
+}
+
+/// What one deletion of part of a log removed: rows of `run_events` (each
+/// a write's events, `crate::store::event_rows`), the events they held,
+/// and checkpoints.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RemovedLog {
+    pub event_rows: u64,
+    pub events: u64,
+    pub checkpoints: u64,
+}
+
+impl RemovedLog {
+    /// The rows removed, which a batch's budget bounds.
+    pub fn rows(&self) -> u64 {
+        self.event_rows + self.checkpoints
+    }
+
+    /// Counts this removal in a batch's figures.
+    pub fn add_to(&self, pruned: &mut Pruned) {
+        pruned.rows += self.rows();
+        pruned.events += self.events;
+        pruned.checkpoints += self.checkpoints;
     }
 }
 

@@ -696,6 +696,44 @@ async fn read_events(response: reqwest::Response, raw: &mut Vec<u8>, max: Option
     (events, false)
 }
 
+/// Asserts that every way of reading a run's log gives the same events:
+/// JSON pages of 1, 2 and 5 events (which end inside and across a stored
+/// write's events), and an SSE replay from no `Last-Event-ID` and from
+/// every one of its events, each the log after that event exactly (after
+/// the last, a 204: nothing more).
+pub async fn assert_log_reads_agree(api: &Api, run_id: &str) {
+    let log = api.events(run_id).await;
+    for limit in [1, 2, 5] {
+        let mut paged: Vec<Value> = Vec::new();
+        loop {
+            let after = paged.last().and_then(|e| e["seq"].as_u64()).unwrap_or(0);
+            let (status, page) = api.get(&format!("/runs/{run_id}/events?after={after}&limit={limit}")).await;
+            assert_eq!(status, 200, "events: {page}");
+            let page = page.as_array().expect("array").clone();
+            assert!(page.len() <= limit, "a page of {limit} held {}", page.len());
+            if page.is_empty() {
+                break;
+            }
+            paged.extend(page);
+        }
+        assert_eq!(paged, log, "run {run_id}'s log read {limit} at a time");
+    }
+    let (replayed, done) = api.sse_read(run_id, None, None).await;
+    assert!(done, "run {run_id}'s SSE replay ends at its done");
+    assert_eq!(replayed, log, "run {run_id}'s log over SSE");
+    let (last, before_last) = log.split_last().expect("a log");
+    for (i, event) in before_last.iter().enumerate() {
+        let seq = event["seq"].as_u64().expect("seq");
+        let (after, _) = api.sse_read(run_id, Some(seq), None).await;
+        assert_eq!(after, log[i + 1..], "run {run_id}'s log over SSE after Last-Event-ID {seq}");
+    }
+    let url = format!("{}/runs/{run_id}/events", api.base);
+    let request =
+        api.http.get(url).header("Accept", "text/event-stream").header("Last-Event-ID", last["seq"].to_string());
+    let status = request.send().await.expect("SSE request").status().as_u16();
+    assert_eq!(status, 204, "run {run_id}'s SSE after its last event: nothing more");
+}
+
 /// Asserts that a run's log is dense (seq 1, 2, …) with exactly one `done`, last.
 pub fn assert_dense(events: &[Value]) {
     for (i, e) in events.iter().enumerate() {

@@ -1,68 +1,19 @@
-//! Runs' event logs on PostgreSQL. A write's events for one run are one row
-//! of `run_events` (migration 8): the run, the numbers of its first and last
-//! event, and the events as a JSON array of `[type, data]` pairs. One row per
-//! write instead of one per event saves most of the index entries a run's
-//! log cost, the largest part of the database's work in a burn-down.
-//!
-//! Readers expand rows into events. A run's rows never overlap, so its
-//! events after a number start in the first row whose last number is past
-//! it. The log of all runs is read in commit order, row by row
-//! ((transaction, row number), as [`super`] explains), and a cursor also
-//! holds the number of the last event taken from its row, so that a read
-//! that stopped inside a row resumes there.
+//! Runs' event logs on PostgreSQL, a write's events for one run in one row
+//! ([`crate::store::event_rows`]). The log of all runs is read in commit
+//! order, row by row ((transaction, row number), as [`super`] explains), and
+//! a cursor also holds the number of the last event taken from its row, so
+//! that a read that stopped inside a row resumes there.
 
-use serde_json::{Map, Value};
 use sqlx::postgres::{PgPool, PgRow};
 use sqlx::Row;
 
-use crate::domain::event::RunEvent;
 use crate::domain::model::Event;
-use crate::store::rows::at;
-use crate::store::{EventCursor, StoreError, StoreResult};
+use crate::store::event_rows::expand;
+use crate::store::{EventCursor, StoreResult};
 
 /// The oldest transaction still open, as of the statement's snapshot: every
 /// transaction below it has committed or rolled back.
 const HORIZON: &str = "pg_snapshot_xmin(pg_current_snapshot())::text::bigint";
-
-/// The `events` column of a row holding `events`.
-pub fn encode(events: &[RunEvent]) -> String {
-    let mut text = String::from("[");
-    for (i, event) in events.iter().enumerate() {
-        if i > 0 {
-            text.push(',');
-        }
-        // A kind is a fixed identifier, so it needs no escaping.
-        text.push_str("[\"");
-        text.push_str(event.kind());
-        text.push_str("\",");
-        text.push_str(&event.data_json());
-        text.push(']');
-    }
-    text.push(']');
-    text
-}
-
-/// A row's events, numbered from its first; those numbered `after` or
-/// below are left out.
-fn expand(row: &PgRow, after: u64) -> StoreResult<Vec<Event>> {
-    let run_id: String = row.try_get("run_id")?;
-    let first = row.try_get::<i64, _>("first_seq")? as u64;
-    let last = row.try_get::<i64, _>("last_seq")? as u64;
-    let when = at(row.try_get("at")?);
-    let stored: Vec<(String, Map<String, Value>)> = serde_json::from_str(row.try_get("events")?)?;
-    if first + stored.len() as u64 != last + 1 {
-        return Err(StoreError::internal(format!(
-            "the row of run {run_id}'s events numbered {first} to {last} holds {} events",
-            stored.len()
-        )));
-    }
-    Ok(stored
-        .into_iter()
-        .zip(first..)
-        .filter(|(_, seq)| *seq > after)
-        .map(|((kind, data), seq)| Event { run_id: run_id.clone(), seq, kind, data, at: when })
-        .collect())
-}
 
 /// A run's events numbered after `after`, at most `limit` of them.
 pub async fn read(pool: &PgPool, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {

@@ -28,6 +28,7 @@ use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRo
 use sqlx::{ConnectOptions, Row};
 
 use crate::domain::event::RunEvent;
+use crate::store::event_rows;
 use crate::store::rows::Columns;
 use crate::store::{Enqueued, NewRun, StoreError, StoreResult};
 
@@ -326,8 +327,8 @@ impl Pending {
         }
         self.run_ids.push(run_id.to_string());
         self.first_seqs.push(first_seq as i64);
-        self.last_seqs.push((first_seq + events.len() as u64 - 1) as i64);
-        self.events.push(events::encode(events));
+        self.last_seqs.push(event_rows::last_seq(first_seq, events) as i64);
+        self.events.push(event_rows::encode(events));
     }
 
     /// Writes every queued row in one statement; returns whether there

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use sqlx::PgConnection;
 
-use crate::store::retention::check_ended;
+use crate::store::retention::{check_ended, RemovedLog};
 use crate::store::{Pruned, StoreError, StoreResult};
 
 /// Removes up to `limit` rows of the logs of runs, then fleet runs and formation runs, that
@@ -42,9 +42,7 @@ pub async fn prune(c: &mut PgConnection, older_than: Duration, limit: u32) -> St
             continue;
         }
         let removed = delete_logs(c, &ids, budget).await?;
-        pruned.rows += removed.rows();
-        pruned.events += removed.events;
-        pruned.checkpoints += removed.checkpoints;
+        removed.add_to(&mut pruned);
         let emptied: Vec<String> = sqlx::query_scalar(&format!(
             "UPDATE {owner} o SET pruned_at = wingman_ms() WHERE id = ANY($1)
                AND NOT EXISTS (SELECT 1 FROM run_events e WHERE e.run_id = o.id)
@@ -60,24 +58,9 @@ pub async fn prune(c: &mut PgConnection, older_than: Duration, limit: u32) -> St
     Ok(pruned)
 }
 
-/// What [`delete_logs`] removed.
-struct Removed {
-    /// Rows of `run_events`, each a write's events.
-    event_rows: u64,
-    /// The events those rows held.
-    events: u64,
-    checkpoints: u64,
-}
-
-impl Removed {
-    fn rows(&self) -> u64 {
-        self.event_rows + self.checkpoints
-    }
-}
-
 /// Removes up to `budget` rows of these logs: events first, then
 /// checkpoints.
-async fn delete_logs(c: &mut PgConnection, ids: &[String], budget: u64) -> StoreResult<Removed> {
+async fn delete_logs(c: &mut PgConnection, ids: &[String], budget: u64) -> StoreResult<RemovedLog> {
     let (event_rows, events): (i64, i64) = sqlx::query_as(
         "WITH deleted AS (
              DELETE FROM run_events WHERE ctid = ANY(ARRAY(
@@ -89,7 +72,7 @@ async fn delete_logs(c: &mut PgConnection, ids: &[String], budget: u64) -> Store
     .bind(budget as i64)
     .fetch_one(&mut *c)
     .await?;
-    let mut removed = Removed { event_rows: event_rows as u64, events: events as u64, checkpoints: 0 };
+    let mut removed = RemovedLog { event_rows: event_rows as u64, events: events as u64, checkpoints: 0 };
     if removed.event_rows == budget {
         return Ok(removed);
     }

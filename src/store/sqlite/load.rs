@@ -22,9 +22,10 @@ pub fn run_contexts(conn: &Connection, run_ids: &[String], histories: &HistoryCa
 /// before it, its checkpoints and what its event log says about an
 /// interrupted step.
 fn run_context(conn: &Connection, run_id: &str, histories: &HistoryCache) -> StoreResult<RunContext> {
-    let (run, agent, work_dir, shell, rewinds) = {
+    let (run, agent, work_dir, shell, rewinds, open_step, handed_back) = {
         let mut select = conn.prepare_cached(&format!(
-            "SELECT {}, agent, work_dir, (SELECT shell FROM sessions WHERE sessions.id = runs.session_id) AS shell,
+            "SELECT {}, agent, work_dir, open_step, handed_back,
+                    (SELECT shell FROM sessions WHERE sessions.id = runs.session_id) AS shell,
                     (SELECT rewinds FROM sessions WHERE sessions.id = runs.session_id) AS rewinds
              FROM runs WHERE id = ?1",
             rows::RUN_COLUMNS
@@ -34,16 +35,14 @@ fn run_context(conn: &Connection, run_id: &str, histories: &HistoryCache) -> Sto
         let agent: Agent = serde_json::from_str(&row.get::<_, String>("agent")?)?;
         let shell = rows::shell(row.get::<_, Option<String>>("shell")?.as_deref());
         let rewinds = row.get::<_, Option<i64>>("rewinds")?.unwrap_or(0);
-        (rows::run(row)?, agent, row.get::<_, String>("work_dir")?, shell, rewinds)
+        let (open_step, handed_back): (Option<i64>, bool) = (row.get("open_step")?, row.get("handed_back")?);
+        (rows::run(row)?, agent, row.get::<_, String>("work_dir")?, shell, rewinds, open_step, handed_back)
     };
     let history = match &run.session_id {
         Some(session_id) => history_before(conn, session_id, rewinds, histories)?,
         None => History::default(),
     };
     let checkpoints = checkpoints(conn, run_id)?;
-    let (open_step, handed_back): (Option<i64>, bool) = conn
-        .prepare_cached("SELECT open_step, handed_back FROM runs WHERE id = ?1")?
-        .query_row([run_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let open_step = open_step.map(|s| s as u32);
     // The claim that handed the run to this worker was its first, or not.
     let resumed = run.attempt > 1;

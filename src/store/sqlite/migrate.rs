@@ -32,6 +32,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (25, "quotas", include_str!("../../../migrations/sqlite/0025_quotas.sql")),
     (26, "audit", include_str!("../../../migrations/sqlite/0026_audit.sql")),
     (27, "branches", include_str!("../../../migrations/sqlite/0027_branches.sql")),
+    (28, "event_rows", include_str!("../../../migrations/sqlite/0028_event_rows.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own
@@ -39,6 +40,13 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
 /// `BEGIN IMMEDIATE` makes them apply each migration once.
 pub fn run(conn: &Connection) -> anyhow::Result<()> {
     apply_all(conn, MIGRATIONS)
+}
+
+/// Applies the migrations up to version `last` alone: a database as an
+/// earlier release left it, for tests of the upgrade.
+pub fn up_to(conn: &Connection, last: i64) -> anyhow::Result<()> {
+    let upto = MIGRATIONS.iter().position(|(version, _, _)| *version > last).unwrap_or(MIGRATIONS.len());
+    apply_all(conn, &MIGRATIONS[..upto])
 }
 
 fn apply_all(conn: &Connection, migrations: &[(i64, &str, &str)]) -> anyhow::Result<()> {

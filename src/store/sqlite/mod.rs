@@ -60,6 +60,7 @@ mod watch;
 mod workers;
 mod writer;
 
+pub use migrate::up_to as migrate_up_to;
 use readers::Readers;
 use resources::{Body, BodyTable};
 use writer::Writer;

@@ -14,9 +14,10 @@ use crate::domain::event::RunEvent;
 use crate::domain::lifecycle::{self, Commit, Effect, EndReason, EndedRow, Ending, Lease, Stored};
 use crate::domain::model::{Message, Run};
 use crate::domain::quota;
-use crate::store::{Committed, StoreError, StoreResult};
+use crate::store::{event_rows, Committed, StoreError, StoreResult};
 
-/// Writes events numbered from `first_seq`.
+/// Writes events numbered from `first_seq`, as one row
+/// ([`crate::store::event_rows`]).
 pub fn insert_events(
     conn: &Connection,
     run_id: &str,
@@ -24,11 +25,19 @@ pub fn insert_events(
     events: &[RunEvent],
     now: DateTime<Utc>,
 ) -> StoreResult<()> {
-    let mut insert =
-        conn.prepare_cached("INSERT INTO run_events (run_id, seq, type, data, at) VALUES (?1, ?2, ?3, ?4, ?5)")?;
-    for (i, event) in events.iter().enumerate() {
-        insert.execute(params![run_id, (first_seq + i as u64) as i64, event.kind(), event.data_json(), ms(now)])?;
+    if events.is_empty() {
+        return Ok(());
     }
+    conn.prepare_cached(
+        "INSERT INTO run_events (run_id, first_seq, last_seq, events, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![
+        run_id,
+        first_seq as i64,
+        event_rows::last_seq(first_seq, events) as i64,
+        event_rows::encode(events),
+        ms(now)
+    ])?;
     Ok(())
 }
 

@@ -6,13 +6,15 @@
 //! run's whole context in `load.rs`, and credentials and secrets in `sealed.rs`.
 
 use chrono::Utc;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 
 use super::fleet;
 use super::rows::{self, ms};
 use crate::domain::formation::Formation;
 use crate::domain::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
-use crate::store::{EventCursor, FleetRunFilter, QueueStats, RunFilter, SessionFilter, StoreResult, WorkerInfo};
+use crate::store::{
+    event_rows, EventCursor, FleetRunFilter, QueueStats, RunFilter, SessionFilter, StoreResult, WorkerInfo,
+};
 
 /// An agent by ID.
 pub fn agent(conn: &Connection, id: &str) -> StoreResult<Option<Agent>> {
@@ -179,27 +181,51 @@ pub fn fleet_run_tasks(conn: &Connection, id: &str, after_index: Option<u32>, li
     rows::select_all(conn, &sql, params![id, after, limit as i64], |row| rows::run(row))
 }
 
-/// A run's events after `after`, in order.
+/// A run's events after `after`, in order, at most `limit` of them: its
+/// rows from the first whose last number is past `after`
+/// ([`crate::store::event_rows`]).
 pub fn events(conn: &Connection, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {
-    let sql = "SELECT run_id, seq, type, data, at FROM run_events WHERE run_id = ?1 AND seq > ?2
-               ORDER BY seq LIMIT ?3";
+    let sql = "SELECT run_id, first_seq, last_seq, events, at FROM run_events WHERE run_id = ?1 AND last_seq > ?2
+               ORDER BY last_seq LIMIT ?3";
     // Sequence numbers are stored as i64: anything above is after every event, not a wrap to below zero.
-    let after = i64::try_from(after).unwrap_or(i64::MAX);
-    rows::select_all(conn, sql, params![run_id, after, limit as i64], |row| rows::event(row))
+    let after_stored = i64::try_from(after).unwrap_or(i64::MAX);
+    let rows =
+        rows::select_all(conn, sql, params![run_id, after_stored, limit as i64], |row| event_rows::expand(row, after))?;
+    let mut events: Vec<Event> = rows.into_iter().flatten().collect();
+    events.truncate(limit as usize);
+    Ok(events)
 }
 
-/// The position of the newest event of any run (0 if there is none).
+/// The place after the newest event of any run: its row's number and the
+/// row's last event (nothing if there is none).
 pub fn event_cursor(conn: &Connection) -> StoreResult<EventCursor> {
-    let max: Option<i64> = conn.prepare_cached("SELECT MAX(gid) FROM run_events")?.query_row([], |r| r.get(0))?;
-    Ok(EventCursor { tx: 0, gid: max.unwrap_or(0) as u64, seq: 0 })
+    let newest: Option<(i64, i64)> = conn
+        .prepare_cached("SELECT gid, last_seq FROM run_events ORDER BY gid DESC LIMIT 1")?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(newest.map_or_else(EventCursor::default, |(gid, seq)| EventCursor { tx: 0, gid: gid as u64, seq: seq as u64 }))
 }
 
-/// The events of every run after position `cursor`, in commit order, with their positions.
+/// The events of every run after `cursor`, in commit order, with their
+/// places, at most `limit`: rows in the writer's order, the cursor's own
+/// row again if it holds events after the last one taken from it.
 pub fn events_since(conn: &Connection, cursor: EventCursor, limit: u32) -> StoreResult<Vec<(EventCursor, Event)>> {
-    let sql = "SELECT gid, run_id, seq, type, data, at FROM run_events WHERE gid > ?1 ORDER BY gid LIMIT ?2";
-    rows::select_all(conn, sql, params![cursor.gid as i64, limit as i64], |row| {
-        Ok((EventCursor { tx: 0, gid: row.get::<_, i64>("gid")? as u64, seq: 0 }, rows::event(row)?))
-    })
+    let sql = "SELECT gid, run_id, first_seq, last_seq, events, at FROM run_events
+               WHERE gid >= ?1 AND NOT (gid = ?1 AND last_seq <= ?3) ORDER BY gid LIMIT ?2";
+    let gid = i64::try_from(cursor.gid).unwrap_or(i64::MAX);
+    let seq = i64::try_from(cursor.seq).unwrap_or(i64::MAX);
+    let rows = rows::select_all(conn, sql, params![gid, limit as i64, seq], |row| {
+        let place = row.get::<_, i64>("gid")? as u64;
+        let after = if place == cursor.gid { cursor.seq } else { 0 };
+        let events = event_rows::expand(row, after)?;
+        Ok(events
+            .into_iter()
+            .map(|event| (EventCursor { tx: 0, gid: place, seq: event.seq }, event))
+            .collect::<Vec<_>>())
+    })?;
+    let mut events: Vec<(EventCursor, Event)> = rows.into_iter().flatten().collect();
+    events.truncate(limit as usize);
+    Ok(events)
 }
 
 /// Whether a claim would find anything: a ready queued run, a running

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::rows::ms;
-use crate::store::retention::check_ended;
+use crate::store::retention::{check_ended, RemovedLog};
 use crate::store::{Pruned, StoreError, StoreResult};
 
 /// The tables whose rows have logs: runs, and fleet runs and formation
@@ -67,11 +67,9 @@ pub fn prune(conn: &Connection, older_than: Duration, limit: u32, now: DateTime<
             .collect::<Result<_, _>>()?;
         for id in ids {
             let budget = limit - pruned.rows;
-            let (events, checkpoints) = delete_log(conn, &id, budget)?;
-            pruned.events += events;
-            pruned.checkpoints += checkpoints;
-            pruned.rows += events + checkpoints;
-            if events + checkpoints == budget {
+            let removed = delete_log(conn, &id, budget)?;
+            removed.add_to(&mut pruned);
+            if removed.rows() == budget {
                 // The budget is spent, maybe before the log's end: the next
                 // batch finishes it (or finds it empty and marks it).
                 return Ok(pruned);
@@ -85,20 +83,25 @@ pub fn prune(conn: &Connection, older_than: Duration, limit: u32, now: DateTime<
 }
 
 /// Removes up to `budget` rows of a log: events first, then checkpoints.
-/// Returns how many of each it removed.
-fn delete_log(conn: &Connection, id: &str, budget: u64) -> StoreResult<(u64, u64)> {
-    let events = conn
-        .prepare_cached("DELETE FROM run_events WHERE gid IN (SELECT gid FROM run_events WHERE run_id = ?1 LIMIT ?2)")?
-        .execute(params![id, budget as i64])? as u64;
-    if events == budget {
-        return Ok((events, 0));
+fn delete_log(conn: &Connection, id: &str, budget: u64) -> StoreResult<RemovedLog> {
+    let held: Vec<i64> = conn
+        .prepare_cached(
+            "DELETE FROM run_events WHERE gid IN (SELECT gid FROM run_events WHERE run_id = ?1 LIMIT ?2)
+             RETURNING last_seq - first_seq + 1",
+        )?
+        .query_map(params![id, budget as i64], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut removed =
+        RemovedLog { event_rows: held.len() as u64, events: held.iter().sum::<i64>() as u64, checkpoints: 0 };
+    if removed.event_rows == budget {
+        return Ok(removed);
     }
-    let checkpoints = conn
+    removed.checkpoints = conn
         .prepare_cached(
             "DELETE FROM checkpoints WHERE rowid IN (SELECT rowid FROM checkpoints WHERE run_id = ?1 LIMIT ?2)",
         )?
-        .execute(params![id, (budget - events) as i64])? as u64;
-    Ok((events, checkpoints))
+        .execute(params![id, (budget - removed.event_rows) as i64])? as u64;
+    Ok(removed)
 }
 
 /// One write of [`crate::store::Store::delete_run`]: at most `limit` rows
@@ -110,8 +113,7 @@ pub fn delete_run(conn: &Connection, id: &str, limit: u32) -> StoreResult<bool> 
     let status = status.ok_or(StoreError::NotFound("run"))?;
     check_ended(id, &status)?;
     let limit = u64::from(limit.max(1));
-    let (events, checkpoints) = delete_log(conn, id, limit)?;
-    if events + checkpoints == limit {
+    if delete_log(conn, id, limit)?.rows() == limit {
         return Ok(false);
     }
     conn.prepare_cached("DELETE FROM run_inbox WHERE run_id = ?1")?.execute([id])?;

@@ -130,18 +130,26 @@ fn in_savepoint<T, F>(conn: &Connection, write: F) -> (bool, StoreResult<T>)
 where
     F: FnOnce(&Connection) -> StoreResult<T>,
 {
-    if let Err(e) = conn.execute_batch("SAVEPOINT write") {
+    if let Err(e) = run_cached(conn, "SAVEPOINT write") {
         return (false, Err(e.into()));
     }
     // A panicking write must not take the writer thread (and with it every
     // later write of the process) down: it fails and is undone like an error.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write(conn)))
         .unwrap_or_else(|_| Err(StoreError::internal("a write panicked")));
-    let undo = if result.is_err() { "ROLLBACK TO write; RELEASE write" } else { "RELEASE write" };
-    match conn.execute_batch(undo) {
+    let undone = if result.is_err() { run_cached(conn, "ROLLBACK TO write") } else { Ok(()) };
+    match undone.and_then(|()| run_cached(conn, "RELEASE write")) {
         Ok(()) => (true, result),
         Err(e) => (false, result.and(Err(e.into()))),
     }
+}
+
+/// Runs a statement that returns nothing, prepared once per connection: a
+/// savepoint's three statements run for every write, and parsing them each
+/// time cost more than running them.
+fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([])?;
+    Ok(())
 }
 
 /// The writer thread: waits for a write, takes every other one waiting
