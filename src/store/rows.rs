@@ -9,7 +9,7 @@ use crate::domain::access::By;
 use crate::domain::checkpoint::{Checkpoint, CheckpointBody};
 use crate::domain::lifecycle::InboxKind;
 use crate::domain::model::{
-    Event, Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunInput, RunKind, RunStatus, Session,
+    Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunInput, RunKind, RunStatus, Session,
 };
 use crate::domain::shell::ShellState;
 use crate::store::{Order, RunFilter, StoreError, StoreResult, WorkerInfo, WorkerStatus};
@@ -289,17 +289,6 @@ pub fn session(row: &impl Columns) -> StoreResult<Session> {
         forked_from: row.opt_text("forked_from")?.map(|f| serde_json::from_str(&f)).transpose()?,
         created_at: at(row.int("created_at")?),
         updated_at: at(row.int("updated_at")?),
-    })
-}
-
-/// Decodes an event row (`run_id, seq, type, data, at`).
-pub fn event(row: &impl Columns) -> StoreResult<Event> {
-    Ok(Event {
-        run_id: row.text("run_id")?,
-        seq: row.int("seq")? as u64,
-        kind: row.text("type")?,
-        data: json(row, "data")?,
-        at: at(row.int("at")?),
     })
 }
 
