@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use store_support::{agent, enqueue, new_session, text_commit, worker};
 use wingman::domain::branch::{HistoryAt, RewindTo};
-use wingman::domain::model::{new_id, Agent, Message};
+use wingman::domain::model::{new_id, Agent, Message, Session};
 use wingman::store::{Store, StoreError};
 
 /// Enqueues `message` and has a worker answer it, ending the run.
@@ -28,22 +28,34 @@ fn texts(history: &[Message]) -> Vec<String> {
     history.iter().map(Message::text).collect()
 }
 
+/// A session that three runs (`a`, `b`, `c`) answered, with its agent,
+/// the runs and the texts of its whole history.
+async fn three_runs(store: &Arc<dyn Store>, dir: &std::path::Path) -> (Agent, Session, [String; 3], Vec<String>) {
+    let agent = agent(serde_json::json!({}), 5);
+    let session = new_session(dir, None);
+    store.insert_session(&session).await.unwrap();
+    let a = said(store, &session.id, &agent, "a").await;
+    let b = said(store, &session.id, &agent, "b").await;
+    let c = said(store, &session.id, &agent, "c").await;
+    let whole = texts(&store.session_history(&session.id).await.unwrap());
+    (agent, session, [a, b, c], whole)
+}
+
+/// A new session like `session`, to fork into.
+fn another(session: &Session) -> Session {
+    Session { id: new_id(), ..session.clone() }
+}
+
 store_tests! {
     #[tokio::test]
     async fn a_fork_copies_the_history_as_it_was_after_a_run(store, dir) {
-        let agent = agent(serde_json::json!({}), 5);
-        let session = new_session(dir.path(), None);
-        store.insert_session(&session).await.unwrap();
-        let a = said(&store, &session.id, &agent, "a").await;
-        let b = said(&store, &session.id, &agent, "b").await;
-        let _c = said(&store, &session.id, &agent, "c").await;
-        let whole = texts(&store.session_history(&session.id).await.unwrap());
+        let (_, session, [a, b, _c], whole) = three_runs(&store, dir.path()).await;
         assert_eq!(whole.len(), 6);
         assert_eq!(store.run_checkpoints(&a).await.unwrap().len(), 1, "a's one inference");
 
         let at_b = store.session_history_at(&session.id, &HistoryAt::AfterRun(b.clone())).await.unwrap();
         assert_eq!(texts(&at_b), whole[..4]);
-        let fork = wingman::domain::model::Session { id: new_id(), ..session.clone() };
+        let fork = another(&session);
         let made = store.fork_session(&fork, &session.id, Some(&b)).await.unwrap();
         let from = made.forked_from.clone().expect("forked_from");
         assert_eq!((from.session_id.as_str(), from.run_id.as_deref()), (session.id.as_str(), Some(b.as_str())));
@@ -51,22 +63,16 @@ store_tests! {
         assert_eq!(texts(&store.session_history(&fork.id).await.unwrap()), whole[..4]);
         assert_eq!(texts(&store.session_history(&session.id).await.unwrap()), whole, "the original is untouched");
 
-        let whole_fork = wingman::domain::model::Session { id: new_id(), ..session.clone() };
+        let whole_fork = another(&session);
         store.fork_session(&whole_fork, &session.id, None).await.unwrap();
         assert_eq!(texts(&store.session_history(&whole_fork.id).await.unwrap()), whole);
-        let missing = store.fork_session(&wingman::domain::model::Session { id: new_id(), ..session.clone() }, &session.id, Some("01JNORUN")).await;
+        let missing = store.fork_session(&another(&session), &session.id, Some("01JNORUN")).await;
         assert!(matches!(missing, Err(StoreError::NotFound("run"))), "{missing:?}");
     }
 
     #[tokio::test]
     async fn a_rewind_sets_rows_aside_as_a_branch_and_is_refused_while_a_run_is_unfinished(store, dir) {
-        let agent = agent(serde_json::json!({}), 5);
-        let session = new_session(dir.path(), None);
-        store.insert_session(&session).await.unwrap();
-        let a = said(&store, &session.id, &agent, "a").await;
-        let b = said(&store, &session.id, &agent, "b").await;
-        let c = said(&store, &session.id, &agent, "c").await;
-        let whole = texts(&store.session_history(&session.id).await.unwrap());
+        let (agent, session, [a, b, c], whole) = three_runs(&store, dir.path()).await;
 
         let branch = store.rewind_session(&session.id, &RewindTo::After(a.clone())).await.unwrap().expect("a branch");
         assert_eq!((branch.branch, branch.after_run_id.as_deref()), (1, Some(a.as_str())));

@@ -35,7 +35,8 @@ pub fn encode(events: &[RunEvent]) -> String {
     text
 }
 
-/// The last number of a row holding `events` numbered from `first`.
+/// The last number of a row holding `events` (at least one: a write with
+/// none makes no row) numbered from `first`.
 pub fn last_seq(first: u64, events: &[RunEvent]) -> u64 {
     first + events.len() as u64 - 1
 }

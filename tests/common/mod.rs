@@ -587,16 +587,22 @@ impl Api {
         run
     }
 
-    /// The run's whole log, read as JSON.
-    /// Every event of a run, read a page of 10,000 at a time.
+    /// The run's whole log, read as JSON, a page of 10,000 at a time.
     pub async fn events(&self, run_id: &str) -> Vec<Value> {
+        self.events_in_pages(run_id, 10_000).await
+    }
+
+    /// The run's whole log, read as JSON pages of `limit` events, each
+    /// page following the last event of the one before.
+    pub async fn events_in_pages(&self, run_id: &str, limit: usize) -> Vec<Value> {
         let mut all: Vec<Value> = Vec::new();
         loop {
             let after = all.last().and_then(|e| e["seq"].as_u64()).unwrap_or(0);
-            let (status, page) = self.get(&format!("/runs/{run_id}/events?after={after}&limit=10000")).await;
+            let (status, page) = self.get(&format!("/runs/{run_id}/events?after={after}&limit={limit}")).await;
             assert_eq!(status, 200, "events: {page}");
             let page = page.as_array().expect("array").clone();
-            let full = page.len() == 10_000;
+            assert!(page.len() <= limit, "a page of {limit} held {}", page.len());
+            let full = page.len() == limit;
             all.extend(page);
             if !full {
                 return all;
@@ -704,19 +710,7 @@ async fn read_events(response: reqwest::Response, raw: &mut Vec<u8>, max: Option
 pub async fn assert_log_reads_agree(api: &Api, run_id: &str) {
     let log = api.events(run_id).await;
     for limit in [1, 2, 5] {
-        let mut paged: Vec<Value> = Vec::new();
-        loop {
-            let after = paged.last().and_then(|e| e["seq"].as_u64()).unwrap_or(0);
-            let (status, page) = api.get(&format!("/runs/{run_id}/events?after={after}&limit={limit}")).await;
-            assert_eq!(status, 200, "events: {page}");
-            let page = page.as_array().expect("array").clone();
-            assert!(page.len() <= limit, "a page of {limit} held {}", page.len());
-            if page.is_empty() {
-                break;
-            }
-            paged.extend(page);
-        }
-        assert_eq!(paged, log, "run {run_id}'s log read {limit} at a time");
+        assert_eq!(api.events_in_pages(run_id, limit).await, log, "run {run_id}'s log read {limit} at a time");
     }
     let (replayed, done) = api.sse_read(run_id, None, None).await;
     assert!(done, "run {run_id}'s SSE replay ends at its done");
