@@ -171,9 +171,9 @@ fn seed_sql(runs: &[String], month_ago: i64) -> String {
         |n: u32| format!("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {})", n - 1);
     format!(
         "UPDATE runs SET finished_at = {month_ago} WHERE id IN ({ids});
-         {} INSERT INTO runs (id, kind, status, agent_id, agent, input, work_dir, max_attempts, event_seq,
-                              response, created_at, started_at, finished_at, updated_at)
-            SELECT 'old-' || CAST(i AS TEXT), kind, status, agent_id, agent, input, work_dir, max_attempts, 100,
+         {} INSERT INTO runs (id, kind, status, agent_id, agent, agent_digest, input, work_dir, max_attempts,
+                              event_seq, response, created_at, started_at, finished_at, updated_at)
+            SELECT 'old-' || CAST(i AS TEXT), kind, status, agent_id, agent, agent_digest, input, work_dir, max_attempts, 100,
                    response, {month_ago}, {month_ago}, {month_ago}, {month_ago}
             FROM runs, n WHERE runs.id = '{template}';
          {} {};

@@ -5,7 +5,8 @@
 //! records removes ended webhook deliveries with their attempts, old
 //! schedule ticks and idempotency keys, and keeps what is still needed: a
 //! pending delivery, a schedule's newest submission, the key of a run that
-//! has not ended.
+//! has not ended. An agent's definition is stored once for all the runs
+//! that ran it and deleted with the last of them.
 
 mod store_support;
 
@@ -16,7 +17,7 @@ use chrono::Utc;
 use serde_json::json;
 use store_support::*;
 use wingman::domain::event::RunEvent;
-use wingman::domain::model::{new_id, Fleet, FleetStatus, RunInput, RunKind, RunStatus};
+use wingman::domain::model::{new_id, Agent, Fleet, FleetStatus, RunInput, RunKind, RunStatus};
 use wingman::domain::schedule::Tick;
 use wingman::domain::webhook::{Attempt, DeliveryStatus, Next};
 use wingman::store::{Commit, IdempotencyKey, NewFleetRun, NewRun, NewTask, Pruned, Store, StoreError};
@@ -43,6 +44,45 @@ async fn ended_run(store: &Arc<dyn Store>, dir: &std::path::Path, answer: &str) 
     let lease = claim(store, &run).await;
     store.commit(&lease, text_commit(1, answer, true)).await.unwrap();
     (s, run)
+}
+
+/// A fleet run of `tasks` tasks of `agent`, enqueued; returns its ID and its
+/// tasks' runs.
+async fn fleet_of(store: &Arc<dyn Store>, dir: &std::path::Path, agent: &Agent, tasks: u32) -> (String, Vec<String>) {
+    let now = Utc::now();
+    let fleet = Fleet {
+        id: new_id(),
+        owner: wingman::domain::model::first_admin(),
+        shared: false,
+        name: "f".into(),
+        agent_id: agent.id.clone(),
+        worker_count: 1,
+        work_dir: None,
+        status: FleetStatus::Stopped,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+    };
+    store.insert_fleet(&fleet).await.unwrap();
+    let tasks: Vec<NewTask> = (0..tasks)
+        .map(|i| NewTask {
+            run_id: new_id(),
+            session: new_session(dir, Some(&agent.id)),
+            input: RunInput { message: format!("task {i}"), ..RunInput::new("", Default::default()) },
+        })
+        .collect();
+    let task_ids = tasks.iter().map(|t| t.run_id.clone()).collect();
+    let new = NewFleetRun {
+        id: new_id(),
+        owner: wingman::domain::model::first_admin(),
+        fleet_id: fleet.id,
+        agent: agent.clone(),
+        worker_count: 1,
+        tasks,
+        max_attempts: 2,
+        webhook: None,
+    };
+    (store.enqueue_fleet_run(new, None).await.unwrap().fleet_run.id, task_ids)
 }
 
 /// Prunes batch after batch until nothing is left, checking each batch's size.
@@ -219,40 +259,7 @@ store_tests! {
 
     #[tokio::test]
     async fn a_finished_fleet_runs_log_is_pruned_with_its_tasks_logs_and_its_counts_stay(store, dir) {
-        let a = agent(json!({}), 5);
-        let now = Utc::now();
-        let fleet = Fleet {
-            id: new_id(),
-            owner: wingman::domain::model::first_admin(),
-            shared: false,
-            name: "f".into(),
-            agent_id: a.id.clone(),
-            worker_count: 1,
-            work_dir: None,
-            status: FleetStatus::Stopped,
-            version: 1,
-            created_at: now,
-            updated_at: now,
-        };
-        store.insert_fleet(&fleet).await.unwrap();
-        let task = |i: u32| NewTask {
-            run_id: new_id(),
-            session: new_session(dir.path(), Some(&a.id)),
-            input: RunInput { message: format!("task {i}"), ..RunInput::new("", Default::default()) },
-        };
-        let tasks = vec![task(0), task(1)];
-        let task_ids: Vec<String> = tasks.iter().map(|t| t.run_id.clone()).collect();
-        let new = NewFleetRun {
-            id: new_id(),
-            owner: wingman::domain::model::first_admin(),
-            fleet_id: fleet.id.clone(),
-            agent: a.clone(),
-            worker_count: 1,
-            tasks,
-            max_attempts: 2,
-            webhook: None,
-        };
-        let id = store.enqueue_fleet_run(new, None).await.unwrap().fleet_run.id;
+        let (id, task_ids) = fleet_of(&store, dir.path(), &agent(json!({}), 5), 2).await;
         assert!(store.prune_logs(ENDED, 100).await.unwrap().is_empty(), "nothing has ended yet");
         let cancelled = store.cancel_fleet_run(&id, &admin()).await.unwrap();
         assert!(event_count(&store, &id).await > 0);
@@ -303,6 +310,60 @@ store_tests! {
         assert!(matches!(store.delete_run(&run).await, Err(StoreError::NotFound(_))));
         let again = store.enqueue_run(new(), Some(key)).await.unwrap();
         assert!(again.created, "the deleted run's idempotency key is forgotten");
+    }
+
+    #[tokio::test]
+    async fn an_agent_is_stored_once_for_its_runs_and_goes_with_the_last_of_them(store, dir) {
+        let snapshots = "SELECT COUNT(*) FROM agent_snapshots";
+        // As stored: its times to the millisecond.
+        let a: Agent = serde_json::from_value(serde_json::to_value(agent(json!({}), 5)).unwrap()).unwrap();
+        let changed = Agent { instructions: Some("be brief".into()), ..a.clone() };
+        let mut runs = Vec::new();
+        for (agent, message) in [(&a, "one"), (&a, "two"), (&changed, "three")] {
+            let run = enqueue(&store, &session(&store, dir.path()).await, agent, message).await;
+            let lease = claim(&store, &run).await;
+            store.commit(&lease, text_commit(1, "done", true)).await.unwrap();
+            runs.push(run);
+        }
+        let (_, fleet_tasks) = fleet_of(&store, dir.path(), &a, 3).await;
+        assert_eq!(count(&dir, snapshots).await, 2, "one per definition, however many runs and tasks");
+        let all: Vec<String> = runs.iter().chain(&fleet_tasks).cloned().collect();
+        let loaded = store.load_runs(all, Default::default()).await.unwrap();
+        let agents: Vec<&str> = loaded.iter().map(|c| c.agent.instructions.as_deref().unwrap_or("-")).collect();
+        assert_eq!(agents, ["-", "-", "be brief", "-", "-", "-"], "each run with its own");
+        assert!(loaded.iter().all(|c| c.agent == if c.run.id == runs[2] { changed.clone() } else { a.clone() }));
+
+        store.delete_run(&runs[2]).await.unwrap();
+        assert_eq!(count(&dir, snapshots).await, 1, "the last run of the changed agent took it along");
+        store.delete_run(&runs[0]).await.unwrap();
+        store.delete_run(&runs[1]).await.unwrap();
+        assert_eq!(count(&dir, snapshots).await, 1, "the fleet's tasks still name the first");
+        let again = enqueue(&store, &session(&store, dir.path()).await, &changed, "four").await;
+        let loaded = store.load_runs(vec![again], Default::default()).await.unwrap();
+        assert_eq!(loaded[0].agent, changed, "a definition deleted with its runs is written again");
+        assert_eq!(count(&dir, snapshots).await, 2);
+    }
+
+    #[tokio::test]
+    async fn a_run_written_with_its_own_copy_of_the_agent_runs_with_it_and_is_deleted(store, dir) {
+        // As a version before the snapshots wrote it: the JSON in the row.
+        let a: Agent = serde_json::from_value(serde_json::to_value(agent(json!({}), 5)).unwrap()).unwrap();
+        let old = enqueue(&store, &session(&store, dir.path()).await, &a, "old").await;
+        execute(
+            &dir,
+            "UPDATE runs SET agent = (SELECT body FROM agent_snapshots WHERE digest = runs.agent_digest),
+                             agent_digest = NULL;
+             DELETE FROM agent_snapshots;",
+        )
+        .await;
+        let loaded = store.load_runs(vec![old.clone()], Default::default()).await.unwrap();
+        assert_eq!(loaded[0].agent, a);
+        let lease = claim(&store, &old).await;
+        store.commit(&lease, text_commit(1, "done", true)).await.unwrap();
+        let new = enqueue(&store, &session(&store, dir.path()).await, &a, "new").await;
+        store.delete_run(&old).await.unwrap();
+        assert_eq!(count(&dir, "SELECT COUNT(*) FROM agent_snapshots").await, 1, "the new run's");
+        assert_eq!(store.load_runs(vec![new], Default::default()).await.unwrap()[0].agent, a);
     }
 
     #[tokio::test]

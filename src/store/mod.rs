@@ -37,6 +37,7 @@
 //!   judge a lease by the time it was queued. Leases are judged by one clock
 //!   for every worker (the database's, where workers run on many hosts).
 
+pub mod agent_snapshots;
 pub mod answers;
 pub mod body;
 pub mod contract;

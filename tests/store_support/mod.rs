@@ -263,3 +263,32 @@ pub fn schedule(next_in: chrono::Duration) -> wingman::domain::schedule::Schedul
 pub fn admin() -> wingman::domain::access::By {
     wingman::domain::access::Caller::first_admin().by()
 }
+
+/// The single number `sql` answers, read on a connection of its own to the
+/// store's database: what the store holds beneath its contract (how many
+/// rows of a table), as a second process would see it.
+pub async fn count(guard: &Guard, sql: &str) -> i64 {
+    if guard.url().starts_with("postgres") {
+        use sqlx::Connection;
+        let mut c = sqlx::PgConnection::connect(guard.url()).await.unwrap();
+        sqlx::query_scalar(sql).fetch_one(&mut c).await.unwrap()
+    } else {
+        let c = rusqlite::Connection::open(guard.url()).unwrap();
+        c.query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+}
+
+/// Runs `statements` on a connection of their own to the store's database,
+/// as a second process would: to put rows in a shape an older version
+/// wrote.
+pub async fn execute(guard: &Guard, statements: &str) {
+    if guard.url().starts_with("postgres") {
+        use sqlx::Connection;
+        let mut c = sqlx::PgConnection::connect(guard.url()).await.unwrap();
+        sqlx::raw_sql(statements).execute(&mut c).await.unwrap();
+    } else {
+        let c = rusqlite::Connection::open(guard.url()).unwrap();
+        c.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
+        c.execute_batch(statements).unwrap();
+    }
+}

@@ -7,9 +7,8 @@ use sqlx::PgConnection;
 
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::history::{History, HistoryCache, HistoryRow};
-use crate::domain::model::Agent;
 use crate::store::rows::{self, Columns};
-use crate::store::{RunContext, StoreError, StoreResult};
+use crate::store::{agent_snapshots, RunContext, StoreError, StoreResult};
 
 /// Loads the contexts of `run_ids`, in order, in one repeatable-read
 /// transaction, so that every part comes from the same snapshot. A statement
@@ -61,7 +60,8 @@ async fn runs(
     run_ids: &[String],
 ) -> StoreResult<(HashMap<String, RunContext>, HashMap<String, i64>)> {
     let found = sqlx::query(&format!(
-        "SELECT {}, agent, work_dir, open_step, handed_back,
+        "SELECT {}, COALESCE((SELECT a.body FROM agent_snapshots a WHERE a.digest = runs.agent_digest), agent) AS agent,
+                work_dir, open_step, handed_back,
                 (SELECT s.shell FROM sessions s WHERE s.id = runs.session_id) AS shell,
                 (SELECT s.rewinds FROM sessions s WHERE s.id = runs.session_id) AS rewinds
          FROM runs WHERE id = ANY($1)",
@@ -77,7 +77,7 @@ async fn runs(
         if let (Some(session_id), Some(count)) = (&run.session_id, row.opt_int("rewinds")?) {
             rewinds.insert(session_id.clone(), count);
         }
-        let agent: Agent = serde_json::from_str(&row.text("agent")?)?;
+        let agent = agent_snapshots::parse(&row.text("agent")?)?;
         let context = RunContext {
             agent,
             work_dir: row.text("work_dir")?,

@@ -35,6 +35,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (26, "quotas", include_str!("../../../migrations/postgres/0026_quotas.sql")),
     (27, "audit", include_str!("../../../migrations/postgres/0027_audit.sql")),
     (28, "branches", include_str!("../../../migrations/postgres/0028_branches.sql")),
+    (29, "agent_snapshots", include_str!("../../../migrations/postgres/0029_agent_snapshots.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

@@ -1,5 +1,7 @@
 //! The queue's writes on PostgreSQL: enqueue, claim and hand-back.
 
+use std::collections::BTreeMap;
+
 use sqlx::postgres::{PgPool, PgRow};
 use sqlx::{PgConnection, Row};
 
@@ -9,6 +11,7 @@ use super::slots::{HELD_WITH_FREE_SLOT, OWNERS_LIMITED};
 use super::Pending;
 use crate::domain::lifecycle::{self, Effect, HandBack, IdempotencyKey, Lease, NewRun, Rescue, TaskRun};
 use crate::domain::model::Run;
+use crate::store::agent_snapshots::AgentSnapshot;
 use crate::store::rows::{self, Columns};
 use crate::store::{Claim, Enqueued, StoreError, StoreResult};
 
@@ -62,15 +65,17 @@ pub fn is_plain(new: &NewRun, key: &Option<IdempotencyKey>) -> bool {
 /// `notify`, the change hint goes out with its commit instead of after it.
 pub async fn insert_run<'c>(c: impl sqlx::PgExecutor<'c>, new: &NewRun, notify: bool) -> StoreResult<Run> {
     let queued = lifecycle::queued(new, None);
+    let agent = AgentSnapshot::of(&new.agent)?;
     let row = sqlx::query(&format!(
-        "SELECT {} FROM wingman_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+        "SELECT {} FROM wingman_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
         rows::RUN_COLUMNS
     ))
     .bind(&new.id)
     .bind(new.kind.as_str())
     .bind(&new.session_id)
     .bind(&new.agent.id)
-    .bind(serde_json::to_string(&new.agent)?)
+    .bind(agent.digest)
+    .bind(agent.body)
     .bind(serde_json::to_string(&new.input)?)
     .bind(&new.work_dir)
     .bind(new.max_attempts as i64)
@@ -105,16 +110,17 @@ pub async fn insert_runs(
         columns.push(&task.run, task.blocked, start + i as i64)?;
         p.push(&task.run.id, 1, std::slice::from_ref(&task.queued));
     }
+    insert_snapshots(c, &columns.snapshots).await?;
     sqlx::query(
-        "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
-                           event_seq, fleet_run_id, task_index, priority, concurrency_key, concurrency_limit,
-                           vt, created_at, updated_at)
-         SELECT id, kind, 'queued', blocked, session_id, agent_id, agent, input, work_dir, max_attempts,
+        "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent_digest, input, work_dir,
+                           max_attempts, event_seq, fleet_run_id, task_index, priority, concurrency_key,
+                           concurrency_limit, vt, created_at, updated_at)
+         SELECT id, kind, 'queued', blocked, session_id, agent_id, agent_digest, input, work_dir, max_attempts,
                 1, $10, CASE WHEN $10::text IS NULL THEN NULL ELSE ord - 1 END, priority, concurrency_key,
                 concurrency_limit, vt, wingman_ms(), wingman_ms()
          FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                      $9::bigint[], $11::smallint[], $12::text[], $13::int[], $14::bigint[]) WITH ORDINALITY
-              AS u(id, kind, blocked, session_id, agent_id, agent, input, work_dir, max_attempts, priority,
+              AS u(id, kind, blocked, session_id, agent_id, agent_digest, input, work_dir, max_attempts, priority,
                    concurrency_key, concurrency_limit, vt, ord)
          ORDER BY ord",
     )
@@ -123,7 +129,7 @@ pub async fn insert_runs(
     .bind(&columns.blocked)
     .bind(&columns.session_ids)
     .bind(&columns.agent_ids)
-    .bind(&columns.agents)
+    .bind(&columns.agent_digests)
     .bind(&columns.inputs)
     .bind(&columns.work_dirs)
     .bind(&columns.max_attempts)
@@ -137,6 +143,24 @@ pub async fn insert_runs(
     Ok(())
 }
 
+/// Writes the agents' snapshots no run wrote before, in one statement. The
+/// insert's lock on the table, held to the commit, keeps a deletion from
+/// removing one of them before the runs that name it are committed
+/// (`retention::lock_last_snapshot`).
+async fn insert_snapshots(c: &mut PgConnection, snapshots: &BTreeMap<String, String>) -> StoreResult<()> {
+    let (digests, bodies): (Vec<&String>, Vec<&String>) = snapshots.iter().unzip();
+    sqlx::query(
+        "INSERT INTO agent_snapshots (digest, body, created_at)
+         SELECT digest, body, wingman_ms() FROM UNNEST($1::text[], $2::text[]) AS u(digest, body)
+         ON CONFLICT (digest) DO NOTHING",
+    )
+    .bind(digests)
+    .bind(bodies)
+    .execute(&mut *c)
+    .await?;
+    Ok(())
+}
+
 /// New runs' columns as arrays, for one `INSERT … SELECT FROM UNNEST`.
 #[derive(Default)]
 struct RunColumns {
@@ -145,7 +169,9 @@ struct RunColumns {
     blocked: Vec<i64>,
     session_ids: Vec<Option<String>>,
     agent_ids: Vec<String>,
-    agents: Vec<String>,
+    agent_digests: Vec<String>,
+    /// The distinct agents of the runs, by digest.
+    snapshots: BTreeMap<String, String>,
     inputs: Vec<String>,
     work_dirs: Vec<String>,
     max_attempts: Vec<i64>,
@@ -162,7 +188,9 @@ impl RunColumns {
         self.blocked.push(blocked as i64);
         self.session_ids.push(new.session_id.clone());
         self.agent_ids.push(new.agent.id.clone());
-        self.agents.push(serde_json::to_string(&new.agent)?);
+        let agent = AgentSnapshot::of(&new.agent)?;
+        self.agent_digests.push(agent.digest.clone());
+        self.snapshots.entry(agent.digest).or_insert(agent.body);
         self.inputs.push(serde_json::to_string(&new.input)?);
         self.work_dirs.push(new.work_dir.clone());
         self.max_attempts.push(new.max_attempts as i64);

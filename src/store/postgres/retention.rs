@@ -91,18 +91,53 @@ async fn delete_logs(c: &mut PgConnection, ids: &[String], budget: u64) -> Store
 /// One transaction of a run's deletion: refuses an unknown run or one that
 /// has not ended (read under the run's lock), removes up to `limit` rows of
 /// its log and, once the log is empty, the run itself with its inbox and the
-/// idempotency keys that name it. True when the run is gone.
+/// idempotency keys that name it, and its agent's snapshot if no other run
+/// names it. True when the run is gone.
 pub async fn delete_run(c: &mut PgConnection, id: &str, limit: u32) -> StoreResult<bool> {
-    let status: Option<String> =
-        sqlx::query_scalar("SELECT status FROM runs WHERE id = $1 FOR UPDATE").bind(id).fetch_optional(&mut *c).await?;
-    check_ended(id, &status.ok_or(StoreError::NotFound("run"))?)?;
+    let found: Option<(String, Option<String>)> =
+        sqlx::query_as("SELECT status, agent_digest FROM runs WHERE id = $1 FOR UPDATE")
+            .bind(id)
+            .fetch_optional(&mut *c)
+            .await?;
+    let (status, digest) = found.ok_or(StoreError::NotFound("run"))?;
+    check_ended(id, &status)?;
     let limit = u64::from(limit.max(1));
     if delete_logs(c, &[id.to_string()], limit).await?.rows() == limit {
         return Ok(false);
     }
+    let last_of_its_agent = match &digest {
+        Some(digest) => lock_last_snapshot(c, id, digest).await?,
+        None => false,
+    };
     sqlx::query("DELETE FROM run_inbox WHERE run_id = $1").bind(id).execute(&mut *c).await?;
     sqlx::query("DELETE FROM idempotency_keys WHERE run_id = $1").bind(id).execute(&mut *c).await?;
     sqlx::query("DELETE FROM runs WHERE id = $1").bind(id).execute(&mut *c).await?;
+    if let (true, Some(digest)) = (last_of_its_agent, digest) {
+        sqlx::query(
+            "DELETE FROM agent_snapshots WHERE digest = $1 AND NOT EXISTS (SELECT 1 FROM runs WHERE agent_digest = $1)",
+        )
+        .bind(digest)
+        .execute(&mut *c)
+        .await?;
+    }
+    Ok(true)
+}
+
+/// Whether the run `id` is the last committed one to name the snapshot
+/// `digest`, and if so, the table's lock taken for its removal. An enqueue
+/// that found the snapshot already there wrote nothing to it, so its run,
+/// not yet committed, is invisible here: the lock waits for every
+/// transaction that inserted into the table (each enqueue does, conflicting
+/// or not) to end and keeps new ones out until this one commits. It is
+/// taken before anything another transaction could wait for (the keys) is
+/// deleted, so no enqueue holds the table while it waits for this one. A
+/// deletion of one of many runs of an agent does not take it.
+async fn lock_last_snapshot(c: &mut PgConnection, id: &str, digest: &str) -> StoreResult<bool> {
+    let others = "SELECT EXISTS(SELECT 1 FROM runs WHERE agent_digest = $1 AND id <> $2)";
+    if sqlx::query_scalar::<_, bool>(others).bind(digest).bind(id).fetch_one(&mut *c).await? {
+        return Ok(false);
+    }
+    sqlx::query("LOCK TABLE agent_snapshots IN SHARE MODE").execute(&mut *c).await?;
     Ok(true)
 }
 

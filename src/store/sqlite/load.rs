@@ -7,8 +7,7 @@ use rusqlite::Connection;
 use super::rows;
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::history::{History, HistoryCache, HistoryRow};
-use crate::domain::model::Agent;
-use crate::store::{RunContext, StoreError, StoreResult};
+use crate::store::{agent_snapshots, RunContext, StoreError, StoreResult};
 
 /// Loads the contexts of `run_ids`, in order, from one snapshot.
 pub fn run_contexts(conn: &Connection, run_ids: &[String], histories: &HistoryCache) -> StoreResult<Vec<RunContext>> {
@@ -24,7 +23,8 @@ pub fn run_contexts(conn: &Connection, run_ids: &[String], histories: &HistoryCa
 fn run_context(conn: &Connection, run_id: &str, histories: &HistoryCache) -> StoreResult<RunContext> {
     let (run, agent, work_dir, shell, rewinds, open_step, handed_back) = {
         let mut select = conn.prepare_cached(&format!(
-            "SELECT {}, agent, work_dir, open_step, handed_back,
+            "SELECT {}, COALESCE((SELECT body FROM agent_snapshots WHERE digest = runs.agent_digest), agent) AS agent,
+                    work_dir, open_step, handed_back,
                     (SELECT shell FROM sessions WHERE sessions.id = runs.session_id) AS shell,
                     (SELECT rewinds FROM sessions WHERE sessions.id = runs.session_id) AS rewinds
              FROM runs WHERE id = ?1",
@@ -32,7 +32,7 @@ fn run_context(conn: &Connection, run_id: &str, histories: &HistoryCache) -> Sto
         ))?;
         let mut found = select.query([run_id])?;
         let row = found.next()?.ok_or(StoreError::NotFound("run"))?;
-        let agent: Agent = serde_json::from_str(&row.get::<_, String>("agent")?)?;
+        let agent = agent_snapshots::parse(&row.get::<_, String>("agent")?)?;
         let shell = rows::shell(row.get::<_, Option<String>>("shell")?.as_deref());
         let rewinds = row.get::<_, Option<i64>>("rewinds")?.unwrap_or(0);
         let (open_step, handed_back): (Option<i64>, bool) = (row.get("open_step")?, row.get("handed_back")?);

@@ -33,6 +33,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (26, "audit", include_str!("../../../migrations/sqlite/0026_audit.sql")),
     (27, "branches", include_str!("../../../migrations/sqlite/0027_branches.sql")),
     (28, "event_rows", include_str!("../../../migrations/sqlite/0028_event_rows.sql")),
+    (29, "agent_snapshots", include_str!("../../../migrations/sqlite/0029_agent_snapshots.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

@@ -9,6 +9,7 @@ use super::rows::{self, ms};
 use crate::domain::event::RunEvent;
 use crate::domain::lifecycle::{self, turn, Effect, HandBack, IdempotencyKey, Lease, NewRun, Rescue};
 use crate::domain::model::Run;
+use crate::store::agent_snapshots::AgentSnapshot;
 use crate::store::{Claim, Enqueued, StoreError, StoreResult};
 
 /// Statuses of a run that still holds its session's turn.
@@ -46,9 +47,10 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
     Ok(Enqueued { run, created: true })
 }
 
-/// Writes a queued run and its `run_queued` event (`queued`); `task` places
-/// it in a fleet run: (fleet run ID, task index); `vt` is its start in fair
-/// queuing (`super::fair`).
+/// Writes a queued run and its `run_queued` event (`queued`), and its
+/// agent's snapshot unless a run wrote it before; `task` places it in a
+/// fleet run: (fleet run ID, task index); `vt` is its start in fair queuing
+/// (`super::fair`).
 pub fn insert_run(
     conn: &Connection,
     new: &NewRun,
@@ -58,11 +60,16 @@ pub fn insert_run(
     queued: &RunEvent,
     at: DateTime<Utc>,
 ) -> StoreResult<()> {
+    let agent = AgentSnapshot::of(&new.agent)?;
     conn.prepare_cached(
-        "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, input, work_dir,
+        "INSERT INTO agent_snapshots (digest, body, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (digest) DO NOTHING",
+    )?
+    .execute(params![agent.digest, agent.body, ms(at)])?;
+    conn.prepare_cached(
+        "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, agent_digest, input, work_dir,
                            max_attempts, event_seq, fleet_run_id, task_index, priority, concurrency_key,
                            concurrency_limit, vt, created_at, updated_at)
-         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?11, ?13, ?14, ?15, ?16, ?12, ?12)",
+         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, '', ?6, ?7, ?8, ?9, 1, ?10, ?11, ?13, ?14, ?15, ?16, ?12, ?12)",
     )?
     .execute(params![
         new.id,
@@ -70,7 +77,7 @@ pub fn insert_run(
         blocked,
         new.session_id,
         new.agent.id,
-        serde_json::to_string(&new.agent)?,
+        agent.digest,
         serde_json::to_string(&new.input)?,
         new.work_dir,
         new.max_attempts as i64,

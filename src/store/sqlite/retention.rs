@@ -105,7 +105,8 @@ fn delete_log(conn: &Connection, id: &str, budget: u64) -> StoreResult<RemovedLo
 }
 
 /// One write of [`crate::store::Store::delete_run`]: at most `limit` rows
-/// of the run's log, then, once none is left, its row, inbox and keys.
+/// of the run's log, then, once none is left, its row, inbox and keys, and
+/// its agent's snapshot if no other run names it.
 /// True when the run is gone.
 pub fn delete_run(conn: &Connection, id: &str, limit: u32) -> StoreResult<bool> {
     let status: Option<String> =
@@ -118,7 +119,15 @@ pub fn delete_run(conn: &Connection, id: &str, limit: u32) -> StoreResult<bool> 
     }
     conn.prepare_cached("DELETE FROM run_inbox WHERE run_id = ?1")?.execute([id])?;
     conn.prepare_cached("DELETE FROM idempotency_keys WHERE run_id = ?1")?.execute([id])?;
-    conn.prepare_cached("DELETE FROM runs WHERE id = ?1")?.execute([id])?;
+    let digest: Option<String> =
+        conn.prepare_cached("DELETE FROM runs WHERE id = ?1 RETURNING agent_digest")?.query_row([id], |r| r.get(0))?;
+    if let Some(digest) = digest {
+        conn.prepare_cached(
+            "DELETE FROM agent_snapshots WHERE digest = ?1
+               AND NOT EXISTS (SELECT 1 FROM runs INDEXED BY runs_agent_digest WHERE agent_digest = ?1)",
+        )?
+        .execute([digest])?;
+    }
     Ok(true)
 }
 
