@@ -310,10 +310,14 @@ async fn a_run_whose_stored_state_cannot_be_read_fails_with_the_reason_and_its_s
     // Claimed in the same batch as the broken run, whose context then loads alone.
     let other_session = api.create_session(&echo, None).await;
     let other = api.send(&other_session, "elsewhere").await;
-    // A row no version of Wingman writes: its agent does not decode. Handed
-    // back, such a run would be claimed again, forever, with the session's
-    // next run waiting behind it.
-    env.execute(&format!("UPDATE runs SET agent = '{{\"broken\": true}}' WHERE id = '{broken}'")).await;
+    // A row no version of Wingman writes: the agent it names does not decode.
+    // Handed back, such a run would be claimed again, forever, with the
+    // session's next run waiting behind it.
+    env.execute(&format!(
+        "INSERT INTO agent_snapshots (digest, body, created_at) VALUES ('broken', '{{\"broken\": true}}', 0);
+         UPDATE runs SET agent_digest = 'broken' WHERE id = '{broken}'"
+    ))
+    .await;
     let mut worker = env.worker();
     let failed = api.wait_terminal(&broken, LIMIT).await;
     assert_eq!(failed["status"], "failed", "{failed}");
