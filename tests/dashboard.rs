@@ -283,12 +283,13 @@ async fn seed_runs(env: &TestEnv, template: &str, n: u32) {
         conn.busy_timeout(Duration::from_secs(10)).unwrap();
         let sql = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
             INSERT INTO runs (id, kind, status, session_id, agent_id, agent, agent_digest, input, work_dir,
-                              max_attempts, steps, response, created_at, finished_at, updated_at)
+                              max_attempts, steps, response, created_at, finished_at, updated_at, owner)
             SELECT printf('01SEED%020d', i), t.kind,
                    CASE i % 10 WHEN 0 THEN 'failed' WHEN 1 THEN 'cancelled' ELSE 'succeeded' END,
                    t.session_id, t.agent_id, t.agent, t.agent_digest, t.input, t.work_dir, t.max_attempts, 1,
                    'seeded ' || i,
-                   t.created_at - (?2 - i + 1) * 1000, t.created_at - (?2 - i) * 1000, t.created_at - (?2 - i) * 1000
+                   t.created_at - (?2 - i + 1) * 1000, t.created_at - (?2 - i) * 1000, t.created_at - (?2 - i) * 1000,
+                   t.owner
             FROM n, runs t WHERE t.id = ?1";
         conn.execute(sql, rusqlite::params![template, n]).unwrap();
     })

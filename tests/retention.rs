@@ -172,9 +172,9 @@ fn seed_sql(runs: &[String], month_ago: i64) -> String {
     format!(
         "UPDATE runs SET finished_at = {month_ago} WHERE id IN ({ids});
          {} INSERT INTO runs (id, kind, status, agent_id, agent, agent_digest, input, work_dir, max_attempts,
-                              event_seq, response, created_at, started_at, finished_at, updated_at)
+                              event_seq, response, created_at, started_at, finished_at, updated_at, owner)
             SELECT 'old-' || CAST(i AS TEXT), kind, status, agent_id, agent, agent_digest, input, work_dir, max_attempts, 100,
-                   response, {month_ago}, {month_ago}, {month_ago}, {month_ago}
+                   response, {month_ago}, {month_ago}, {month_ago}, {month_ago}, owner
             FROM runs, n WHERE runs.id = '{template}';
          {} {};
          {} INSERT INTO checkpoints (run_id, step, kind, call_id, body, created_at)

@@ -2,7 +2,9 @@
 //! sessions' histories): events written a row each read back the same, in
 //! the same commit order, once a write's events are one row (SQLite's
 //! migration 28; PostgreSQL's migrations 8 and 9, which also put a run's
-//! messages in one row). The PostgreSQL test is skipped, with a message,
+//! messages in one row); and runs keep their owners once the owner is a
+//! column written at insert rather than one computed from the input
+//! (migration 30 on both backends). The PostgreSQL test is skipped, with a message,
 //! unless `WINGMAN_TEST_POSTGRES_URL` is set (failed instead under
 //! `WINGMAN_TEST_POSTGRES=required`).
 
@@ -11,14 +13,68 @@ mod pg_support;
 
 use serde_json::json;
 use sqlx::Connection;
-use wingman::domain::model::{Message, Role};
-use wingman::store::{EventCursor, StoreOptions};
+use wingman::domain::model::{Carried, Message, Role, RunInput};
+use wingman::store::{EventCursor, RunFilter, Store, StoreOptions};
 
 /// The last migration before a write's events became one row.
 const BEFORE_EVENT_ROWS: i64 = 7;
 
 /// The same on SQLite.
 const SQLITE_BEFORE_EVENT_ROWS: i64 = 27;
+
+/// The last migration before a run's owner was a column written at insert
+/// (on both backends).
+const BEFORE_OWNER_COLUMN: i64 = 29;
+
+/// Two runs as they were written before: their owner in their input only.
+fn owned_runs_sql() -> String {
+    let input = |owner: &str| {
+        let carried = Carried { owner: owner.into(), ..Default::default() };
+        serde_json::to_string(&RunInput::new("hi", carried)).unwrap()
+    };
+    format!(
+        "INSERT INTO runs (id, kind, status, agent_id, agent, input, work_dir, max_attempts, created_at, updated_at)
+         VALUES ('beta-run', 'message', 'queued', 'a', '{{}}', '{}', '/tmp', 1, 1000, 1000),
+                ('admin-run', 'message', 'succeeded', 'a', '{{}}', '{}', '/tmp', 1, 1000, 1000)",
+        input("beta"),
+        input("admin")
+    )
+}
+
+/// Each owner's list of runs after the upgrade: its run and no other.
+async fn assert_owned_after_the_upgrade(store: &dyn Store) {
+    for (owner, run) in [("beta", "beta-run"), ("admin", "admin-run")] {
+        let filter = RunFilter { owner: Some(owner.into()), limit: 10, ..Default::default() };
+        let listed: Vec<String> = store.list_runs(&filter).await.unwrap().into_iter().map(|r| r.id).collect();
+        assert_eq!(listed, [run], "{owner}'s runs");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_runs_keep_their_owners_once_the_owner_is_a_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    wingman::store::sqlite::migrate_up_to(&conn, BEFORE_OWNER_COLUMN).unwrap();
+    conn.execute_batch(&owned_runs_sql()).unwrap();
+    drop(conn);
+    let store = wingman::store::open(path.to_str().unwrap(), &StoreOptions::default()).await.unwrap();
+    assert_owned_after_the_upgrade(&*store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runs_keep_their_owners_once_the_owner_is_a_column() {
+    if pg_support::postgres_url_or_skip().is_none() {
+        return;
+    }
+    let db = pg_support::PgDatabase::create();
+    let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
+    wingman::store::postgres::migrate_up_to(&pool, BEFORE_OWNER_COLUMN).await.unwrap();
+    sqlx::raw_sql(&owned_runs_sql()).execute(&pool).await.unwrap();
+    pool.close().await;
+    let store = wingman::store::open(&db.url, &StoreOptions::default()).await.unwrap();
+    assert_owned_after_the_upgrade(&*store).await;
+}
 
 /// Two runs' logs as a row each, in the order they were written.
 const OLD: [(&str, i64, &str); 4] =

@@ -36,6 +36,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (27, "audit", include_str!("../../../migrations/postgres/0027_audit.sql")),
     (28, "branches", include_str!("../../../migrations/postgres/0028_branches.sql")),
     (29, "agent_snapshots", include_str!("../../../migrations/postgres/0029_agent_snapshots.sql")),
+    (30, "run_owner_column", include_str!("../../../migrations/postgres/0030_run_owner_column.sql")),
 ];
 
 /// The key of the advisory lock migrations take.

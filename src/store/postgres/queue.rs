@@ -67,7 +67,7 @@ pub async fn insert_run<'c>(c: impl sqlx::PgExecutor<'c>, new: &NewRun, notify: 
     let queued = lifecycle::queued(new, None);
     let agent = AgentSnapshot::of(&new.agent)?;
     let row = sqlx::query(&format!(
-        "SELECT {} FROM wingman_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        "SELECT {} FROM wingman_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
         rows::RUN_COLUMNS
     ))
     .bind(&new.id)
@@ -85,6 +85,7 @@ pub async fn insert_run<'c>(c: impl sqlx::PgExecutor<'c>, new: &NewRun, notify: 
     .bind(i16::from(new.input.carried.priority))
     .bind(new.input.carried.concurrency.as_ref().map(|c| c.key.as_str()))
     .bind(new.input.carried.concurrency.as_ref().map(|c| c.limit as i32))
+    .bind(&new.input.carried.owner)
     .fetch_optional(c)
     .await?;
     rows::run(&row.ok_or(StoreError::NotFound("session"))?)
@@ -114,14 +115,15 @@ pub async fn insert_runs(
     sqlx::query(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent_digest, input, work_dir,
                            max_attempts, event_seq, fleet_run_id, task_index, priority, concurrency_key,
-                           concurrency_limit, vt, created_at, updated_at)
+                           concurrency_limit, vt, created_at, updated_at, owner)
          SELECT id, kind, 'queued', blocked, session_id, agent_id, agent_digest, input, work_dir, max_attempts,
                 1, $10, CASE WHEN $10::text IS NULL THEN NULL ELSE ord - 1 END, priority, concurrency_key,
-                concurrency_limit, vt, wingman_ms(), wingman_ms()
+                concurrency_limit, vt, wingman_ms(), wingman_ms(), owner
          FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                     $9::bigint[], $11::smallint[], $12::text[], $13::int[], $14::bigint[]) WITH ORDINALITY
+                     $9::bigint[], $11::smallint[], $12::text[], $13::int[], $14::bigint[], $15::text[])
+              WITH ORDINALITY
               AS u(id, kind, blocked, session_id, agent_id, agent_digest, input, work_dir, max_attempts, priority,
-                   concurrency_key, concurrency_limit, vt, ord)
+                   concurrency_key, concurrency_limit, vt, owner, ord)
          ORDER BY ord",
     )
     .bind(&columns.ids)
@@ -138,6 +140,7 @@ pub async fn insert_runs(
     .bind(&columns.concurrency_keys)
     .bind(&columns.concurrency_limits)
     .bind(&columns.vts)
+    .bind(&columns.owners)
     .execute(&mut *c)
     .await?;
     Ok(())
@@ -179,6 +182,7 @@ struct RunColumns {
     concurrency_keys: Vec<Option<String>>,
     concurrency_limits: Vec<Option<i32>>,
     vts: Vec<i64>,
+    owners: Vec<String>,
 }
 
 impl RunColumns {
@@ -199,6 +203,7 @@ impl RunColumns {
         self.concurrency_keys.push(concurrency.map(|c| c.key.clone()));
         self.concurrency_limits.push(concurrency.map(|c| c.limit as i32));
         self.vts.push(vt);
+        self.owners.push(new.input.carried.owner.clone());
         Ok(())
     }
 }

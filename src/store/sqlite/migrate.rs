@@ -34,6 +34,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (27, "branches", include_str!("../../../migrations/sqlite/0027_branches.sql")),
     (28, "event_rows", include_str!("../../../migrations/sqlite/0028_event_rows.sql")),
     (29, "agent_snapshots", include_str!("../../../migrations/sqlite/0029_agent_snapshots.sql")),
+    (30, "run_owner_column", include_str!("../../../migrations/sqlite/0030_run_owner_column.sql")),
 ];
 
 /// Applies the migrations the database does not have yet, each in its own

@@ -68,8 +68,8 @@ pub fn insert_run(
     conn.prepare_cached(
         "INSERT INTO runs (id, kind, status, blocked, session_id, agent_id, agent, agent_digest, input, work_dir,
                            max_attempts, event_seq, fleet_run_id, task_index, priority, concurrency_key,
-                           concurrency_limit, vt, created_at, updated_at)
-         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, '', ?6, ?7, ?8, ?9, 1, ?10, ?11, ?13, ?14, ?15, ?16, ?12, ?12)",
+                           concurrency_limit, vt, created_at, updated_at, owner)
+         VALUES (?1, ?2, 'queued', ?3, ?4, ?5, '', ?6, ?7, ?8, ?9, 1, ?10, ?11, ?13, ?14, ?15, ?16, ?12, ?12, ?17)",
     )?
     .execute(params![
         new.id,
@@ -87,7 +87,8 @@ pub fn insert_run(
         new.input.carried.priority,
         new.input.carried.concurrency.as_ref().map(|c| &c.key),
         new.input.carried.concurrency.as_ref().map(|c| c.limit),
-        vt
+        vt,
+        new.input.carried.owner
     ])?;
     insert_events(conn, &new.id, 1, std::slice::from_ref(queued), at)
 }
