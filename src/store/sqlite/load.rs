@@ -7,6 +7,7 @@ use rusqlite::Connection;
 use super::rows;
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::history::{History, HistoryCache, HistoryRow};
+use crate::store::rows::Columns;
 use crate::store::{agent_snapshots, RunContext, StoreError, StoreResult};
 
 /// Loads the contexts of `run_ids`, in order, from one snapshot.
@@ -32,11 +33,11 @@ fn run_context(conn: &Connection, run_id: &str, histories: &HistoryCache) -> Sto
         ))?;
         let mut found = select.query([run_id])?;
         let row = found.next()?.ok_or(StoreError::NotFound("run"))?;
-        let agent = agent_snapshots::parse(&row.get::<_, String>("agent")?)?;
-        let shell = rows::shell(row.get::<_, Option<String>>("shell")?.as_deref());
-        let rewinds = row.get::<_, Option<i64>>("rewinds")?.unwrap_or(0);
-        let (open_step, handed_back): (Option<i64>, bool) = (row.get("open_step")?, row.get("handed_back")?);
-        (rows::run(row)?, agent, row.get::<_, String>("work_dir")?, shell, rewinds, open_step, handed_back)
+        let agent = agent_snapshots::parse(&row.text("agent")?)?;
+        let shell = rows::shell(row.opt_text("shell")?.as_deref());
+        let rewinds = row.opt_int("rewinds")?.unwrap_or(0);
+        let (open_step, handed_back) = (row.opt_int("open_step")?, row.int("handed_back")? != 0);
+        (rows::run(row)?, agent, row.text("work_dir")?, shell, rewinds, open_step, handed_back)
     };
     let history = match &run.session_id {
         Some(session_id) => history_before(conn, session_id, rewinds, histories)?,
