@@ -33,7 +33,12 @@ impl AgentSnapshot {
     }
 }
 
-/// The agent of a run row read as `COALESCE(snapshot body, runs.agent)`.
+/// The column a run's load selects for its agent, the same on both
+/// backends: the snapshot it names, or the copy an older run carries.
+pub const AGENT_COLUMN: &str =
+    "COALESCE((SELECT s.body FROM agent_snapshots s WHERE s.digest = runs.agent_digest), runs.agent) AS agent";
+
+/// The agent of a run row, as [`AGENT_COLUMN`] reads it.
 pub fn parse(body: &str) -> StoreResult<Agent> {
     Ok(serde_json::from_str(body)?)
 }

@@ -60,12 +60,12 @@ async fn runs(
     run_ids: &[String],
 ) -> StoreResult<(HashMap<String, RunContext>, HashMap<String, i64>)> {
     let found = sqlx::query(&format!(
-        "SELECT {}, COALESCE((SELECT a.body FROM agent_snapshots a WHERE a.digest = runs.agent_digest), agent) AS agent,
-                work_dir, open_step, handed_back,
+        "SELECT {}, {}, work_dir, open_step, handed_back,
                 (SELECT s.shell FROM sessions s WHERE s.id = runs.session_id) AS shell,
                 (SELECT s.rewinds FROM sessions s WHERE s.id = runs.session_id) AS rewinds
          FROM runs WHERE id = ANY($1)",
-        rows::RUN_COLUMNS
+        rows::RUN_COLUMNS,
+        agent_snapshots::AGENT_COLUMN
     ))
     .bind(run_ids)
     .fetch_all(&mut *c)

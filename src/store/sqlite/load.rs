@@ -24,12 +24,12 @@ pub fn run_contexts(conn: &Connection, run_ids: &[String], histories: &HistoryCa
 fn run_context(conn: &Connection, run_id: &str, histories: &HistoryCache) -> StoreResult<RunContext> {
     let (run, agent, work_dir, shell, rewinds, open_step, handed_back) = {
         let mut select = conn.prepare_cached(&format!(
-            "SELECT {}, COALESCE((SELECT body FROM agent_snapshots WHERE digest = runs.agent_digest), agent) AS agent,
-                    work_dir, open_step, handed_back,
+            "SELECT {}, {}, work_dir, open_step, handed_back,
                     (SELECT shell FROM sessions WHERE sessions.id = runs.session_id) AS shell,
                     (SELECT rewinds FROM sessions WHERE sessions.id = runs.session_id) AS rewinds
              FROM runs WHERE id = ?1",
-            rows::RUN_COLUMNS
+            rows::RUN_COLUMNS,
+            agent_snapshots::AGENT_COLUMN
         ))?;
         let mut found = select.query([run_id])?;
         let row = found.next()?.ok_or(StoreError::NotFound("run"))?;
