@@ -141,7 +141,7 @@ store_tests! {
         assert_eq!(batch.iter().map(|c| c.run.id.as_str()).collect::<Vec<_>>(), [first.as_str(), second.as_str()]);
         assert_eq!(batch[1].history, alone.history);
         assert_eq!(alone.history.len(), 2);
-        assert_eq!(batch[0].checkpoints.len(), 1, "the first run's answer");
+        assert!(batch[0].checkpoints.is_empty(), "the first run succeeded: its answer is in the history");
         assert!(matches!(store.load_runs(vec![new_id()], Arc::default()).await, Err(StoreError::NotFound(_))));
     }
 
@@ -196,7 +196,7 @@ store_tests! {
         let mut commit = text_commit(1, "a2", true);
         commit.checkpoints.insert(0, Checkpoint { step: 1, body });
         store.commit(&claim.lease, commit).await.unwrap();
-        assert!(store.load_run(&run).await.unwrap().checkpoints.iter().any(|c| c.kind() == "compaction"));
+        assert!(store.load_run(&run).await.unwrap().checkpoints.is_empty(), "the run succeeded");
         // The stored history keeps every message, and the marker where it happened.
         let stored: Vec<String> = store.session_history(&s).await.unwrap().iter().map(|m| m.text()).collect();
         assert_eq!(stored, ["q0", "a0", "q1", "a1", "q2", "", "a2"]);

@@ -6,7 +6,9 @@
 //! schedule ticks and idempotency keys, and keeps what is still needed: a
 //! pending delivery, a schedule's newest submission, the key of a run that
 //! has not ended. An agent's definition is stored once for all the runs
-//! that ran it and deleted with the last of them.
+//! that ran it and deleted with the last of them. A run that succeeds
+//! deletes its checkpoints as it ends; one that fails or is cancelled keeps
+//! them, read back as written, for a retry.
 
 mod store_support;
 
@@ -20,7 +22,7 @@ use wingman::domain::event::RunEvent;
 use wingman::domain::model::{new_id, Agent, Fleet, FleetStatus, RunInput, RunKind, RunStatus};
 use wingman::domain::schedule::Tick;
 use wingman::domain::webhook::{Attempt, DeliveryStatus, Next};
-use wingman::store::{Commit, IdempotencyKey, NewFleetRun, NewRun, NewTask, Pruned, Store, StoreError};
+use wingman::store::{Commit, Finish, IdempotencyKey, NewFleetRun, NewRun, NewTask, Pruned, Store, StoreError};
 
 /// Everything that ended before now.
 const ENDED: Duration = Duration::ZERO;
@@ -130,6 +132,38 @@ fn attempt(n: u32) -> Attempt {
 
 store_tests! {
     #[tokio::test]
+    async fn a_run_that_succeeds_keeps_no_checkpoints_and_one_that_fails_keeps_them_for_a_retry(store, dir) {
+        let a = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let succeeded = enqueue(&store, &s, &a, "question").await;
+        let lease = claim(&store, &succeeded).await;
+        store.commit(&lease, text_commit(1, "first", false)).await.unwrap();
+        assert_eq!(store.run_checkpoints(&succeeded).await.unwrap().len(), 1, "a running run keeps its steps");
+        store.commit(&lease, text_commit(2, "second", true)).await.unwrap();
+        assert!(store.run_checkpoints(&succeeded).await.unwrap().is_empty(), "the end deleted them");
+        // What they held is in the run's row and the history, which the end
+        // wrote from them before they went.
+        let run = store.get_run(&succeeded).await.unwrap().unwrap();
+        assert_eq!((run.status, run.response.as_deref(), run.steps), (RunStatus::Succeeded, Some("second"), 2));
+        let history: Vec<String> = store.session_history(&s).await.unwrap().iter().map(|m| m.text()).collect();
+        assert_eq!(history, ["question", "first", "second"]);
+        // A run that fails or is cancelled may be retried from its steps.
+        let failed = enqueue(&store, &session(&store, dir.path()).await, &a, "question").await;
+        let lease = claim(&store, &failed).await;
+        store.commit(&lease, text_commit(1, "first", false)).await.unwrap();
+        let failure = Finish { status: RunStatus::Failed, error: Some("the provider said no".into()), summary: None };
+        store.commit(&lease, Commit { finish: Some(failure), ..text_commit(2, "second", false) }).await.unwrap();
+        assert_eq!(store.get_run(&failed).await.unwrap().unwrap().status, RunStatus::Failed);
+        let kept = store.run_checkpoints(&failed).await.unwrap();
+        assert_eq!(kept, [text_commit(1, "first", false).checkpoints, text_commit(2, "second", false).checkpoints].concat());
+        let cancelled = enqueue(&store, &session(&store, dir.path()).await, &a, "question").await;
+        let lease = claim(&store, &cancelled).await;
+        store.commit(&lease, text_commit(1, "first", false)).await.unwrap();
+        store.cancel_run(&cancelled, &admin()).await.unwrap();
+        assert_eq!(store.run_checkpoints(&cancelled).await.unwrap().len(), 1);
+    }
+
+    #[tokio::test]
     async fn old_records_are_pruned_and_what_is_still_needed_stays(store, dir) {
         // Two ended runs, each with a delivery: one delivered after a retry,
         // one still pending; and a queued run whose key must stay.
@@ -210,6 +244,11 @@ store_tests! {
         let waiting = enqueue(&store, &session(&store, dir.path()).await, &agent(json!({}), 5), "w").await;
         let lease = claim(&store, &waiting).await;
         store.commit(&lease, Commit { wait: true, ..text_commit(1, "ask", false) }).await.unwrap();
+        // A cancelled run keeps its checkpoint until its log is pruned.
+        let cancelled = enqueue(&store, &session(&store, dir.path()).await, &agent(json!({}), 5), "c").await;
+        let lease = claim(&store, &cancelled).await;
+        store.commit(&lease, text_commit(1, "half", false)).await.unwrap();
+        store.cancel_run(&cancelled, &admin()).await.unwrap();
         let queued = enqueue(&store, &session(&store, dir.path()).await, &agent(json!({}), 5), "q").await;
         let history = store.session_history(&ended_session).await.unwrap();
         assert_eq!(history.len(), 2, "the question and the answer");
@@ -218,15 +257,16 @@ store_tests! {
         for run in unfinished {
             before.push(event_count(&store, run).await);
         }
-        let ended_events = event_count(&store, &ended).await as u64;
+        let ended_events = event_count(&store, &ended).await as u64 + event_count(&store, &cancelled).await as u64;
         // Nothing ended an hour ago.
         assert!(store.prune_logs(Duration::from_secs(3600), 100).await.unwrap().is_empty());
         // The store's clock must move past the end's millisecond.
         tokio::time::sleep(Duration::from_millis(5)).await;
 
         let pruned = store.prune_logs(ENDED, 100).await.unwrap();
-        assert_eq!(pruned, Pruned { events: ended_events, checkpoints: 1, logs: 1, ..pruned });
+        assert_eq!(pruned, Pruned { events: ended_events, checkpoints: 1, logs: 2, ..pruned });
         assert_eq!(event_count(&store, &ended).await, 0);
+        assert!(store.run_checkpoints(&cancelled).await.unwrap().is_empty());
         let run = store.get_run(&ended).await.unwrap().expect("the run stays");
         assert_eq!((run.status, run.response.as_deref()), (RunStatus::Succeeded, Some("the answer")));
         assert_eq!(store.session_history(&ended_session).await.unwrap(), history, "the history stays");
@@ -249,7 +289,8 @@ store_tests! {
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
         let (total, batches) = prune_all(&store, 2).await;
-        assert_eq!(total, Pruned { events, checkpoints: 3, logs: 3, ..total });
+        // Runs that succeeded left no checkpoints to prune.
+        assert_eq!(total, Pruned { events, checkpoints: 0, logs: 3, ..total });
         let rows = total.rows;
         assert!(rows > 3 && batches as u64 >= rows / 2, "{batches} batches of at most 2 rows for {rows} rows");
         for run in &runs {

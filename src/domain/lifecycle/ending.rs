@@ -33,6 +33,16 @@ impl Ending {
         Ending { status, error, summary, done }
     }
 
+    /// Whether the run's checkpoints outlive this end. Checkpoints are read
+    /// only to resume a run that has not ended and to retry a failed,
+    /// cancelled or interrupted one; a run that succeeded is neither, and
+    /// its row, its events and the history it left hold everything a client
+    /// reads of it. So its end deletes them, and the commit that ends it
+    /// writes none: they were most of a finished run's bytes.
+    pub fn keeps_checkpoints(&self) -> bool {
+        self.status != RunStatus::Succeeded
+    }
+
     /// The end a reason decided outside a worker gives a run whose stored
     /// state is `stored`.
     pub fn of(reason: &EndReason, stored: &Stored) -> Ending {

@@ -60,7 +60,8 @@ pub async fn end_runs(c: &mut PgConnection, p: &mut Pending, endings: &[Ends<'_>
 /// What follows the terminal state of runs already written (as
 /// [`mark_ended`] or a worker's fenced update writes it), as
 /// [`lifecycle::after_end`] decides for each: its fleet task's end, its
-/// history and its session's turn.
+/// history and its session's turn; and the deletion of the checkpoints of
+/// those that succeeded ([`Ending::keeps_checkpoints`]).
 pub async fn pass_on(
     c: &mut PgConnection,
     p: &mut Pending,
@@ -72,10 +73,14 @@ pub async fn pass_on(
     let mut sessions: Vec<&str> = Vec::new();
     let mut histories: Vec<(&str, &str, &[Message])> = Vec::new();
     let mut turns: Vec<(&str, i64)> = Vec::new();
+    let mut finished: Vec<&str> = Vec::new();
     // By ID, not by a search per row: a batch ends hundreds of runs.
     let by_id: HashMap<&str, &Ending> = endings.iter().copied().collect();
     for ended in &ended {
         let Some(ending) = by_id.get(ended.row.run_id.as_str()) else { continue };
+        if !ending.keeps_checkpoints() {
+            finished.push(&ended.row.run_id);
+        }
         let after = lifecycle::after_end(&ended.row, ending);
         if let Some(task) = after.task {
             fleet::task_ended(c, p, task).await?;
@@ -99,6 +104,9 @@ pub async fn pass_on(
         if let Some(session_id) = after.passes_turn {
             turns.push((session_id, ended.queue_seq));
         }
+    }
+    if !finished.is_empty() {
+        sqlx::query("DELETE FROM checkpoints WHERE run_id = ANY($1)").bind(&finished).execute(&mut *c).await?;
     }
     sessions.sort_unstable();
     sessions.dedup();

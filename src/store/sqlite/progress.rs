@@ -86,7 +86,9 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
     let stored = if commit.needs_stored() { Some(stored(conn, &lease.run_id)?) } else { None };
     let done = lifecycle::complete(&commit, stored);
     let first = fence(conn, lease, done.effect, now)?;
-    insert_checkpoints(conn, &lease.run_id, &commit.checkpoints, now)?;
+    if done.ending.as_ref().is_none_or(Ending::keeps_checkpoints) {
+        insert_checkpoints(conn, &lease.run_id, &commit.checkpoints, now)?;
+    }
     if let Some(charged) = quota::charged(&commit.checkpoints, done.ending.is_some()) {
         quotas::charge(conn, &lease.run_id, &charged, now)?;
     }
@@ -143,7 +145,8 @@ pub fn finish(conn: &Connection, run_id: &str, reason: &EndReason, now: DateTime
 
 /// The terminal state of a run, and where its end goes besides
 /// ([`lifecycle::after_end`]): its fleet task's end, its messages appended
-/// to the session's history, and the session's turn passed on.
+/// to the session's history, and the session's turn passed on. A run that
+/// succeeded loses its checkpoints ([`Ending::keeps_checkpoints`]).
 fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>) -> StoreResult<()> {
     // `blocked` is left as it was: the rules read it from what RETURNING says.
     let row = conn
@@ -170,6 +173,9 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)),
         )?;
     let row = ended_row(row)?;
+    if !ending.keeps_checkpoints() {
+        conn.prepare_cached("DELETE FROM checkpoints WHERE run_id = ?1")?.execute([run_id])?;
+    }
     let after = lifecycle::after_end(&row, ending);
     if let Some(task) = after.task {
         fleet::task_ended(conn, task, now)?;
