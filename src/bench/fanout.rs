@@ -47,6 +47,13 @@ pub struct FanoutArgs {
     /// Wingman, to compare); this one by default.
     #[arg(long)]
     server_binary: Option<PathBuf>,
+    /// Start the worker first and open the tails this many milliseconds
+    /// later, while the runs stream, as watchers who arrive late do: each
+    /// tail then catches up on what it missed from the store before the
+    /// live feed, and the server's CPU per delivered event counts the
+    /// connections and those catch-ups (the idle measurements are skipped).
+    #[arg(long)]
+    join_after_ms: Option<u64>,
 }
 
 /// What one tail read: its events' count, a digest of their bytes, and how
@@ -75,6 +82,10 @@ pub async fn run(setup: &Setup, args: FanoutArgs) -> anyhow::Result<()> {
     let runs = submit_runs(&http, &base, &args).await?;
     tokio::time::sleep(Duration::from_secs(1)).await;
     let (rss_before, _) = resident(pid)?;
+    if let Some(join_after) = args.join_after_ms {
+        let late = Late { base: &base, pid, runs: &runs, rss_before, join_after: Duration::from_millis(join_after) };
+        return join_late(setup, &http, server, &args, late).await;
+    }
     let at_rest = share_of_a_core(pid, args.idle_seconds).await?;
 
     let seen = Arc::new(Seen::default());
@@ -139,6 +150,56 @@ pub async fn run(setup: &Setup, args: FanoutArgs) -> anyhow::Result<()> {
         stream_cpu.as_secs_f64() * 1e6 / delivered.max(1) as f64,
         mb(peak),
         peak.saturating_sub(rss_before) as f64 / 1024.0 / args.tails as f64
+    );
+    Ok(())
+}
+
+/// What [`join_late`] works on: the server's address and pid, its runs,
+/// and its resident memory before any tail.
+struct Late<'a> {
+    base: &'a str,
+    pid: u32,
+    runs: &'a [String],
+    rss_before: u64,
+    join_after: Duration,
+}
+
+/// The late watchers' workload (`--join-after-ms`): the worker starts, the
+/// tails connect that much later and catch up, and the server's CPU from
+/// the worker's start to the last `done` is counted per delivered event.
+async fn join_late(
+    setup: &Setup,
+    http: &reqwest::Client,
+    server: std::process::Child,
+    args: &FanoutArgs,
+    late: Late<'_>,
+) -> anyhow::Result<()> {
+    let binary = args.server_binary.as_deref();
+    let cpu_before = process_time(late.pid)?;
+    let started = Instant::now();
+    let worker_args = ["worker", "--concurrency", &late.runs.len().max(1).to_string()];
+    let worker = setup.spawn_binary(binary, &worker_args, &[])?;
+    tokio::time::sleep(late.join_after).await;
+    let seen = Arc::new(Seen::default());
+    let reads = collect(open_tails(http, late.base, late.runs, args.tails, seen)).await?;
+    let cpu = process_time(late.pid)? - cpu_before;
+    let wall = started.elapsed();
+    let (_, peak) = resident(late.pid)?;
+    let delivered = check(http, late.base, late.runs, &reads, args.tails).await?;
+    super::stop_all(&mut [server, worker]);
+    let reconnects: u64 = reads.iter().map(|(_, read)| read.reconnects).sum();
+    println!(
+        "{} tails joining {} ms after the worker started: {delivered} events delivered in {:.1} s, every tail's log exact, {reconnects} reconnects",
+        args.tails,
+        late.join_after.as_millis(),
+        wall.as_secs_f64()
+    );
+    println!(
+        "  server CPU {:.2} s, connections and catch-ups included: {:.2} µs per delivered event; peak resident {} ({:.1} KB per tail over the start)",
+        cpu.as_secs_f64(),
+        cpu.as_secs_f64() * 1e6 / delivered.max(1) as f64,
+        mb(peak),
+        peak.saturating_sub(late.rss_before) as f64 / 1024.0 / args.tails as f64
     );
     Ok(())
 }
