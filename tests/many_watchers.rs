@@ -1,6 +1,8 @@
 //! Many watchers: a reader that never reads is closed and costs the server
 //! a bounded amount of memory, while the other readers of the same log get
-//! it whole; a closed reader resumes with `Last-Event-ID`.
+//! it whole; a closed reader resumes with `Last-Event-ID`. Readers who
+//! arrive together while a run streams read each page of its past once
+//! between them, and each gets the whole log.
 
 mod common;
 
@@ -126,6 +128,50 @@ on_both_backends! {
         let (rest, done) = api.sse_read(&run, Some(1), None).await;
         assert!(done && rest.len() == log.len() - 1, "a reconnect with Last-Event-ID resumes the log");
     }
+}
+
+on_both_backends! {
+    async fn readers_who_arrive_together_share_their_reads_of_the_past(backend: Backend) {
+        let env = TestEnv::on(backend);
+        let server = env.server(0);
+        let _worker = env.worker();
+        let api = server.api();
+        // 60 steps of one word then a tool call, 20 ms a word: five events
+        // a step, over two seconds or more.
+        let step = json!({"text": "word", "tool_calls": [{"name": "glob", "input": {"pattern": "*"}}]});
+        let mut script = vec![step; 60];
+        script.push(json!({"text": "done"}));
+        let options = json!({"script": script, "chunk_delay_ms": 20});
+        let agent = api
+            .create_agent(json!({"name": "long", "provider": "scripted", "model": "m", "tools": ["glob"],
+                "max_steps": 70, "loop_guard": 0, "options": options}))
+            .await;
+        let run = api.send(&api.create_session(&agent, None).await, "go").await;
+        let started = Instant::now();
+        while api.events(&run).await.len() < 100 {
+            assert!(started.elapsed() < Duration::from_secs(30), "the run did not stream");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let (store_before, shared_before) = (pages(&api, "store").await, pages(&api, "shared").await);
+        const READERS: usize = 40;
+        let reads = futures_util::future::join_all((0..READERS).map(|_| api.sse_read(&run, None, None))).await;
+        let log = api.events(&run).await;
+        assert_eq!(log.last().unwrap()["type"], "done");
+        for (events, ended) in &reads {
+            assert!(ended);
+            assert_eq!(events, &log, "every reader gets the whole log, each event once");
+        }
+        let store = pages(&api, "store").await - store_before;
+        let shared = pages(&api, "shared").await - shared_before;
+        println!("{READERS} readers of {} events: {store} pages from the store, {shared} shared", log.len());
+        // Alone, each reader would read at least 100 / 32 pages of the past.
+        assert!(shared >= READERS as f64, "{shared} pages shared");
+        assert!(store * 2.0 < (READERS * 4) as f64, "{store} pages read from the store by {READERS} readers");
+    }
+}
+
+async fn pages(api: &Api, source: &str) -> f64 {
+    metric(api, &format!("wingman_event_tail_pages_total{{source=\"{source}\"}}")).await
 }
 
 /// A tail of a silent log gets a keep-alive comment every 15 s (the hub's

@@ -128,6 +128,13 @@ static TAILS_OPEN: Family = Family {
     labels: &[],
 };
 
+static TAIL_PAGES: Family = Family {
+    name: "wingman_event_tail_pages_total",
+    help: "Pages of a log's past that this server's tails read to catch up, by source: store (read from the database) or shared (read before by another tail of the same log).",
+    kind: Kind::Counter,
+    labels: &["source"],
+};
+
 static STALLED: Family = Family {
     name: "wingman_http_connections_stalled_total",
     help: "Connections this server closed because the client took none of the bytes waiting for it for --send-timeout-ms (a reader that stopped reading; an SSE client resumes with Last-Event-ID).",
@@ -218,6 +225,7 @@ const SERVER_FAMILIES: &[&Family] = &[
     &HTTP_REQUESTS,
     &WEBHOOK_ATTEMPTS,
     &TAILS_OPEN,
+    &TAIL_PAGES,
     &STALLED,
     &CONNECTIONS_OPEN,
     &TIMED_OUT,
@@ -321,6 +329,12 @@ pub fn tail_opened() {
 /// An event tail closed.
 pub fn tail_closed() {
     REGISTRY.add(&TAILS_OPEN, &[], -1.0);
+}
+
+/// A tail read a page of its log's past: from the store, or from what
+/// another tail of the log read before.
+pub fn tail_page_read(shared: bool) {
+    REGISTRY.add(&TAIL_PAGES, &[if shared { "shared" } else { "store" }], 1.0);
 }
 
 /// A connection was closed because its client took nothing for the send timeout.

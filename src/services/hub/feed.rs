@@ -8,7 +8,12 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio::time::Instant;
 
+use tokio::sync::watch;
+
 use super::frame::Frame;
+use super::replay::Replay;
+use super::tail::PAGE;
+use crate::store::Store;
 
 /// How many frames a feed holds for tails that are behind: a tail further
 /// behind reads the store instead.
@@ -52,6 +57,11 @@ pub struct Feed {
     sender: broadcast::Sender<Live>,
     quiet: Mutex<Quiet>,
     outbox: Mutex<Outbox>,
+    /// What its tails read from the store, for the tails that follow.
+    replay: Mutex<Replay>,
+    /// The read of the store that grows the replay, while it is made: the
+    /// position it reads after, and its end.
+    reading: Mutex<Option<(u64, watch::Receiver<bool>)>>,
 }
 
 /// Frames on their way to the tails.
@@ -62,6 +72,8 @@ struct Outbox {
     sent_at: Instant,
     /// A batch is due: its frames go out then.
     due: bool,
+    /// The newest seq sent to the tails.
+    sent_newest: u64,
 }
 
 /// What a feed knows of its log between events.
@@ -81,14 +93,64 @@ impl Feed {
         let now = Instant::now();
         let quiet =
             Quiet { newest: 0, look_at: now + FIRST_LOOK, next_wait: FIRST_LOOK * 2, ping_at: now + KEEP_ALIVE };
-        let outbox = Outbox { held: Vec::new(), sent_at: Instant::now() - LONGEST_BATCH, due: false };
+        let outbox = Outbox { held: Vec::new(), sent_at: Instant::now() - LONGEST_BATCH, due: false, sent_newest: 0 };
         Feed {
             log_id: log_id.to_string(),
             id_key,
             sender: broadcast::channel(HELD).0,
             quiet: Mutex::new(quiet),
             outbox: Mutex::new(outbox),
+            replay: Mutex::new(Replay::default()),
+            reading: Mutex::new(None),
         }
+    }
+
+    /// The newest seq the feed has sent its tails: a tail that subscribed
+    /// before asking gets every frame sent after it live.
+    pub fn newest_sent(&self) -> u64 {
+        self.outbox.lock().expect("feed lock").sent_newest
+    }
+
+    /// Up to `limit` frames after `after` that tails read from the store.
+    pub fn replayed(&self, after: u64, limit: usize) -> Vec<Frame> {
+        self.replay.lock().expect("feed lock").after(after, limit)
+    }
+
+    /// The page of the log after `after`, read from the store once for
+    /// every tail that needs it, when other tails read the log and the
+    /// replay would keep it: its read is started, or joined if it is under
+    /// way, and the answer says when it has ended (kept in the replay, or
+    /// failed: the tail then reads for itself). The read is a task of its
+    /// own, so that it goes on whether or not the tail that started it is
+    /// polled (a client that stopped reading holds nothing up). `None`: the
+    /// tail reads for itself.
+    pub fn read_shared(self: &Arc<Feed>, store: &Arc<dyn Store>, after: u64) -> Option<watch::Receiver<bool>> {
+        if self.watchers() < 2 {
+            return None;
+        }
+        let mut reading = self.reading.lock().expect("feed lock");
+        if let Some((at, ended)) = &*reading {
+            return (*at == after).then(|| ended.clone());
+        }
+        if !self.replay.lock().expect("feed lock").wants(after) {
+            return None;
+        }
+        let (end, ended) = watch::channel(false);
+        *reading = Some((after, ended.clone()));
+        let (feed, store) = (self.clone(), store.clone());
+        tokio::spawn(async move {
+            if let Ok(page) = store.read_events(&feed.log_id, after, PAGE).await {
+                crate::metrics::tail_page_read(false);
+                let frames: Vec<Frame> = page.iter().map(|event| Frame::render(event, feed.id_key)).collect();
+                if let Some(newest) = frames.last() {
+                    feed.saw(newest.seq());
+                }
+                feed.replay.lock().expect("feed lock").keep(&frames);
+            }
+            *feed.reading.lock().expect("feed lock") = None;
+            let _ = end.send(true);
+        });
+        Some(ended)
     }
 
     pub fn log_id(&self) -> &str {
@@ -158,6 +220,7 @@ impl Feed {
 
     fn send_held(&self, outbox: &mut Outbox) {
         for frame in outbox.held.drain(..) {
+            outbox.sent_newest = outbox.sent_newest.max(frame.seq());
             let _ = self.sender.send(Live::Event(frame));
         }
         outbox.sent_at = Instant::now();

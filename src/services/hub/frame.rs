@@ -58,6 +58,11 @@ impl Frame {
         self.0.kind == "done"
     }
 
+    /// The frame's length in bytes.
+    pub fn size(&self) -> usize {
+        self.0.bytes.len()
+    }
+
     /// The frame's bytes (shared, not copied).
     pub fn bytes(&self) -> Bytes {
         self.0.bytes.clone()

@@ -27,6 +27,7 @@ use crate::store::{EventCursor, Store, StoreError};
 mod feed;
 mod frame;
 mod quiet;
+mod replay;
 mod tail;
 
 use feed::Feed;

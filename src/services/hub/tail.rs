@@ -41,11 +41,18 @@ pub struct Tail {
     /// The log gets no more events: once caught up, the tail ends.
     over: bool,
     ended: bool,
+    /// The newest seq the feed had sent when the tail subscribed: every
+    /// later event comes live, so frames shared up to it catch the tail up.
+    live_after: u64,
 }
 
 impl Tail {
+    /// A tail of `feed` from `after`, `live` subscribed to it before this is
+    /// called.
     pub(super) fn new(hub: Arc<Hub>, feed: Arc<Feed>, live: broadcast::Receiver<Live>, after: u64) -> Tail {
-        Tail { hub, feed, live, last: after, pending: VecDeque::new(), reading: true, over: false, ended: false }
+        let live_after = feed.newest_sent();
+        let pending = VecDeque::new();
+        Tail { hub, feed, live, last: after, pending, reading: true, over: false, ended: false, live_after }
     }
 
     /// The next event, or `None` once the log has ended (or failed to read:
@@ -104,10 +111,23 @@ impl Tail {
         frame
     }
 
-    /// Reads the next page of the log; a short page means the tail has
+    /// Reads the next page of the log: from what other tails of the log
+    /// read before if they did ([`super::replay`]), from a read of the store
+    /// made once for all of them if the replay keeps the page, else from the
+    /// store for itself. A short page of its own read means the tail has
     /// caught up (and, for a log that is over, that it has ended).
     async fn read_page(&mut self) -> Result<(), StoreError> {
+        if self.take_replayed() {
+            return Ok(());
+        }
+        if let Some(mut ended) = self.feed.read_shared(&self.hub.store, self.last) {
+            let _ = ended.wait_for(|ended| *ended).await;
+            if self.take_replayed() {
+                return Ok(());
+            }
+        }
         let page = self.hub.store.read_events(self.feed.log_id(), self.last, PAGE).await?;
+        crate::metrics::tail_page_read(false);
         let caught_up = (page.len() as u32) < PAGE;
         if let Some(newest) = page.last() {
             self.feed.saw(newest.seq);
@@ -115,6 +135,22 @@ impl Tail {
         self.pending.extend(page.iter().map(|event| Frame::render(event, self.feed.id_key())));
         self.reading = !caught_up;
         Ok(())
+    }
+
+    /// Takes the frames after the tail's position that other tails read
+    /// from the store, if there are any. Frames up to what the feed had sent
+    /// when the tail subscribed catch it up: what follows comes live (and a
+    /// gap in it sends the tail back to the store), unless the log is over.
+    fn take_replayed(&mut self) -> bool {
+        let frames = self.feed.replayed(self.last, PAGE as usize);
+        let Some(newest) = frames.last().map(Frame::seq) else { return false };
+        crate::metrics::tail_page_read(true);
+        self.feed.saw(newest);
+        self.pending.extend(frames);
+        if newest >= self.live_after && !self.over {
+            self.reading = false;
+        }
+        true
     }
 }
 
