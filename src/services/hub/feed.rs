@@ -72,8 +72,6 @@ struct Outbox {
     sent_at: Instant,
     /// A batch is due: its frames go out then.
     due: bool,
-    /// The newest seq sent to the tails.
-    sent_newest: u64,
 }
 
 /// What a feed knows of its log between events.
@@ -93,7 +91,7 @@ impl Feed {
         let now = Instant::now();
         let quiet =
             Quiet { newest: 0, look_at: now + FIRST_LOOK, next_wait: FIRST_LOOK * 2, ping_at: now + KEEP_ALIVE };
-        let outbox = Outbox { held: Vec::new(), sent_at: Instant::now() - LONGEST_BATCH, due: false, sent_newest: 0 };
+        let outbox = Outbox { held: Vec::new(), sent_at: Instant::now() - LONGEST_BATCH, due: false };
         Feed {
             log_id: log_id.to_string(),
             id_key,
@@ -103,12 +101,6 @@ impl Feed {
             replay: Mutex::new(Replay::default()),
             reading: Mutex::new(None),
         }
-    }
-
-    /// The newest seq the feed has sent its tails: a tail that subscribed
-    /// before asking gets every frame sent after it live.
-    pub fn newest_sent(&self) -> u64 {
-        self.outbox.lock().expect("feed lock").sent_newest
     }
 
     /// Up to `limit` frames after `after` that tails read from the store.
@@ -220,7 +212,6 @@ impl Feed {
 
     fn send_held(&self, outbox: &mut Outbox) {
         for frame in outbox.held.drain(..) {
-            outbox.sent_newest = outbox.sent_newest.max(frame.seq());
             let _ = self.sender.send(Live::Event(frame));
         }
         outbox.sent_at = Instant::now();

@@ -6,10 +6,8 @@
 //! A replay is one run of consecutive frames, grown only at its end by
 //! frames that follow it, and bounded ([`HELD_FRAMES`], [`HELD_BYTES`]) so
 //! that a log costs its feed no more than its live frames do. A tail takes
-//! from it what follows its position and reads the store for the rest; it
-//! has caught up when its own read of the store comes back short, or when
-//! it has taken every event its feed had sent before it subscribed (what
-//! follows comes live).
+//! from it what follows its position and reads the store for the rest; only
+//! its own read of the store, coming back short, tells it has caught up.
 
 use std::collections::VecDeque;
 

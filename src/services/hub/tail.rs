@@ -41,18 +41,11 @@ pub struct Tail {
     /// The log gets no more events: once caught up, the tail ends.
     over: bool,
     ended: bool,
-    /// The newest seq the feed had sent when the tail subscribed: every
-    /// later event comes live, so frames shared up to it catch the tail up.
-    live_after: u64,
 }
 
 impl Tail {
-    /// A tail of `feed` from `after`, `live` subscribed to it before this is
-    /// called.
     pub(super) fn new(hub: Arc<Hub>, feed: Arc<Feed>, live: broadcast::Receiver<Live>, after: u64) -> Tail {
-        let live_after = feed.newest_sent();
-        let pending = VecDeque::new();
-        Tail { hub, feed, live, last: after, pending, reading: true, over: false, ended: false, live_after }
+        Tail { hub, feed, live, last: after, pending: VecDeque::new(), reading: true, over: false, ended: false }
     }
 
     /// The next event, or `None` once the log has ended (or failed to read:
@@ -138,18 +131,15 @@ impl Tail {
     }
 
     /// Takes the frames after the tail's position that other tails read
-    /// from the store, if there are any. Frames up to what the feed had sent
-    /// when the tail subscribed catch it up: what follows comes live (and a
-    /// gap in it sends the tail back to the store), unless the log is over.
+    /// from the store, if there are any. They never tell the tail it has
+    /// caught up: events committed before the log's feed was made were never
+    /// sent live, so only a short read of the store says nothing is left.
     fn take_replayed(&mut self) -> bool {
         let frames = self.feed.replayed(self.last, PAGE as usize);
         let Some(newest) = frames.last().map(Frame::seq) else { return false };
         crate::metrics::tail_page_read(true);
         self.feed.saw(newest);
         self.pending.extend(frames);
-        if newest >= self.live_after && !self.over {
-            self.reading = false;
-        }
         true
     }
 }
