@@ -45,6 +45,14 @@ pub struct Completion {
     pub effect: Effect,
 }
 
+impl Completion {
+    /// Whether the commit writes its checkpoints: not when it ends its run
+    /// with an end that drops them ([`Ending::keeps_checkpoints`]).
+    pub fn writes_checkpoints(&self) -> bool {
+        self.ending.as_ref().is_none_or(Ending::keeps_checkpoints)
+    }
+}
+
 impl Commit {
     /// Whether the commit ends or parks its run: such a commit must take in
     /// everything its run's inbox holds first.

@@ -5,15 +5,13 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 use tokio::time::Instant;
-
-use tokio::sync::watch;
 
 use super::frame::Frame;
 use super::replay::Replay;
 use super::tail::PAGE;
-use crate::store::Store;
+use crate::store::{Store, StoreResult};
 
 /// How many frames a feed holds for tails that are behind: a tail further
 /// behind reads the store instead.
@@ -131,18 +129,23 @@ impl Feed {
         *reading = Some((after, ended.clone()));
         let (feed, store) = (self.clone(), store.clone());
         tokio::spawn(async move {
-            if let Ok(page) = store.read_events(&feed.log_id, after, PAGE).await {
-                crate::metrics::tail_page_read(false);
-                let frames: Vec<Frame> = page.iter().map(|event| Frame::render(event, feed.id_key)).collect();
-                if let Some(newest) = frames.last() {
-                    feed.saw(newest.seq());
-                }
+            if let Ok(frames) = feed.read_page(store.as_ref(), after).await {
                 feed.replay.lock().expect("feed lock").keep(&frames);
             }
             *feed.reading.lock().expect("feed lock") = None;
             let _ = end.send(true);
         });
         Some(ended)
+    }
+
+    /// A page of the log after `after` read from the store and rendered.
+    pub async fn read_page(&self, store: &dyn Store, after: u64) -> StoreResult<Vec<Frame>> {
+        let page = store.read_events(&self.log_id, after, PAGE).await?;
+        crate::metrics::tail_page_read(false);
+        if let Some(newest) = page.last() {
+            self.saw(newest.seq);
+        }
+        Ok(page.iter().map(|event| Frame::render(event, self.id_key)).collect())
     }
 
     pub fn log_id(&self) -> &str {

@@ -19,7 +19,7 @@ pub const HELD_FRAMES: usize = super::feed::HELD;
 /// The most bytes of frames a replay holds.
 pub const HELD_BYTES: usize = 256 * 1024;
 
-/// Frames of consecutive events, the first numbered `first`.
+/// Frames of consecutive events, in order.
 #[derive(Default)]
 pub struct Replay {
     frames: VecDeque<Frame>,
@@ -50,13 +50,12 @@ impl Replay {
     /// follows the replay's end without a gap and fits.
     pub fn keep(&mut self, read: &[Frame]) {
         for frame in read {
-            let follows = self.frames.back().is_none_or(|last| frame.seq() == last.seq() + 1);
-            if !follows || self.frames.len() >= HELD_FRAMES || self.bytes + frame.size() > HELD_BYTES {
-                if follows {
-                    self.full = true;
-                    return;
-                }
+            if self.frames.back().is_some_and(|last| frame.seq() != last.seq() + 1) {
                 continue;
+            }
+            if self.frames.len() >= HELD_FRAMES || self.bytes + frame.size() > HELD_BYTES {
+                self.full = true;
+                return;
             }
             self.bytes += frame.size();
             self.frames.push_back(frame.clone());

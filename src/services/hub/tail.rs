@@ -119,14 +119,9 @@ impl Tail {
                 return Ok(());
             }
         }
-        let page = self.hub.store.read_events(self.feed.log_id(), self.last, PAGE).await?;
-        crate::metrics::tail_page_read(false);
-        let caught_up = (page.len() as u32) < PAGE;
-        if let Some(newest) = page.last() {
-            self.feed.saw(newest.seq);
-        }
-        self.pending.extend(page.iter().map(|event| Frame::render(event, self.feed.id_key())));
-        self.reading = !caught_up;
+        let page = self.feed.read_page(self.hub.store.as_ref(), self.last).await?;
+        self.reading = page.len() as u32 == PAGE;
+        self.pending.extend(page);
         Ok(())
     }
 

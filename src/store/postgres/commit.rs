@@ -160,7 +160,7 @@ pub async fn commit_many(
     let passed: Vec<&Prepared> = prepared.iter().filter(|w| firsts.contains_key(&w.lease.run_id)).collect();
     let checkpoints: Vec<(&str, &Checkpoint)> = passed
         .iter()
-        .filter(|w| w.done.ending.as_ref().is_none_or(Ending::keeps_checkpoints))
+        .filter(|w| w.done.writes_checkpoints())
         .flat_map(|w| w.commit.checkpoints.iter().map(|cp| (w.lease.run_id.as_str(), cp)))
         .collect();
     insert_checkpoints(c, checkpoints).await?;

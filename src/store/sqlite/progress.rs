@@ -86,7 +86,7 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
     let stored = if commit.needs_stored() { Some(stored(conn, &lease.run_id)?) } else { None };
     let done = lifecycle::complete(&commit, stored);
     let first = fence(conn, lease, done.effect, now)?;
-    if done.ending.as_ref().is_none_or(Ending::keeps_checkpoints) {
+    if done.writes_checkpoints() {
         insert_checkpoints(conn, &lease.run_id, &commit.checkpoints, now)?;
     }
     if let Some(charged) = quota::charged(&commit.checkpoints, done.ending.is_some()) {
