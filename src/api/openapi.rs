@@ -107,6 +107,7 @@ enum Applies {
 /// the token check lets through (`/health`) need no token. Called once the router has registered every route.
 pub fn complete(document: &mut Document) {
     let components = document.components.get_or_insert_with(Default::default);
+    schemas::merge_tagged_variants(&mut components.schemas);
     for (status, description, _) in SHARED {
         let response = ResponseBuilder::new()
             .description(*description)
@@ -213,8 +214,18 @@ impl Served {
     /// Serializes the finished document (at start-up: a document that
     /// cannot be written is a bug of the build, not of a request).
     pub fn new(document: &Document) -> Served {
-        Served(Bytes::from(document.to_json().expect("the OpenAPI document serializes")))
+        Served(Bytes::from(stable_json(document).to_string()))
     }
+}
+
+/// The document as JSON with every object's keys in order: utoipa keeps a
+/// schema's extensions (which carry `AnyJson`'s `if`, `then` and `else`) in
+/// a hash map, whose order changes from one process to the next, and
+/// clients generated from the document must come out the same each time.
+pub fn stable_json(document: &Document) -> serde_json::Value {
+    // serde_json's maps are ordered by key (the crate is built without
+    // `preserve_order`), so a round trip through a `Value` orders them.
+    serde_json::to_value(document).expect("the OpenAPI document serializes")
 }
 
 /// The OpenAPI 3.1 document of every route.
@@ -235,6 +246,19 @@ mod tests {
 
     fn document() -> Value {
         serde_json::to_value(super::super::document()).unwrap()
+    }
+
+    /// Each build of the document has hash maps of its own (each with its
+    /// own random order), so equal text from several builds means the
+    /// order does not come from them.
+    #[test]
+    fn the_document_is_written_the_same_each_time() {
+        let written = || super::stable_json(&super::super::document()).to_string();
+        let first = written();
+        assert!(first.contains(r#""if":{"type":"string"}"#), "AnyJson's conditions are in it");
+        for _ in 0..8 {
+            assert_eq!(written(), first);
+        }
     }
 
     #[test]

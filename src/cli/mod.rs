@@ -61,6 +61,9 @@ enum Command {
     },
     /// Measure throughput and latency (see docs/benchmarks.md).
     Bench(crate::bench::BenchArgs),
+    /// Print the API's OpenAPI 3.1 document (what `GET /openapi.json`
+    /// answers), for generating clients without a server.
+    Openapi,
     #[command(flatten)]
     Client(client::ClientCommand),
 }
@@ -212,6 +215,11 @@ pub async fn main(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Bench(args) => crate::bench::run(args).await,
+        Command::Openapi => {
+            let document = crate::api::openapi::stable_json(&crate::api::document());
+            println!("{}", serde_json::to_string_pretty(&document)?);
+            Ok(())
+        }
         Command::Client(command) => client::run(command).await,
     }
 }

@@ -168,7 +168,7 @@ pub enum Target {
     /// A fleet run of these tasks.
     Fleet {
         fleet_id: String,
-        #[schema(value_type = Vec<Object>)]
+        #[schema(schema_with = task_bodies)]
         tasks: Vec<Value>,
     },
     /// A formation run of this input.
@@ -177,6 +177,14 @@ pub enum Target {
         #[schema(schema_with = any_json)]
         input: Value,
     },
+}
+
+/// A fleet run's tasks, in the OpenAPI document: each as `POST
+/// /fleets/{id}/run` takes it (`TaskBody`), which is how a schedule's
+/// definition was checked before it was stored.
+fn task_bodies() -> utoipa::openapi::schema::Array {
+    let task = utoipa::openapi::Ref::from_schema_name("TaskBody");
+    utoipa::openapi::schema::ArrayBuilder::new().items(task).build()
 }
 
 /// Any JSON value, in the OpenAPI document.

@@ -1,8 +1,19 @@
 //! Free-form JSON as the API accepts it: any value, but no NUL character in
 //! any string or key, at any depth. The two schemas refer to each other by
 //! name, so each registers the other with the document.
+//!
+//! `AnyJson` says it with `if`/`then`/`else` rather than as a union of the
+//! six kinds of JSON value: client generators read a schema with neither a
+//! `type` nor a union as "any value" (`Any` in Python, `unknown` in
+//! TypeScript), where a union that refers to itself is a model some of them
+//! cannot build, and a schema without a `type` but with `items` or
+//! `additionalProperties` at its top is taken for an object. The constraint
+//! is the same: `pattern` only ever applies to strings, `items` to arrays,
+//! `propertyNames` and `additionalProperties` to objects.
 
-use utoipa::openapi::schema::{AnyOfBuilder, ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use serde_json::json;
+use utoipa::openapi::extensions::Extensions;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
@@ -14,13 +25,23 @@ pub struct AnyJson;
 
 impl PartialSchema for AnyJson {
     fn schema() -> RefOr<Schema> {
-        let scalars = SchemaType::from_iter([Type::Number, Type::Boolean, Type::Null]);
-        AnyOfBuilder::new()
-            .item(ObjectBuilder::new().schema_type(Type::String).pattern(Some(NO_NUL)))
-            .item(ObjectBuilder::new().schema_type(scalars))
-            .item(ArrayBuilder::new().items(RefOr::Ref(Ref::from_schema_name("AnyJson"))))
-            .item(RefOr::Ref(Ref::from_schema_name("JsonObject")))
+        let any_json = json!({ "$ref": "#/components/schemas/AnyJson" });
+        let inside = json!({
+            "items": any_json,
+            "propertyNames": { "type": "string", "pattern": NO_NUL },
+            "additionalProperties": any_json,
+        });
+        // utoipa's schema has no `if`, `then` or `else`; its extensions are
+        // written flat into the schema's object, so they carry the three.
+        let conditions = Extensions::from_iter([
+            ("if", json!({ "type": "string" })),
+            ("then", json!({ "pattern": NO_NUL })),
+            ("else", inside),
+        ]);
+        ObjectBuilder::new()
+            .schema_type(SchemaType::AnyValue)
             .description(Some("Any JSON without NUL characters in its strings and keys"))
+            .extensions(Some(conditions))
             .into()
     }
 }
@@ -71,8 +92,21 @@ mod tests {
         let nested = json!({"a": [1, 2.5, "x", true, null, {"b": {"c": []}}]});
         assert!(accepts(AnyJson::schema(), &nested) && accepts(JsonObject::schema(), &nested));
         assert!(accepts(AnyJson::schema(), &json!("text")) && !accepts(JsonObject::schema(), &json!("text")));
-        for refused in [json!({"a": [{"b": "x\u{0}"}]}), json!({"k\u{0}": 1}), json!(["\u{0}"])] {
+        for refused in [json!({"a": [{"b": "x\u{0}"}]}), json!({"k\u{0}": 1}), json!(["\u{0}"]), json!("\u{0}")] {
             assert!(!accepts(AnyJson::schema(), &refused), "{refused}");
+        }
+        for scalar in [json!(1), json!(-2.5), json!(true), json!(null), json!([]), json!({})] {
+            assert!(accepts(AnyJson::schema(), &scalar), "{scalar}");
+        }
+    }
+
+    /// What client generators need to read `AnyJson` as "any value": no
+    /// `type` and no union at its top.
+    #[test]
+    fn free_form_json_has_no_type_and_no_union_at_its_top() {
+        let schema = serde_json::to_value(AnyJson::schema()).unwrap();
+        for keyword in ["type", "anyOf", "oneOf", "allOf", "items", "additionalProperties", "properties"] {
+            assert!(schema.get(keyword).is_none(), "{keyword} in {schema}");
         }
     }
 }

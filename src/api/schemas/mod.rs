@@ -17,10 +17,12 @@ pub mod formation;
 mod json;
 mod nullable;
 pub mod schedule;
+mod variants;
 
 pub use json::{AnyJson, JsonObject};
 use nullable::or_null;
 pub use nullable::{not_null, requiring, without_version};
+pub use variants::merge_tagged_variants;
 
 /// Text without NUL characters: the API refuses a body with one in any
 /// string or key (PostgreSQL cannot store it).

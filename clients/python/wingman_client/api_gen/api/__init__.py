@@ -1,0 +1,3 @@
+"""Contains methods for accessing the API"""
+
+from __future__ import annotations

@@ -1,0 +1,259 @@
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.create_fleet_response_401 import CreateFleetResponse401
+from ...models.create_fleet_response_403 import CreateFleetResponse403
+from ...models.create_fleet_response_413 import CreateFleetResponse413
+from ...models.create_fleet_response_415 import CreateFleetResponse415
+from ...models.create_fleet_response_503 import CreateFleetResponse503
+from ...models.error_body import ErrorBody
+from ...models.fleet import Fleet
+from ...models.new_fleet import NewFleet
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: NewFleet,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/fleets",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    CreateFleetResponse401
+    | CreateFleetResponse403
+    | CreateFleetResponse413
+    | CreateFleetResponse415
+    | CreateFleetResponse503
+    | ErrorBody
+    | Fleet
+    | None
+):
+    if response.status_code == 201:
+        response_201 = Fleet.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = CreateFleetResponse401.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = CreateFleetResponse403.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = CreateFleetResponse413.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CreateFleetResponse415.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = CreateFleetResponse503.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    CreateFleetResponse401
+    | CreateFleetResponse403
+    | CreateFleetResponse413
+    | CreateFleetResponse415
+    | CreateFleetResponse503
+    | ErrorBody
+    | Fleet
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: NewFleet,
+) -> Response[
+    CreateFleetResponse401
+    | CreateFleetResponse403
+    | CreateFleetResponse413
+    | CreateFleetResponse415
+    | CreateFleetResponse503
+    | ErrorBody
+    | Fleet
+]:
+    """Creates a fleet.
+
+    Args:
+        body (NewFleet): A new fleet: `name` and `agent_id` are required, the rest optional.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CreateFleetResponse401 | CreateFleetResponse403 | CreateFleetResponse413 | CreateFleetResponse415 | CreateFleetResponse503 | ErrorBody | Fleet]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: NewFleet,
+) -> (
+    CreateFleetResponse401
+    | CreateFleetResponse403
+    | CreateFleetResponse413
+    | CreateFleetResponse415
+    | CreateFleetResponse503
+    | ErrorBody
+    | Fleet
+    | None
+):
+    """Creates a fleet.
+
+    Args:
+        body (NewFleet): A new fleet: `name` and `agent_id` are required, the rest optional.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CreateFleetResponse401 | CreateFleetResponse403 | CreateFleetResponse413 | CreateFleetResponse415 | CreateFleetResponse503 | ErrorBody | Fleet
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: NewFleet,
+) -> Response[
+    CreateFleetResponse401
+    | CreateFleetResponse403
+    | CreateFleetResponse413
+    | CreateFleetResponse415
+    | CreateFleetResponse503
+    | ErrorBody
+    | Fleet
+]:
+    """Creates a fleet.
+
+    Args:
+        body (NewFleet): A new fleet: `name` and `agent_id` are required, the rest optional.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CreateFleetResponse401 | CreateFleetResponse403 | CreateFleetResponse413 | CreateFleetResponse415 | CreateFleetResponse503 | ErrorBody | Fleet]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: NewFleet,
+) -> (
+    CreateFleetResponse401
+    | CreateFleetResponse403
+    | CreateFleetResponse413
+    | CreateFleetResponse415
+    | CreateFleetResponse503
+    | ErrorBody
+    | Fleet
+    | None
+):
+    """Creates a fleet.
+
+    Args:
+        body (NewFleet): A new fleet: `name` and `agent_id` are required, the rest optional.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CreateFleetResponse401 | CreateFleetResponse403 | CreateFleetResponse413 | CreateFleetResponse415 | CreateFleetResponse503 | ErrorBody | Fleet
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

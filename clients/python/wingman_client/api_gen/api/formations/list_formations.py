@@ -1,0 +1,186 @@
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.formation import Formation
+from ...models.list_formations_response_401 import ListFormationsResponse401
+from ...models.list_formations_response_403 import ListFormationsResponse403
+from ...models.list_formations_response_503 import ListFormationsResponse503
+from ...types import Response
+
+
+def _get_kwargs() -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/formations",
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    ListFormationsResponse401
+    | ListFormationsResponse403
+    | ListFormationsResponse503
+    | list[Formation]
+    | None
+):
+    if response.status_code == 200:
+        response_200 = []
+        _response_200 = response.json()
+        for response_200_item_data in _response_200:
+            response_200_item = Formation.from_dict(response_200_item_data)
+
+            response_200.append(response_200_item)
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = ListFormationsResponse401.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ListFormationsResponse403.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 503:
+        response_503 = ListFormationsResponse503.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    ListFormationsResponse401
+    | ListFormationsResponse403
+    | ListFormationsResponse503
+    | list[Formation]
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[
+    ListFormationsResponse401
+    | ListFormationsResponse403
+    | ListFormationsResponse503
+    | list[Formation]
+]:
+    """Every formation: a plain array.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ListFormationsResponse401 | ListFormationsResponse403 | ListFormationsResponse503 | list[Formation]]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+) -> (
+    ListFormationsResponse401
+    | ListFormationsResponse403
+    | ListFormationsResponse503
+    | list[Formation]
+    | None
+):
+    """Every formation: a plain array.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ListFormationsResponse401 | ListFormationsResponse403 | ListFormationsResponse503 | list[Formation]
+    """
+
+    return sync_detailed(
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[
+    ListFormationsResponse401
+    | ListFormationsResponse403
+    | ListFormationsResponse503
+    | list[Formation]
+]:
+    """Every formation: a plain array.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ListFormationsResponse401 | ListFormationsResponse403 | ListFormationsResponse503 | list[Formation]]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+) -> (
+    ListFormationsResponse401
+    | ListFormationsResponse403
+    | ListFormationsResponse503
+    | list[Formation]
+    | None
+):
+    """Every formation: a plain array.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ListFormationsResponse401 | ListFormationsResponse403 | ListFormationsResponse503 | list[Formation]
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,190 @@
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.list_owners_response_401 import ListOwnersResponse401
+from ...models.list_owners_response_403 import ListOwnersResponse403
+from ...models.list_owners_response_503 import ListOwnersResponse503
+from ...models.owner_view import OwnerView
+from ...types import Response
+
+
+def _get_kwargs() -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/owners",
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> (
+    ListOwnersResponse401
+    | ListOwnersResponse403
+    | ListOwnersResponse503
+    | list[OwnerView]
+    | None
+):
+    if response.status_code == 200:
+        response_200 = []
+        _response_200 = response.json()
+        for response_200_item_data in _response_200:
+            response_200_item = OwnerView.from_dict(response_200_item_data)
+
+            response_200.append(response_200_item)
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = ListOwnersResponse401.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ListOwnersResponse403.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 503:
+        response_503 = ListOwnersResponse503.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[
+    ListOwnersResponse401
+    | ListOwnersResponse403
+    | ListOwnersResponse503
+    | list[OwnerView]
+]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[
+    ListOwnersResponse401
+    | ListOwnersResponse403
+    | ListOwnersResponse503
+    | list[OwnerView]
+]:
+    """Every owner that has a quota, with where it stands (an admin's; anyone
+    else sees its own owner, if it has one).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ListOwnersResponse401 | ListOwnersResponse403 | ListOwnersResponse503 | list[OwnerView]]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+) -> (
+    ListOwnersResponse401
+    | ListOwnersResponse403
+    | ListOwnersResponse503
+    | list[OwnerView]
+    | None
+):
+    """Every owner that has a quota, with where it stands (an admin's; anyone
+    else sees its own owner, if it has one).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ListOwnersResponse401 | ListOwnersResponse403 | ListOwnersResponse503 | list[OwnerView]
+    """
+
+    return sync_detailed(
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[
+    ListOwnersResponse401
+    | ListOwnersResponse403
+    | ListOwnersResponse503
+    | list[OwnerView]
+]:
+    """Every owner that has a quota, with where it stands (an admin's; anyone
+    else sees its own owner, if it has one).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ListOwnersResponse401 | ListOwnersResponse403 | ListOwnersResponse503 | list[OwnerView]]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+) -> (
+    ListOwnersResponse401
+    | ListOwnersResponse403
+    | ListOwnersResponse503
+    | list[OwnerView]
+    | None
+):
+    """Every owner that has a quota, with where it stands (an admin's; anyone
+    else sees its own owner, if it has one).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ListOwnersResponse401 | ListOwnersResponse403 | ListOwnersResponse503 | list[OwnerView]
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+        )
+    ).parsed

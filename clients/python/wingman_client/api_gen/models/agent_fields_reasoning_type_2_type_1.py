@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from typing import Literal
+
+AgentFieldsReasoningType2Type1 = Literal["high", "low", "max", "medium", "off"]
+
+AGENT_FIELDS_REASONING_TYPE_2_TYPE_1_VALUES: set[AgentFieldsReasoningType2Type1] = {
+    "high",
+    "low",
+    "max",
+    "medium",
+    "off",
+}
+
+
+def check_agent_fields_reasoning_type_2_type_1(
+    value: str,
+) -> AgentFieldsReasoningType2Type1:
+    if value in AGENT_FIELDS_REASONING_TYPE_2_TYPE_1_VALUES:
+        return value
+    raise TypeError(
+        f"Unexpected value {value!r}. Expected one of {AGENT_FIELDS_REASONING_TYPE_2_TYPE_1_VALUES!r}"
+    )

@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+from typing import Literal
+
+NewAgentProviderType1 = Literal["anthropic", "ollama", "openai", "scripted"]
+
+NEW_AGENT_PROVIDER_TYPE_1_VALUES: set[NewAgentProviderType1] = {
+    "anthropic",
+    "ollama",
+    "openai",
+    "scripted",
+}
+
+
+def check_new_agent_provider_type_1(value: str) -> NewAgentProviderType1:
+    if value in NEW_AGENT_PROVIDER_TYPE_1_VALUES:
+        return value
+    raise TypeError(
+        f"Unexpected value {value!r}. Expected one of {NEW_AGENT_PROVIDER_TYPE_1_VALUES!r}"
+    )
