@@ -164,9 +164,12 @@ on_both_backends! {
         let store = pages(&api, "store").await - store_before;
         let shared = pages(&api, "shared").await - shared_before;
         println!("{READERS} readers of {} events: {store} pages from the store, {shared} shared", log.len());
-        // Alone, each reader would read at least 100 / 32 pages of the past.
+        // Alone, each reader would read at least 100 / 32 pages of the past,
+        // and end its catch-up with a read of its own: a shared read that
+        // came back short, begun after a reader subscribed, ends that
+        // reader's catch-up as well, so most readers read nothing alone.
         assert!(shared >= READERS as f64, "{shared} pages shared");
-        assert!(store < (READERS * 4) as f64, "{store} pages read from the store by {READERS} readers");
+        assert!(store < READERS as f64, "{store} pages read from the store by {READERS} readers");
 
         // Readers of a log that is over share their reads as well, and each
         // still gets to its end: no event of it will come live.

@@ -2,6 +2,7 @@
 //! shared by every tail of the log, and when to look at the log again if it
 //! stays quiet.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -9,7 +10,7 @@ use tokio::sync::{broadcast, watch};
 use tokio::time::Instant;
 
 use super::frame::Frame;
-use super::replay::Replay;
+use super::replay::{End, Replay};
 use super::tail::PAGE;
 use crate::store::{Store, StoreResult};
 
@@ -60,6 +61,9 @@ pub struct Feed {
     /// The read of the store that grows the replay, while it is made: the
     /// position it reads after, and its end.
     reading: Mutex<Option<(u64, watch::Receiver<bool>)>>,
+    /// Tickets, in the order they were taken: by a tail once it has
+    /// subscribed, by a shared read before it begins ([`End::reached`]).
+    tickets: AtomicU64,
 }
 
 /// Frames on their way to the tails.
@@ -98,12 +102,21 @@ impl Feed {
             outbox: Mutex::new(outbox),
             replay: Mutex::new(Replay::default()),
             reading: Mutex::new(None),
+            tickets: AtomicU64::new(0),
         }
     }
 
-    /// Up to `limit` frames after `after` that tails read from the store.
-    pub fn replayed(&self, after: u64, limit: usize) -> Vec<Frame> {
+    /// Up to `limit` frames after `after` that tails read from the store,
+    /// and where the newest shared read that came back short found the
+    /// log's end.
+    pub fn replayed(&self, after: u64, limit: usize) -> (Vec<Frame>, Option<End>) {
         self.replay.lock().expect("feed lock").after(after, limit)
+    }
+
+    /// The next ticket. Taken with sequential consistency, so that a ticket
+    /// smaller than another was taken before it.
+    fn ticket(&self) -> u64 {
+        self.tickets.fetch_add(1, Ordering::SeqCst)
     }
 
     /// The page of the log after `after`, read from the store once for
@@ -128,9 +141,12 @@ impl Feed {
         let (end, ended) = watch::channel(false);
         *reading = Some((after, ended.clone()));
         let (feed, store) = (self.clone(), store.clone());
+        // Before the read begins: the tails whose tickets are smaller had
+        // subscribed by then.
+        let ticket = self.ticket();
         tokio::spawn(async move {
             if let Ok(frames) = feed.read_page(store.as_ref(), after).await {
-                feed.replay.lock().expect("feed lock").keep(&frames);
+                feed.replay.lock().expect("feed lock").keep_read(after, &frames, PAGE as usize, ticket);
             }
             *feed.reading.lock().expect("feed lock") = None;
             let _ = end.send(true);
@@ -156,8 +172,11 @@ impl Feed {
         self.id_key
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<Live> {
-        self.sender.subscribe()
+    /// A new tail's receiver of the live frames, and its ticket, taken
+    /// once it receives them.
+    pub fn subscribe(&self) -> (broadcast::Receiver<Live>, u64) {
+        let live = self.sender.subscribe();
+        (live, self.ticket())
     }
 
     /// The tails reading the feed.

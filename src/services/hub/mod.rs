@@ -83,10 +83,10 @@ impl Hub {
                 feed
             }
         };
-        let live = feed.subscribe();
+        let (live, ticket) = feed.subscribe();
         drop(feeds);
         crate::metrics::tail_opened();
-        Tail::new(self.clone(), feed, live, after)
+        Tail::new(self.clone(), feed, live, ticket, after)
     }
 
     /// Drops a feed whose last tail is going (the caller's).

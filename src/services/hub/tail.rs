@@ -32,6 +32,8 @@ pub struct Tail {
     hub: Arc<Hub>,
     feed: Arc<Feed>,
     live: broadcast::Receiver<Live>,
+    /// Its ticket of the feed, taken once it had subscribed.
+    ticket: u64,
     /// The seq of the last event returned.
     last: u64,
     /// Frames read from the store, not returned yet.
@@ -40,12 +42,22 @@ pub struct Tail {
     reading: bool,
     /// The log gets no more events: once caught up, the tail ends.
     over: bool,
+    /// The feed sent an event the tail did not get (it fell behind, or the
+    /// feed missed one): only a read of its own says it caught up again.
+    missed: bool,
     ended: bool,
 }
 
 impl Tail {
-    pub(super) fn new(hub: Arc<Hub>, feed: Arc<Feed>, live: broadcast::Receiver<Live>, after: u64) -> Tail {
-        Tail { hub, feed, live, last: after, pending: VecDeque::new(), reading: true, over: false, ended: false }
+    pub(super) fn new(
+        hub: Arc<Hub>,
+        feed: Arc<Feed>,
+        live: broadcast::Receiver<Live>,
+        ticket: u64,
+        after: u64,
+    ) -> Tail {
+        let pending = VecDeque::new();
+        Tail { hub, feed, live, ticket, last: after, pending, reading: true, over: false, missed: false, ended: false }
     }
 
     /// The next event, or `None` once the log has ended (or failed to read:
@@ -91,7 +103,7 @@ impl Tail {
                 Ok(Live::Ping) => return Some(Ok(Step::KeepAlive)),
                 // A gap (the feed missed an event) or a reader that fell
                 // more than the feed holds behind: the store has the rest.
-                Ok(Live::Event(_)) | Err(RecvError::Lagged(_)) => self.reading = true,
+                Ok(Live::Event(_)) | Err(RecvError::Lagged(_)) => (self.reading, self.missed) = (true, true),
                 Ok(Live::Over) => (self.reading, self.over) = (true, true),
                 Err(RecvError::Closed) => self.ended = true,
             }
@@ -126,16 +138,26 @@ impl Tail {
     }
 
     /// Takes the frames after the tail's position that other tails read
-    /// from the store, if there are any. They never tell the tail it has
-    /// caught up: events committed before the log's feed was made were never
-    /// sent live, so only a short read of the store says nothing is left.
+    /// from the store, if there are any, and learns whether it has caught
+    /// up with them: when a shared read that began after the tail
+    /// subscribed found the log's end where they leave it ([`super::replay`]).
+    /// Not for a log that is over (its last events may never have been sent
+    /// live, so only a read after the news says nothing is left), nor for a
+    /// tail that missed an event the feed sent.
     fn take_replayed(&mut self) -> bool {
-        let frames = self.feed.replayed(self.last, PAGE as usize);
-        let Some(newest) = frames.last().map(Frame::seq) else { return false };
-        crate::metrics::tail_page_read(true);
-        self.feed.saw(newest);
-        self.pending.extend(frames);
-        true
+        let (frames, end) = self.feed.replayed(self.last, PAGE as usize);
+        let newest = frames.last().map(Frame::seq);
+        if let Some(newest) = newest {
+            crate::metrics::tail_page_read(true);
+            self.feed.saw(newest);
+            self.pending.extend(frames);
+        }
+        let position = newest.unwrap_or(self.last);
+        if !self.over && !self.missed && end.is_some_and(|end| end.reached(position, self.ticket)) {
+            self.reading = false;
+            return true;
+        }
+        newest.is_some()
     }
 }
 
