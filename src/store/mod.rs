@@ -38,6 +38,7 @@
 //!   for every worker (the database's, where workers run on many hosts).
 
 pub mod agent_snapshots;
+pub mod answer_rows;
 pub mod answers;
 pub mod body;
 pub mod contract;

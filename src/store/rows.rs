@@ -12,6 +12,7 @@ use crate::domain::model::{
     Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunInput, RunKind, RunStatus, Session,
 };
 use crate::domain::shell::ShellState;
+use crate::store::answer_rows::{self, Span, StoredAnswer};
 use crate::store::{Order, RunFilter, StoreError, StoreResult, WorkerInfo, WorkerStatus};
 
 impl From<sqlx::Error> for StoreError {
@@ -131,11 +132,27 @@ pub fn owned_by(owner: &Option<String>, column: &str, placeholder: &str) -> Stri
     }
 }
 
-/// Decodes a run row selected with [`RUN_COLUMNS`].
+/// Decodes a run row selected with [`RUN_COLUMNS`] whose answer the row
+/// holds (as PostgreSQL's always do).
 pub fn run(row: &impl Columns) -> StoreResult<Run> {
+    match run_with_answer(row)? {
+        (run, None) => Ok(run),
+        (run, Some(_)) => Err(StoreError::internal(format!("run {}: its answer is in history rows not read", run.id))),
+    }
+}
+
+/// Decodes a run row selected with [`RUN_COLUMNS`], and where its history
+/// rows hold its response and calls when the row does not
+/// ([`super::answer_rows`]): the run's `response` and `tool_calls` are then
+/// left empty for the caller to fill.
+pub fn run_with_answer(row: &impl Columns) -> StoreResult<(Run, Option<Span>)> {
+    let (tool_calls, span) = match answer_rows::parse(row.opt_text("tool_calls")?.as_deref())? {
+        StoredAnswer::Listed(calls) => (calls, None),
+        StoredAnswer::InHistory(span) => (Vec::new(), Some(span)),
+    };
     let kind = row.text("kind")?;
     let input: crate::domain::model::RunInput = json(row, "input")?;
-    Ok(Run {
+    let run = Run {
         id: row.text("id")?,
         owner: row.text("owner")?,
         kind: RunKind::parse(&kind).ok_or_else(|| StoreError::internal(format!("unknown run kind {kind:?}")))?,
@@ -150,7 +167,7 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
         response: row.opt_text("response")?,
         usage: opt_json(row, "usage")?.unwrap_or_default(),
         steps: row.int("steps")? as u32,
-        tool_calls: opt_json(row, "tool_calls")?.unwrap_or_default(),
+        tool_calls,
         error: row.opt_text("error")?,
         children_open: row.int("children_open")? as u32,
         parent_run_id: row.opt_text("parent_run_id")?,
@@ -160,7 +177,8 @@ pub fn run(row: &impl Columns) -> StoreResult<Run> {
         started_at: row.opt_int("started_at")?.map(at),
         finished_at: row.opt_int("finished_at")?.map(at),
         updated_at: at(row.int("updated_at")?),
-    })
+    };
+    Ok((run, span))
 }
 
 /// What an ended run's stored input tells its end's rules: a fleet task's

@@ -77,9 +77,12 @@ pub fn fleet_run_ended(
     let Some(node) = node else { return Ok(()) };
     let responses = rows::select_all(
         conn,
-        "SELECT COALESCE(response, '') FROM runs INDEXED BY runs_fleet WHERE fleet_run_id = ?1 ORDER BY task_index",
+        &format!(
+            "SELECT {} FROM runs INDEXED BY runs_fleet WHERE fleet_run_id = ?1 ORDER BY task_index",
+            rows::RUN_COLUMNS
+        ),
         [fleet_run_id],
-        |r| Ok(r.get::<_, String>(0)?),
+        |r| Ok(super::run_rows::run(conn, r)?.response.unwrap_or_default()),
     )?;
     node_ended(conn, &node, run::fleet_outcome(status, progress, responses), now)
 }

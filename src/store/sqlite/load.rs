@@ -37,7 +37,7 @@ fn run_context(conn: &Connection, run_id: &str, histories: &HistoryCache) -> Sto
         let shell = rows::shell(row.opt_text("shell")?.as_deref());
         let rewinds = row.opt_int("rewinds")?.unwrap_or(0);
         let (open_step, handed_back) = (row.opt_int("open_step")?, row.int("handed_back")? != 0);
-        (rows::run(row)?, agent, row.text("work_dir")?, shell, rewinds, open_step, handed_back)
+        (super::run_rows::run(conn, row)?, agent, row.text("work_dir")?, shell, rewinds, open_step, handed_back)
     };
     let history = match &run.session_id {
         Some(session_id) => history_before(conn, session_id, rewinds, histories)?,

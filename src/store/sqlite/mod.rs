@@ -53,6 +53,7 @@ mod reads;
 mod resources;
 mod retention;
 mod rows;
+mod run_rows;
 mod schedules;
 mod sealed;
 mod slots;

@@ -14,7 +14,7 @@ use crate::domain::event::RunEvent;
 use crate::domain::lifecycle::{self, Commit, Effect, EndReason, EndedRow, Ending, Lease, Stored};
 use crate::domain::model::{Message, Run};
 use crate::domain::quota;
-use crate::store::{event_rows, Committed, StoreError, StoreResult};
+use crate::store::{answer_rows, event_rows, Committed, StoreError, StoreResult};
 
 /// Writes events numbered from `first_seq`, as one row
 /// ([`crate::store::event_rows`]).
@@ -146,12 +146,22 @@ pub fn finish(conn: &Connection, run_id: &str, reason: &EndReason, now: DateTime
 /// The terminal state of a run, and where its end goes besides
 /// ([`lifecycle::after_end`]): its fleet task's end, its messages appended
 /// to the session's history, and the session's turn passed on. A run that
-/// succeeded loses its checkpoints ([`Ending::keeps_checkpoints`]).
+/// succeeded loses its checkpoints ([`Ending::keeps_checkpoints`]). A run
+/// whose messages spell its response and calls has its row say which of
+/// its session's history rows hold them, the rows appended below, instead
+/// of a copy ([`answer_rows`]).
 fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>) -> StoreResult<()> {
+    let in_history = answer_rows::history_spells(&ending.summary);
     // `blocked` is left as it was: the rules read it from what RETURNING says.
     let row = conn
         .prepare_cached(
-            "UPDATE runs SET status = ?2, response = ?3, usage = ?4, steps = ?5, tool_calls = ?6, error = ?7,
+            "UPDATE runs SET status = ?2, usage = ?4, steps = ?5, error = ?7,
+                    response = CASE WHEN ?9 AND session_id IS NOT NULL THEN NULL ELSE ?3 END,
+                    tool_calls = CASE WHEN ?9 AND session_id IS NOT NULL
+                        THEN (SELECT json_object('history', json_array(top + 1, top + ?10))
+                              FROM (SELECT COALESCE(MAX(idx), 0) AS top FROM session_messages
+                                    WHERE session_id = runs.session_id))
+                        ELSE ?6 END,
                     finished_at = ?8, updated_at = ?8, worker_id = NULL
              WHERE id = ?1
              RETURNING id, session_id, blocked, fleet_run_id, task_index,
@@ -166,9 +176,11 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
                 ending.summary.response,
                 serde_json::to_string(&ending.summary.usage)?,
                 ending.summary.steps as i64,
-                serde_json::to_string(&ending.summary.tool_calls)?,
+                answer_rows::listed(&ending.summary.tool_calls)?,
                 ending.error,
-                ms(now)
+                ms(now),
+                in_history,
+                ending.summary.history.len() as i64
             ],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)),
         )?;
@@ -177,6 +189,11 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
         conn.prepare_cached("DELETE FROM checkpoints WHERE run_id = ?1")?.execute([run_id])?;
     }
     let after = lifecycle::after_end(&row, ending);
+    // First, so that the ends below that read this run's row (a fleet's
+    // last task, a sub-agent's parent) find the history rows it names.
+    if let Some((session_id, messages)) = after.history {
+        append_history(conn, session_id, run_id, messages, now)?;
+    }
     if let Some(task) = after.task {
         fleet::task_ended(conn, task, now)?;
     }
@@ -191,9 +208,6 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
     }
     if let Some(delivery) = &after.delivery {
         deliveries::insert(conn, delivery, now)?;
-    }
-    if let Some((session_id, messages)) = after.history {
-        append_history(conn, session_id, run_id, messages, now)?;
     }
     if let Some(session_id) = after.passes_turn {
         conn.prepare_cached(

@@ -140,7 +140,7 @@ pub fn get_run(conn: &Connection, id: &str) -> StoreResult<Option<Run>> {
     let mut select = conn.prepare_cached(&format!("SELECT {} FROM runs WHERE id = ?1", rows::RUN_COLUMNS))?;
     let mut found = select.query([id])?;
     match found.next()? {
-        Some(row) => Ok(Some(rows::run(row)?)),
+        Some(row) => Ok(Some(super::run_rows::run(conn, row)?)),
         None => Ok(None),
     }
 }

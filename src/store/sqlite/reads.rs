@@ -10,6 +10,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::fleet;
 use super::rows::{self, ms};
+use super::run_rows;
 use crate::domain::formation::Formation;
 use crate::domain::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
 use crate::store::{
@@ -116,7 +117,7 @@ pub fn runs(conn: &Connection, filter: &RunFilter) -> StoreResult<Vec<Run>> {
         filter.formation_run_id,
         filter.owner
     ];
-    rows::select_all(conn, &sql, params, |row| rows::run(row))
+    rows::select_all(conn, &sql, params, |row| run_rows::run(conn, row))
 }
 
 /// How many runs are in `status`.
@@ -178,7 +179,7 @@ pub fn fleet_run_tasks(conn: &Connection, id: &str, after_index: Option<u32>, li
         rows::RUN_COLUMNS
     );
     let after = after_index.map(i64::from).unwrap_or(-1);
-    rows::select_all(conn, &sql, params![id, after, limit as i64], |row| rows::run(row))
+    rows::select_all(conn, &sql, params![id, after, limit as i64], |row| run_rows::run(conn, row))
 }
 
 /// A run's events after `after`, in order, at most `limit` of them: its

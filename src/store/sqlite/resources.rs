@@ -103,6 +103,7 @@ pub fn delete_session(conn: &Connection, id: &str) -> StoreResult<()> {
     for run_id in active {
         progress::finish(conn, &run_id, &EndReason::SessionDeleted, Utc::now())?;
     }
+    super::run_rows::write_back_answers(conn, id)?;
     conn.prepare_cached("DELETE FROM session_messages WHERE session_id = ?1")?.execute([id])?;
     conn.prepare_cached("DELETE FROM session_branches WHERE session_id = ?1")?.execute([id])?;
     let deleted = conn.prepare_cached("DELETE FROM sessions WHERE id = ?1")?.execute([id])?;
