@@ -22,13 +22,18 @@ use crate::tools::netpolicy;
 /// Variables a stdio server gets from the worker's environment; nothing
 /// else is passed on but what its definition sets.
 const ENV_ALLOWLIST: &[&str] = &["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "TMPDIR"];
+/// The least time a server is given to start and answer `initialize`,
+/// whatever its `timeout_ms` (which bounds its calls): a stdio server's
+/// program starts first (an interpreter, or `npx` fetching a package), and
+/// on a loaded machine that alone took longer than a short call timeout.
+const START_AT_LEAST: Duration = Duration::from_secs(15);
 /// How much of a stdio server's stderr is kept for error messages.
 const STDERR_KEEP: usize = 2048;
 
 /// Opens and initializes a connection to `server`. A stdio server whose
 /// command this worker does not allow is refused before anything starts.
 pub async fn open(server: &McpServer, secrets: &Secrets, settings: &McpSettings) -> Result<Connection, String> {
-    let timeout = Duration::from_millis(server.timeout_ms());
+    let timeout = Duration::from_millis(server.timeout_ms()).max(START_AT_LEAST);
     match (&server.command, &server.url) {
         (Some(command), _) if !settings.commands.allows(command) => Err(settings.commands.refusal(command)),
         (Some(command), _) => {
