@@ -96,6 +96,34 @@ pub fn chars_of(message: &Message) -> usize {
     16 + message.content.iter().map(block).sum::<usize>()
 }
 
+/// The words of a message that a provider is sent: what the scripted
+/// provider counts as tokens.
+pub fn words_of(message: &Message) -> u64 {
+    let block = |c: &Content| match c {
+        Content::Text { text } => words(text),
+        Content::ToolUse { input, .. } => words(&input.to_string()),
+        Content::ToolResult { content, .. } => words(content),
+        Content::Thinking { thinking, .. } => words(thinking),
+        Content::RedactedThinking { .. } | Content::Compaction(_) => 0,
+    };
+    message.content.iter().map(block).sum()
+}
+
+/// Words as runs of bytes other than ASCII whitespace (what
+/// `split_whitespace` counts in ASCII text), counted as the places where a
+/// word starts in a form the compiler vectorizes.
+pub fn words(text: &str) -> u64 {
+    fn space(b: u8) -> bool {
+        // Space, and \t \n \x0B \x0C \r in one comparison.
+        (b == b' ') | (b.wrapping_sub(b'\t') < 5)
+    }
+    let bytes = text.as_bytes();
+    let Some(&first) = bytes.first() else { return 0 };
+    let pairs = bytes.iter().zip(&bytes[1..]);
+    let starts: u64 = pairs.map(|(&a, &b)| u64::from(space(a) & !space(b))).sum();
+    starts + u64::from(!space(first))
+}
+
 /// Tokens estimated from characters: four to a token.
 pub fn tokens_of(chars: usize) -> u64 {
     (chars as u64).div_ceil(4)

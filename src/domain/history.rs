@@ -53,6 +53,8 @@ pub struct History {
     bytes: usize,
     /// The characters a provider is sent, for the prompt's estimate.
     chars: usize,
+    /// The words a provider is sent ([`compaction::words_of`]).
+    words: u64,
 }
 
 impl History {
@@ -99,6 +101,13 @@ impl History {
         compaction::tokens_of(self.chars)
     }
 
+    /// The words of the messages it holds, summary included: what the
+    /// scripted provider counts, kept as the history grows so that a call
+    /// does not count the whole session again.
+    pub fn words(&self) -> u64 {
+        self.words
+    }
+
     /// The history with `rows` (read after [`History::last_row`], in
     /// order) appended.
     pub fn extended(mut self, rows: Vec<HistoryRow>) -> History {
@@ -120,6 +129,7 @@ impl History {
                     message.content.shrink_to_fit();
                     self.bytes += size_of(&message);
                     self.chars += compaction::chars_of(&message);
+                    self.words += compaction::words_of(&message);
                     Arc::make_mut(&mut self.messages).push(Arc::new(message));
                 }
             }
@@ -147,6 +157,7 @@ impl History {
         }
         self.bytes = self.iter().map(size_of).sum();
         self.chars = self.iter().map(compaction::chars_of).sum();
+        self.words = self.iter().map(compaction::words_of).sum();
     }
 }
 
@@ -459,5 +470,27 @@ mod tests {
         assert!(history.iter().next().unwrap().text().contains("they talked"));
         assert_eq!(history.len(), 5);
         assert!(history.tokens() > 0);
+    }
+
+    #[test]
+    fn the_words_kept_are_those_of_the_messages_sent() {
+        let counted = |h: &History| h.iter().map(compaction::words_of).sum::<u64>();
+        let history = History::default().extended(vec![HistoryRow {
+            idx: 1,
+            messages: vec![words(3, "a"), ask("1"), answer("1", 50), words(4, "b")],
+        }]);
+        assert_eq!((history.words(), counted(&history)), (3 + 1 + 1 + 4, 9));
+        let marker = Marker {
+            summary: Some("they talked a while".into()),
+            first_kept: 1,
+            pruned_before: 3,
+            tokens_before: 0,
+            tokens_after: 0,
+            pruned_results: 1,
+            summarized_messages: 1,
+        };
+        let history = history.followed_by([marker.message(), words(2, "c")]);
+        assert_eq!(history.words(), counted(&history), "after a compaction, as before");
+        assert!(history.words() > 0);
     }
 }

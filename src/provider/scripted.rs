@@ -22,7 +22,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 
 use super::{Delta, Deltas, InferenceRequest, InferenceResponse, Provider, ProviderError, ProviderInfo};
-use crate::domain::compaction;
+use crate::domain::compaction::{self, words};
 use crate::domain::model::{Content, Message, Role, ToolCall, Usage};
 
 /// The scripted provider.
@@ -95,36 +95,13 @@ fn validate_turn(turn: &Value) -> Result<(), String> {
     Ok(())
 }
 
-/// Words as runs of bytes other than ASCII whitespace (what
-/// `split_whitespace` counts in ASCII text), counted as the places where a
-/// word starts in a form the compiler vectorizes: an `echo` run counts its
-/// whole conversation at every step.
-fn words(text: &str) -> u64 {
-    fn space(b: u8) -> bool {
-        // Space, and \t \n \x0B \x0C \r in one comparison.
-        (b == b' ') | (b.wrapping_sub(b'\t') < 5)
-    }
-    let bytes = text.as_bytes();
-    let Some(&first) = bytes.first() else { return 0 };
-    let pairs = bytes.iter().zip(&bytes[1..]);
-    let starts: u64 = pairs.map(|(&a, &b)| u64::from(space(a) & !space(b))).sum();
-    starts + u64::from(!space(first))
-}
-
+/// What a request sends, in the words usage counts: the history's count
+/// is kept as it grows ([`crate::domain::history::History::words`]), so a
+/// long session costs each call only the run's own messages.
 fn input_tokens(request: &InferenceRequest) -> u64 {
     let system = request.system.as_deref().map(words).unwrap_or(0);
-    let messages: u64 = request
-        .conversation()
-        .flat_map(|m| &m.content)
-        .map(|c| match c {
-            Content::Text { text } => words(text),
-            Content::ToolUse { input, .. } => words(&input.to_string()),
-            Content::ToolResult { content, .. } => words(content),
-            Content::Thinking { thinking, .. } => words(thinking),
-            Content::RedactedThinking { .. } | Content::Compaction(_) => 0,
-        })
-        .sum();
-    system + messages
+    let own: u64 = request.messages.iter().map(compaction::words_of).sum();
+    system + request.history.words() + own
 }
 
 fn is_summary_request(request: &InferenceRequest) -> bool {

@@ -94,7 +94,7 @@ impl SqliteStore {
         let writer = Writer::spawn(&path, synchronous_full)?;
         let mut wal = path.as_os_str().to_owned();
         wal.push("-wal");
-        let changes = watch::spawn(&path, Path::new(&wal));
+        let changes = watch::spawn(&path, Path::new(&wal), writer.own_writes());
         // Held open until here, the migration's connection kept the `-wal`
         // file for the watch; the writer's keeps it from now on.
         drop(migrated);

@@ -18,11 +18,13 @@
 //! every caller in it gets [`StoreError::Unavailable`] (retrying may help).
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, ErrorCode};
 use tokio::sync::{mpsc, oneshot};
 
+use super::watch::OwnWrites;
 use crate::store::{StoreError, StoreResult};
 
 /// Called once the batch's fate is known: `Ok` if it committed.
@@ -72,6 +74,7 @@ const SLOW_BATCH: Duration = Duration::from_secs(1);
 #[derive(Clone)]
 pub struct Writer {
     jobs: mpsc::UnboundedSender<Job>,
+    own: Arc<OwnWrites>,
 }
 
 impl Writer {
@@ -91,8 +94,15 @@ impl Writer {
              PRAGMA cache_size = -8000; PRAGMA temp_store = memory;"
         ))?;
         let (jobs, rx) = mpsc::unbounded_channel();
-        std::thread::Builder::new().name("wingman-writer".into()).spawn(move || writer_loop(conn, rx))?;
-        Ok(Writer { jobs })
+        let own = Arc::new(OwnWrites::default());
+        let held = own.clone();
+        std::thread::Builder::new().name("wingman-writer".into()).spawn(move || writer_loop(conn, rx, &held))?;
+        Ok(Writer { jobs, own })
+    }
+
+    /// When the writer holds the write lock, for the process's watch.
+    pub fn own_writes(&self) -> Arc<OwnWrites> {
+        self.own.clone()
     }
 
     /// Runs `write` in the next batch and returns its result once committed.
@@ -145,8 +155,8 @@ where
 }
 
 /// Runs a statement that returns nothing, prepared once per connection: a
-/// savepoint's three statements run for every write, and parsing them each
-/// time cost more than running them.
+/// savepoint's three statements run for every write and a transaction's two
+/// for every batch, and parsing them each time cost more than running them.
 fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
     conn.prepare_cached(sql)?.execute([])?;
     Ok(())
@@ -154,7 +164,7 @@ fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
 
 /// The writer thread: waits for a write, takes every other one waiting
 /// behind it, and runs them as one transaction. Ends when every handle is gone.
-fn writer_loop(conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>) {
+fn writer_loop(conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>, own: &OwnWrites) {
     while let Some(first) = rx.blocking_recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -163,11 +173,11 @@ fn writer_loop(conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>) {
                 Err(_) => break,
             }
         }
-        run_batch(&conn, batch);
+        run_batch(&conn, batch, own);
     }
 }
 
-fn run_batch(conn: &Connection, batch: Vec<Job>) {
+fn run_batch(conn: &Connection, batch: Vec<Job>, own: &OwnWrites) {
     let started = Instant::now();
     let size = batch.len();
     if let Err(e) = begin_immediate(conn) {
@@ -182,6 +192,7 @@ fn run_batch(conn: &Connection, batch: Vec<Job>) {
         }
         return;
     }
+    own.took_lock();
     let mut finishers = Vec::with_capacity(size);
     let mut all_clean = true;
     for job in batch {
@@ -190,7 +201,7 @@ fn run_batch(conn: &Connection, batch: Vec<Job>) {
         finishers.push(finish);
     }
     let outcome = if all_clean {
-        conn.execute_batch("COMMIT").map_err(|e| Failure::of(&e))
+        run_cached(conn, "COMMIT").map_err(|e| Failure::of(&e))
     } else {
         let message = "a savepoint of the batch failed; the batch was rolled back".to_string();
         Err(Failure { message, disk_full: false })
@@ -198,6 +209,7 @@ fn run_batch(conn: &Connection, batch: Vec<Job>) {
     if outcome.is_err() {
         let _ = conn.execute_batch("ROLLBACK");
     }
+    own.released_lock();
     if all_clean {
         crate::store::disk::noticed(!matches!(&outcome, Err(failure) if failure.disk_full));
     }
@@ -221,7 +233,7 @@ fn run_batch(conn: &Connection, batch: Vec<Job>) {
 fn begin_immediate(conn: &Connection) -> rusqlite::Result<()> {
     let deadline = Instant::now() + LOCK_WAIT;
     loop {
-        match conn.execute_batch("BEGIN IMMEDIATE") {
+        match run_cached(conn, "BEGIN IMMEDIATE") {
             Ok(()) => return Ok(()),
             Err(e) if is_busy(&e) && Instant::now() < deadline => {
                 std::thread::sleep(Duration::from_micros(500 + fastrand::u64(0..1500)));
