@@ -436,6 +436,19 @@ mod tests {
         Message::user_text(vec![tag; n].join(" "))
     }
 
+    /// A compaction that summarized the first message and pruned the results before the third.
+    fn summarized(summary: &str) -> Marker {
+        Marker {
+            summary: Some(summary.into()),
+            first_kept: 1,
+            pruned_before: 3,
+            tokens_before: 0,
+            tokens_after: 0,
+            pruned_results: 1,
+            summarized_messages: 1,
+        }
+    }
+
     #[test]
     fn a_history_sends_from_its_newest_marker_on() {
         let rows = vec![
@@ -444,15 +457,7 @@ mod tests {
         ];
         let history = History::default().extended(rows);
         assert_eq!(history.len(), 4);
-        let marker = Marker {
-            summary: Some("they talked".into()),
-            first_kept: 1,
-            pruned_before: 3,
-            tokens_before: 0,
-            tokens_after: 0,
-            pruned_results: 1,
-            summarized_messages: 1,
-        };
+        let marker = summarized("they talked");
         let history =
             history.extended(vec![HistoryRow { idx: 3, messages: vec![marker.clone().message(), words(2, "c")] }]);
         let sent: Vec<&Message> = history.iter().collect();
@@ -480,15 +485,7 @@ mod tests {
             messages: vec![words(3, "a"), ask("1"), answer("1", 50), words(4, "b")],
         }]);
         assert_eq!((history.words(), counted(&history)), (3 + 1 + 1 + 4, 9));
-        let marker = Marker {
-            summary: Some("they talked a while".into()),
-            first_kept: 1,
-            pruned_before: 3,
-            tokens_before: 0,
-            tokens_after: 0,
-            pruned_results: 1,
-            summarized_messages: 1,
-        };
+        let marker = summarized("they talked a while");
         let history = history.followed_by([marker.message(), words(2, "c")]);
         assert_eq!(history.words(), counted(&history), "after a compaction, as before");
         assert!(history.words() > 0);
