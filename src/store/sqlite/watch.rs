@@ -196,6 +196,7 @@ fn data_version(conn: &Connection) -> rusqlite::Result<i64> {
 #[cfg(test)]
 mod tests {
     use std::io::Write;
+    use std::sync::Arc;
     use std::time::Duration;
 
     use tokio::sync::watch;
@@ -209,6 +210,10 @@ mod tests {
         file.write_all(b"frame").unwrap();
     }
 
+    fn watching(db: &std::path::Path, wal: &std::path::Path, own: Arc<super::OwnWrites>) -> watch::Receiver<u64> {
+        super::spawn(db, wal, own).expect("inotify works here")
+    }
+
     #[tokio::test]
     async fn every_write_is_seen_even_after_the_file_is_deleted_and_made_again() {
         let dir = tempfile::tempdir().unwrap();
@@ -216,7 +221,7 @@ mod tests {
         let (db, wal) = (dir.path().join("db"), dir.path().join("watched"));
         rusqlite::Connection::open(&db).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
         append(&wal);
-        let mut rx = super::spawn(&db, &wal, Default::default()).expect("inotify works here");
+        let mut rx = watching(&db, &wal, Default::default());
         for _ in 0..3 {
             append(&wal);
             assert!(changed(&mut rx).await, "the one-shot watch was re-armed");
@@ -237,8 +242,8 @@ mod tests {
         let (db, wal) = (dir.path().join("db"), dir.path().join("watched"));
         rusqlite::Connection::open(&db).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
         append(&wal);
-        let own = std::sync::Arc::new(super::OwnWrites::default());
-        let mut rx = super::spawn(&db, &wal, own.clone()).expect("inotify works here");
+        let own = Arc::new(super::OwnWrites::default());
+        let mut rx = watching(&db, &wal, own.clone());
         own.took_lock();
         append(&wal);
         // Longer than the commit check would look (20 ms): it waits for the writer.
