@@ -15,16 +15,18 @@
 //! History rows are never rewritten: a rewind sets rows aside under a
 //! branch number, a fork copies them into another session, and numbers
 //! are never reused. The one write that deletes them, a session's deletion,
-//! first writes the copies back into its runs' rows ([`listed`]).
+//! first writes the copies back into its runs' rows (on SQLite,
+//! `store/sqlite/run_rows.rs`). The reference is written by the statement
+//! that ends the run, which numbers the rows it appends.
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::StoreResult;
 use crate::domain::checkpoint::RunSummary;
 use crate::domain::model::{storable_text, Content, Message, Role, ToolCallRecord};
 
 /// The history rows (by number, both included) that hold a run's messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Span {
     pub first: i64,
     pub last: i64,
@@ -53,11 +55,6 @@ pub fn parse(tool_calls: Option<&str>) -> StoreResult<StoredAnswer> {
         StoredCalls::Listed(calls) => StoredAnswer::Listed(calls),
         StoredCalls::InHistory { history: (first, last) } => StoredAnswer::InHistory(Span { first, last }),
     })
-}
-
-/// The `tool_calls` column of a run whose answer its history rows hold.
-pub fn reference(span: Span) -> String {
-    serde_json::json!({ "history": [span.first, span.last] }).to_string()
 }
 
 /// The `tool_calls` column of a run that keeps its own copy.
@@ -200,7 +197,7 @@ mod tests {
         let calls = vec![record(2, "a", None)];
         assert_eq!(parse(Some(&listed(&calls).unwrap())).unwrap(), StoredAnswer::Listed(calls));
         let span = Span { first: 4, last: 7 };
-        assert_eq!(parse(Some(&reference(span))).unwrap(), StoredAnswer::InHistory(span));
+        assert_eq!(parse(Some(r#"{"history":[4,7]}"#)).unwrap(), StoredAnswer::InHistory(span));
         assert_eq!(parse(None).unwrap(), StoredAnswer::Listed(Vec::new()));
         assert_eq!(parse(Some("[]")).unwrap(), StoredAnswer::Listed(Vec::new()));
     }

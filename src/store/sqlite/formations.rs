@@ -77,12 +77,10 @@ pub fn fleet_run_ended(
     let Some(node) = node else { return Ok(()) };
     let responses = rows::select_all(
         conn,
-        &format!(
-            "SELECT {} FROM runs INDEXED BY runs_fleet WHERE fleet_run_id = ?1 ORDER BY task_index",
-            rows::RUN_COLUMNS
-        ),
+        "SELECT id, session_id, response, tool_calls FROM runs INDEXED BY runs_fleet
+         WHERE fleet_run_id = ?1 ORDER BY task_index",
         [fleet_run_id],
-        |r| Ok(super::run_rows::run(conn, r)?.response.unwrap_or_default()),
+        |r| Ok(super::run_rows::response(conn, r)?.unwrap_or_default()),
     )?;
     node_ended(conn, &node, run::fleet_outcome(status, progress, responses), now)
 }

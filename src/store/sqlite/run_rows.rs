@@ -8,19 +8,41 @@ use rusqlite::{params, Connection, Row};
 use super::rows::select_all;
 use crate::domain::model::{Message, Run, ToolCallRecord};
 use crate::store::answer_rows::{self, Span, StoredAnswer};
-use crate::store::{rows, StoreError, StoreResult};
+use crate::store::rows::{self, Columns};
+use crate::store::{StoreError, StoreResult};
 
 /// Decodes a run row selected with [`rows::RUN_COLUMNS`], with its response
 /// and calls read from its history rows where the row says they are.
 pub fn run(conn: &Connection, row: &Row<'_>) -> StoreResult<Run> {
     let (mut run, span) = rows::run_with_answer(row)?;
     if let Some(span) = span {
-        let session_id = run.session_id.as_deref().ok_or_else(|| {
-            StoreError::internal(format!("run {}: its answer is in the history of no session", run.id))
-        })?;
-        (run.response, run.tool_calls) = answer_in_history(conn, session_id, span)?;
+        (run.response, run.tool_calls) = answer_of(conn, &run.id, run.session_id.as_deref(), span)?;
     }
     Ok(run)
+}
+
+/// A run's response from a row selected with `id, session_id, response,
+/// tool_calls`: what an end that needs only the answers of many runs reads
+/// (a fleet node's), without decoding the rest of their rows.
+pub fn response(conn: &Connection, row: &Row<'_>) -> StoreResult<Option<String>> {
+    match answer_rows::parse(row.opt_text("tool_calls")?.as_deref())? {
+        StoredAnswer::Listed(_) => row.opt_text("response"),
+        StoredAnswer::InHistory(span) => {
+            Ok(answer_of(conn, &row.text("id")?, row.opt_text("session_id")?.as_deref(), span)?.0)
+        }
+    }
+}
+
+/// The response and calls a run's history rows hold.
+fn answer_of(
+    conn: &Connection,
+    run_id: &str,
+    session_id: Option<&str>,
+    span: Span,
+) -> StoreResult<(Option<String>, Vec<ToolCallRecord>)> {
+    let session_id = session_id
+        .ok_or_else(|| StoreError::internal(format!("run {run_id}: its answer is in the history of no session")))?;
+    answer_in_history(conn, session_id, span)
 }
 
 /// The response and calls that a run's rows of its session's history spell.

@@ -210,18 +210,20 @@ mod tests {
         file.write_all(b"frame").unwrap();
     }
 
-    fn watching(db: &std::path::Path, wal: &std::path::Path, own: Arc<super::OwnWrites>) -> watch::Receiver<u64> {
-        super::spawn(db, wal, own).expect("inotify works here")
+    /// A database and a stand-in for its WAL (SQLite would open a real
+    /// `db-wal` itself), written once, watched; the directory holds both.
+    fn watching(own: Arc<super::OwnWrites>) -> (tempfile::TempDir, std::path::PathBuf, watch::Receiver<u64>) {
+        let dir = tempfile::tempdir().unwrap();
+        let (db, wal) = (dir.path().join("db"), dir.path().join("watched"));
+        rusqlite::Connection::open(&db).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
+        append(&wal);
+        let rx = super::spawn(&db, &wal, own).expect("inotify works here");
+        (dir, wal, rx)
     }
 
     #[tokio::test]
     async fn every_write_is_seen_even_after_the_file_is_deleted_and_made_again() {
-        let dir = tempfile::tempdir().unwrap();
-        // A stand-in for the WAL: SQLite would open a real `db-wal` itself.
-        let (db, wal) = (dir.path().join("db"), dir.path().join("watched"));
-        rusqlite::Connection::open(&db).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
-        append(&wal);
-        let mut rx = watching(&db, &wal, Default::default());
+        let (_dir, wal, mut rx) = watching(Default::default());
         for _ in 0..3 {
             append(&wal);
             assert!(changed(&mut rx).await, "the one-shot watch was re-armed");
@@ -238,12 +240,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_change_made_while_the_writer_holds_the_lock_is_passed_on_once_it_lets_go() {
-        let dir = tempfile::tempdir().unwrap();
-        let (db, wal) = (dir.path().join("db"), dir.path().join("watched"));
-        rusqlite::Connection::open(&db).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
-        append(&wal);
         let own = Arc::new(super::OwnWrites::default());
-        let mut rx = watching(&db, &wal, own.clone());
+        let (_dir, wal, mut rx) = watching(own.clone());
         own.took_lock();
         append(&wal);
         // Longer than the commit check would look (20 ms): it waits for the writer.
