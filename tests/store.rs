@@ -499,6 +499,32 @@ store_tests! {
     }
 
     #[tokio::test]
+    async fn a_runs_standing_is_its_owner_its_status_and_whether_its_log_goes_on(store, dir) {
+        let s = session(&store, dir.path()).await;
+        let run = enqueue(&store, &s, &agent(json!({}), 5), "x").await;
+        let queued = store.run_standing(&run, 0).await.unwrap().unwrap();
+        assert_eq!((queued.owner.as_str(), queued.status, queued.events_after), ("admin", RunStatus::Queued, true));
+        assert!(!queued.read_to_the_end());
+        let nothing_yet = store.run_standing(&run, 1).await.unwrap().unwrap();
+        assert!(!nothing_yet.events_after && !nothing_yet.read_to_the_end(), "a queued run's log goes on");
+        let (ended, _) = execute_next(&store, quick_retries()).await;
+        assert_eq!(ended, run);
+        let log = store.read_events(&run, 0, 1000).await.unwrap();
+        let last = log.last().unwrap().seq;
+        for event in &log {
+            let standing = store.run_standing(&run, event.seq - 1).await.unwrap().unwrap();
+            assert!(standing.status.is_terminal() && standing.events_after, "event {} follows", event.seq);
+            assert!(!standing.read_to_the_end());
+        }
+        // Past the end, as far as the numbers go: stored as signed 64-bit, never a wrap.
+        for after in [last, (1 << 63) - 1, 1 << 63, u64::MAX] {
+            let standing = store.run_standing(&run, after).await.unwrap().unwrap();
+            assert!(standing.read_to_the_end(), "after {after}");
+        }
+        assert_eq!(store.run_standing("01NOSUCHRUN", 0).await.unwrap(), None);
+    }
+
+    #[tokio::test]
     async fn a_claims_run_started_event_is_the_domains_and_a_rescues_too(store, dir) {
         let a = agent(json!({}), 5);
         let run = enqueue(&store, &session(&store, dir.path()).await, &a, "x").await;

@@ -280,8 +280,13 @@ async fn events(
     QueryParams(q): QueryParams<EventsQuery>,
 ) -> ApiResult<Response> {
     let answer = async {
-        let run = read_run(&state, &caller, &id).await?;
-        sse::events_answer(&state, &id, run.status.is_terminal(), &headers, &q, sse::Dialect::Wingman).await
+        // The run's owner, status and whether anything is after the reader,
+        // in one read of two columns: a thousand late readers of a run pay
+        // for no more of its row than that.
+        let place = sse::place(&headers, &q)?;
+        let run = visible(&caller, state.store.run_standing(&id, place).await?, || format!("run {id}"))?;
+        let after = sse::After { place, read_to_the_end: run.read_to_the_end() };
+        sse::events_after(&state, &id, after, &headers, &q, sse::Dialect::Wingman).await
     };
     sse::reconnect_when_unavailable(answer.await, &headers)
 }

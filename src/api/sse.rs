@@ -193,6 +193,14 @@ pub async fn events_answer(
     query: &EventsQuery,
     dialect: Dialect,
 ) -> ApiResult<Response> {
+    let after = place(headers, query)?;
+    let read_to_the_end = finished && wants_sse(headers) && state.store.read_events(log_id, after, 1).await?.is_empty();
+    events_after(state, log_id, After { place: after, read_to_the_end }, headers, query, dialect).await
+}
+
+/// Where a read of a log starts: after `Last-Event-ID`, else after
+/// `?after=N`, else at the start.
+pub fn place(headers: &HeaderMap, query: &EventsQuery) -> ApiResult<u64> {
     let last_event_id = match headers.get("last-event-id") {
         None => None,
         Some(v) => Some(
@@ -202,17 +210,37 @@ pub async fn events_answer(
                 .ok_or_else(|| ApiError::BadRequest("Last-Event-ID must be an event seq number".into()))?,
         ),
     };
-    let after = last_event_id.or(query.after).unwrap_or(0);
+    Ok(last_event_id.or(query.after).unwrap_or(0))
+}
+
+/// A reader's place in a log ([`place`]), and whether the log is over
+/// with nothing after it.
+#[derive(Debug, Clone, Copy)]
+pub struct After {
+    pub place: u64,
+    pub read_to_the_end: bool,
+}
+
+/// [`events_answer`] for a route that already knows where the reader
+/// stands.
+pub async fn events_after(
+    state: &AppState,
+    log_id: &str,
+    after: After,
+    headers: &HeaderMap,
+    query: &EventsQuery,
+    dialect: Dialect,
+) -> ApiResult<Response> {
     if wants_sse(headers) {
         // A finished log the client has to the end: nothing will ever
         // follow, and 204 is what tells an EventSource to stop reconnecting.
-        if finished && state.store.read_events(log_id, after, 1).await?.is_empty() {
+        if after.read_to_the_end {
             return Ok(StatusCode::NO_CONTENT.into_response());
         }
-        return Ok(stream(state, log_id, after, dialect));
+        return Ok(stream(state, log_id, after.place, dialect));
     }
     let limit = super::runs::check_limit(query.limit, 1000, 10_000)?;
-    let page = state.store.read_events(log_id, after, limit).await?;
+    let page = state.store.read_events(log_id, after.place, limit).await?;
     let next_after = page.last().filter(|_| page.len() == limit as usize).map(|e| e.seq);
     let mut answer = json_array_in_pieces(page, dialect.id_key());
     if let Some(seq) = next_after {

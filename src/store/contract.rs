@@ -21,7 +21,7 @@ use crate::domain::formation::run::{FormationRun, NewFormationRun};
 use crate::domain::formation::Formation;
 use crate::domain::history::HistoryCache;
 use crate::domain::lifecycle::{Commit, HandBack, IdempotencyKey, InboxItem, Lease, NewFleetRun, NewRun};
-use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStatus, Session};
+use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStanding, RunStatus, Session};
 use crate::domain::quota::{DayUsage, Quota};
 use crate::domain::schedule::{Schedule, Tick};
 use crate::domain::secret::{Secret, SecretInfo, Secrets};
@@ -87,6 +87,10 @@ pub trait Store: Send + Sync + 'static {
     /// session must exist. With a key, a repeated submission returns the first run.
     async fn enqueue_run(&self, run: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued>;
     async fn get_run(&self, id: &str) -> StoreResult<Option<Run>>;
+    /// A run's owner and status, and whether its log holds an event after
+    /// `after`, in one trip and without the rest of its row: what every
+    /// reader of its log asks first.
+    async fn run_standing(&self, id: &str, after: u64) -> StoreResult<Option<RunStanding>>;
     /// A run's checkpoints, by step and then as they were written.
     async fn run_checkpoints(&self, id: &str) -> StoreResult<Vec<Checkpoint>>;
     async fn list_runs(&self, filter: &RunFilter) -> StoreResult<Vec<Run>>;

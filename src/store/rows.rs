@@ -9,7 +9,8 @@ use crate::domain::access::By;
 use crate::domain::checkpoint::{Checkpoint, CheckpointBody};
 use crate::domain::lifecycle::InboxKind;
 use crate::domain::model::{
-    Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunInput, RunKind, RunStatus, Session,
+    Fleet, FleetProgress, FleetRun, FleetRunStatus, FleetStatus, Run, RunInput, RunKind, RunStanding, RunStatus,
+    Session,
 };
 use crate::domain::shell::ShellState;
 use crate::store::answer_rows::{self, Span, StoredAnswer};
@@ -106,6 +107,28 @@ pub fn opt_json<T: DeserializeOwned>(row: &impl Columns, col: &str) -> StoreResu
 pub const RUN_COLUMNS: &str = "id, owner, kind, status, attempt, session_id, agent_id, fleet_run_id, task_index, \
      input, response, usage, steps, tool_calls, error, created_at, started_at, finished_at, updated_at, children_open, \
      parent_run_id, parent_call_id, formation_run_id";
+
+/// A reader's place in a log as stored (`i64`): a place past every
+/// number that fits is after every event, not a wrap to below zero.
+pub fn stored_place(after: u64) -> i64 {
+    i64::try_from(after).unwrap_or(i64::MAX)
+}
+
+/// A run's standing ([`run_standing`]) with `$1` its ID and `$2` the
+/// reader's place in its log, as `i64`: two columns of its row and one
+/// probe of its log's index, on either backend.
+pub const RUN_STANDING: &str = "SELECT owner, status,
+            EXISTS (SELECT 1 FROM run_events WHERE run_id = $1 AND last_seq > $2) AS events_after
+     FROM runs WHERE id = $1";
+
+/// Decodes a row [`RUN_STANDING`] selects.
+pub fn run_standing(row: &impl Columns) -> StoreResult<RunStanding> {
+    Ok(RunStanding {
+        owner: row.text("owner")?,
+        status: status(&row.text("status")?)?,
+        events_after: row.int("events_after")? != 0,
+    })
+}
 
 /// The predicate of a run list on a run's lineage (a parent's children, a
 /// formation run's nodes), with `parent` and `formation` the placeholders

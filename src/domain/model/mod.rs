@@ -6,10 +6,12 @@ use serde_json::{Map, Value};
 
 mod limits;
 mod settings;
+mod standing;
 mod tools;
 
 pub use limits::ProviderLimits;
 pub use settings::*;
+pub use standing::RunStanding;
 pub use tools::*;
 
 /// The default cap on inference steps for an agent that does not set one.

@@ -138,7 +138,7 @@ impl Hub {
     /// Whether a log can get no more events: its run, fleet run or
     /// formation run has ended, or is gone.
     async fn log_is_over(&self, log_id: &str) -> Result<bool, StoreError> {
-        if let Some(run) = self.store.get_run(log_id).await? {
+        if let Some(run) = self.store.run_standing(log_id, u64::MAX).await? {
             return Ok(run.status.is_terminal());
         }
         if let Some(fleet_run) = self.store.get_fleet_run(log_id).await? {

@@ -17,8 +17,7 @@ const HORIZON: &str = "pg_snapshot_xmin(pg_current_snapshot())::text::bigint";
 
 /// A run's events numbered after `after`, at most `limit` of them.
 pub async fn read(pool: &PgPool, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {
-    // Numbers are stored as i64: anything above is after every event.
-    let after_stored = i64::try_from(after).unwrap_or(i64::MAX);
+    let after_stored = crate::store::rows::stored_place(after);
     let found = sqlx::query(
         "SELECT run_id, first_seq, last_seq, events, at FROM run_events
          WHERE run_id = $1 AND last_seq > $2 ORDER BY last_seq LIMIT $3",

@@ -22,7 +22,7 @@ use crate::domain::event::RunEvent;
 use crate::domain::formation::run::{FormationRun, NewFormationRun};
 use crate::domain::formation::Formation;
 use crate::domain::history::HistoryCache;
-use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStatus, Session};
+use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStanding, RunStatus, Session};
 use crate::domain::quota::{DayUsage, Quota};
 use crate::domain::schedule::{Schedule, Tick};
 use crate::domain::secret::{Secret, SecretInfo};
@@ -194,6 +194,12 @@ impl Store for PgStore {
             .fetch_optional(&self.pool)
             .await?;
         row.as_ref().map(rows::run).transpose()
+    }
+
+    async fn run_standing(&self, id: &str, after: u64) -> StoreResult<Option<RunStanding>> {
+        let row =
+            sqlx::query(rows::RUN_STANDING).bind(id).bind(rows::stored_place(after)).fetch_optional(&self.pool).await?;
+        row.as_ref().map(rows::run_standing).transpose()
     }
 
     async fn run_checkpoints(&self, id: &str) -> StoreResult<Vec<Checkpoint>> {

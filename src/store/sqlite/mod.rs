@@ -18,7 +18,7 @@ use crate::domain::event::RunEvent;
 use crate::domain::formation::run::{FormationRun, NewFormationRun};
 use crate::domain::formation::Formation;
 use crate::domain::history::HistoryCache;
-use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStatus, Session};
+use crate::domain::model::{Agent, Event, Fleet, FleetRun, McpListing, Message, Run, RunStanding, RunStatus, Session};
 use crate::domain::quota::{DayUsage, Quota};
 use crate::domain::schedule::{Schedule, Tick};
 use crate::domain::secret::{Secret, SecretInfo};
@@ -218,6 +218,11 @@ impl Store for SqliteStore {
     async fn get_run(&self, id: &str) -> StoreResult<Option<Run>> {
         let id = id.to_string();
         self.readers.read(move |c| queue::get_run(c, &id)).await
+    }
+
+    async fn run_standing(&self, id: &str, after: u64) -> StoreResult<Option<RunStanding>> {
+        let id = id.to_string();
+        self.readers.read(move |c| reads::run_standing(c, &id, after)).await
     }
 
     async fn run_checkpoints(&self, id: &str) -> StoreResult<Vec<Checkpoint>> {

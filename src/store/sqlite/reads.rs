@@ -12,7 +12,7 @@ use super::fleet;
 use super::rows::{self, ms};
 use super::run_rows;
 use crate::domain::formation::Formation;
-use crate::domain::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStatus, Session};
+use crate::domain::model::{Agent, Event, Fleet, FleetRun, Message, Run, RunStanding, RunStatus, Session};
 use crate::store::{
     event_rows, EventCursor, FleetRunFilter, QueueStats, RunFilter, SessionFilter, StoreResult, WorkerInfo,
 };
@@ -182,14 +182,18 @@ pub fn fleet_run_tasks(conn: &Connection, id: &str, after_index: Option<u32>, li
     rows::select_all(conn, &sql, params![id, after, limit as i64], |row| run_rows::run(conn, row))
 }
 
+/// [`crate::store::Store::run_standing`].
+pub fn run_standing(conn: &Connection, id: &str, after: u64) -> StoreResult<Option<RunStanding>> {
+    rows::select_first(conn, rows::RUN_STANDING, params![id, rows::stored_place(after)], |row| rows::run_standing(row))
+}
+
 /// A run's events after `after`, in order, at most `limit` of them: its
 /// rows from the first whose last number is past `after`
 /// ([`crate::store::event_rows`]).
 pub fn events(conn: &Connection, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {
     let sql = "SELECT run_id, first_seq, last_seq, events, at FROM run_events WHERE run_id = ?1 AND last_seq > ?2
                ORDER BY last_seq LIMIT ?3";
-    // Sequence numbers are stored as i64: anything above is after every event, not a wrap to below zero.
-    let after_stored = i64::try_from(after).unwrap_or(i64::MAX);
+    let after_stored = crate::store::rows::stored_place(after);
     let rows =
         rows::select_all(conn, sql, params![run_id, after_stored, limit as i64], |row| event_rows::expand(row, after))?;
     let mut events: Vec<Event> = rows.into_iter().flatten().collect();
