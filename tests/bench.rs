@@ -92,3 +92,14 @@ fn an_enqueue_under_a_members_key_with_a_quota_prints_its_rate() {
     let out = bench(&["enqueue", "--messages", "64", "--clients", "4", "--keys", "--quota"]);
     assert!(out.contains("enqueue over HTTP under a member's key with a queue quota: 64 messages, 4 clients"), "{out}");
 }
+
+#[test]
+fn steps_prints_the_figures_asked_for_and_a_zero_skips_one() {
+    let both = bench(&["steps", "--tool", "read", "--sequential", "2", "--in-flight", "2", "--rounds", "1"]);
+    assert!(both.contains("steps (one run at a time): 2 runs x 21 durable steps"), "{both}");
+    assert!(both.contains("steps (2 in flight): 2 runs x 21 durable steps"), "{both}");
+    let alone = bench(&["steps", "--tool", "read", "--sequential", "2", "--in-flight", "0"]);
+    assert!(alone.contains("steps (one run at a time)") && !alone.contains("in flight"), "{alone}");
+    let concurrent = bench(&["steps", "--tool", "read", "--sequential", "0", "--in-flight", "2", "--rounds", "1"]);
+    assert!(!concurrent.contains("one run at a time") && concurrent.contains("(2 in flight)"), "{concurrent}");
+}

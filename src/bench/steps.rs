@@ -20,10 +20,10 @@ use crate::worker::WorkerConfig;
 
 #[derive(Debug, Args)]
 pub struct StepsArgs {
-    /// Runs measured one at a time.
+    /// Runs measured one at a time (0 skips that figure).
     #[arg(long, default_value_t = 20)]
     sequential: u32,
-    /// Runs in flight at once for the concurrent figure.
+    /// Runs in flight at once for the concurrent figure (0 skips it).
     #[arg(long, default_value_t = 16)]
     in_flight: u32,
     /// Runs per in-flight slot.
@@ -125,10 +125,14 @@ pub async fn run(setup: &Setup, args: StepsArgs) -> anyhow::Result<()> {
         let started = measure(&store, &agent, &work, 1, 1, &wake).await?;
         println!("warm-up run (starts the MCP server, lists its tools): {:.0} ms", started.as_secs_f64() * 1e3);
     }
-    let one = measure(&store, &agent, &work, 1, args.sequential, &wake).await?;
-    report("one run at a time", args.sequential, one);
-    let many = measure(&store, &agent, &work, args.in_flight, args.rounds, &wake).await?;
-    report(&format!("{} in flight", args.in_flight), args.in_flight * args.rounds, many);
+    if args.sequential > 0 {
+        let one = measure(&store, &agent, &work, 1, args.sequential, &wake).await?;
+        report("one run at a time", args.sequential, one);
+    }
+    if args.in_flight > 0 && args.rounds > 0 {
+        let many = measure(&store, &agent, &work, args.in_flight, args.rounds, &wake).await?;
+        report(&format!("{} in flight", args.in_flight), args.in_flight * args.rounds, many);
+    }
     shutdown.cancel();
     let _ = worker.await;
     Ok(())
