@@ -193,7 +193,7 @@ pub fn run_standing(conn: &Connection, id: &str, after: u64) -> StoreResult<Opti
 pub fn events(conn: &Connection, run_id: &str, after: u64, limit: u32) -> StoreResult<Vec<Event>> {
     let sql = "SELECT run_id, first_seq, last_seq, events, at FROM run_events WHERE run_id = ?1 AND last_seq > ?2
                ORDER BY last_seq LIMIT ?3";
-    let after_stored = crate::store::rows::stored_place(after);
+    let after_stored = rows::stored_place(after);
     let rows =
         rows::select_all(conn, sql, params![run_id, after_stored, limit as i64], |row| event_rows::expand(row, after))?;
     let mut events: Vec<Event> = rows.into_iter().flatten().collect();
