@@ -2,14 +2,20 @@
 //! found by its next tick; a tick moves the schedule on only from the tick
 //! it read, so two servers firing one tick move it once; a tick that
 //! submitted replaces a record of it as skipped, never the other way; a
-//! paused schedule is never due.
+//! paused schedule is never due. And the scheduler's step over a real
+//! store: one stored tick fired at two moments makes one run.
 
 mod store_support;
 
+use std::sync::Arc;
+
 use chrono::{Duration, Utc};
-use store_support::schedule;
-use wingman::domain::schedule::Tick;
-use wingman::store::StoreError;
+use serde_json::json;
+use store_support::{agent, new_session, schedule};
+use wingman::domain::schedule::{Overlap, Target, Tick};
+use wingman::services::scheduler;
+use wingman::store::{RunFilter, StoreError};
+use wingman::submit::{Door, SubmitConfig};
 
 fn tick(at: chrono::DateTime<Utc>, run: Option<&str>) -> Tick {
     Tick {
@@ -48,6 +54,59 @@ store_tests! {
         assert!(store.record_tick(&due.id, next, &tick(next, None), Some(next + Duration::seconds(1))).await.unwrap());
         assert_eq!(store.last_submission(&due.id).await.unwrap(), Some(tick(at, Some("r1"))), "a skip submits nothing");
         assert_eq!(store.schedule_ticks(&due.id, 1).await.unwrap(), [tick(next, None)], "newest first");
+    }
+
+    #[tokio::test]
+    async fn a_submission_fired_from_one_stored_tick_is_recorded_once(store, _dir) {
+        let due = schedule(Duration::seconds(-5));
+        store.insert_schedule(&due).await.unwrap();
+        let stored = due.next_tick_at.unwrap();
+        let (early, late) = (stored + Duration::seconds(2), stored + Duration::seconds(4));
+        let next = late + Duration::seconds(1);
+        let following = Some(next);
+        // A server fired the stored tick, fell behind by two, fired the latest
+        // due and submitted r1; its record was lost (an outage) and a look
+        // later fires a later tick from the same stored one, under one key.
+        assert!(store.record_tick(&due.id, stored, &tick(late, Some("r1")), following).await.unwrap());
+        assert!(!store.record_tick(&due.id, stored, &tick(early, Some("r1")), following).await.unwrap());
+        assert_eq!(store.schedule_ticks(&due.id, 10).await.unwrap(), [tick(late, Some("r1"))], "recorded once");
+        // A skip of another moment is a record of its own, and a submission
+        // of another stored tick is recorded whatever its subject.
+        assert!(!store.record_tick(&due.id, stored, &tick(early, None), following).await.unwrap());
+        assert!(store.record_tick(&due.id, next, &tick(next, Some("r2")), None).await.unwrap());
+        assert_eq!(
+            store.schedule_ticks(&due.id, 10).await.unwrap(),
+            [tick(next, Some("r2")), tick(late, Some("r1")), tick(early, None)]
+        );
+    }
+
+    #[tokio::test]
+    async fn one_stored_tick_fired_at_two_moments_makes_one_run(store, dir) {
+        let answerer = agent(json!({}), 5);
+        store.insert_agent(&answerer).await.unwrap();
+        let session = new_session(dir.path(), Some(&answerer.id));
+        store.insert_session(&session).await.unwrap();
+        let mut read = schedule(Duration::seconds(-5));
+        read.overlap = Overlap::Enqueue;
+        read.target = Target::Message { session_id: session.id.clone(), agent_id: None, message: "tick".into() };
+        store.insert_schedule(&read).await.unwrap();
+        let config = SubmitConfig { data_dir: dir.path().to_path_buf(), ..Default::default() };
+        let door = Door::new(store.clone(), config, Arc::new(|| {}));
+        // Two servers read the schedule at once and fire it a moment apart:
+        // five ticks behind, each fires the latest due at its moment, which
+        // differ. (One server that submits, loses its record to an outage
+        // and fires again later is the same case.)
+        let now = store.now().await.unwrap();
+        scheduler::fire(&store, &door, &read, now).await.unwrap();
+        scheduler::fire(&store, &door, &read, now + Duration::milliseconds(2500)).await.unwrap();
+        let filter = RunFilter { session_id: Some(session.id.clone()), limit: 10, ..Default::default() };
+        let runs = store.list_runs(&filter).await.unwrap();
+        assert_eq!(runs.len(), 1, "one run of one stored tick: {runs:?}");
+        let ticks = store.schedule_ticks(&read.id, 10).await.unwrap();
+        assert_eq!(ticks.len(), 1, "{ticks:?}");
+        assert_eq!(ticks[0].id.as_deref(), Some(runs[0].id.as_str()), "the run has its tick");
+        let moved = store.get_schedule(&read.id).await.unwrap().unwrap();
+        assert!(moved.next_tick_at > Some(now), "moved on past the first look: {moved:?}");
     }
 
     #[tokio::test]

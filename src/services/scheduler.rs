@@ -1,9 +1,14 @@
 //! The scheduler: a service of every `wingman serve` that fires schedules'
 //! ticks. A tick submits its target through the one door
 //! ([`crate::submit`]), with an idempotency key made of the schedule and
-//! the tick's time, so that the servers that fire one tick at once make one
-//! run (fleet run, formation run) of it; the schedule then moves on from the
-//! tick it read, once ([`crate::store::Store::record_tick`]).
+//! the tick it is due to move on from (its stored `next_tick_at`), so that
+//! the servers that fire one tick at once make one run (fleet run,
+//! formation run) of it; the schedule then moves on from the tick it read,
+//! once ([`crate::store::Store::record_tick`]). The key is the stored tick
+//! and not the one fired: a schedule behind by several ticks fires only the
+//! latest, which depends on when it is looked at, and two looks at one
+//! stored tick (two servers, or one before an outage and one after) must
+//! still make one run.
 //!
 //! A submission the door refuses for good (a deleted session, a refused
 //! input) is recorded as a skipped tick with the reason. One that meets a
@@ -63,8 +68,10 @@ async fn pass(store: &Arc<dyn Store>, door: &Door) -> anyhow::Result<Duration> {
     })
 }
 
-/// Fires the tick of `schedule` due at `now`, if it still is.
-async fn fire(store: &Arc<dyn Store>, door: &Door, schedule: &Schedule, now: DateTime<Utc>) -> anyhow::Result<()> {
+/// Fires the tick of `schedule` due at `now`, if it still is: the
+/// scheduler's single step, public so that tests can fire a schedule as two
+/// servers would, from one read of it at two moments.
+pub async fn fire(store: &Arc<dyn Store>, door: &Door, schedule: &Schedule, now: DateTime<Utc>) -> anyhow::Result<()> {
     let Some(expected) = schedule.next_tick_at else { return Ok(()) };
     let when = match schedule.when() {
         Ok(when) => when,
@@ -72,7 +79,7 @@ async fn fire(store: &Arc<dyn Store>, door: &Door, schedule: &Schedule, now: Dat
     };
     let Some((tick_at, following)) = schedule::due(&when, expected, now) else { return Ok(()) };
     let tick = if schedule::fires(schedule.overlap, previous_open(store, &schedule.id).await?) {
-        match submit(door, schedule, tick_at).await {
+        match submit(door, schedule, expected).await {
             Ok((kind, id)) => Tick { tick_at, kind: Some(kind.into()), id: Some(id), skipped: None },
             Err(e) if e.retryable() => {
                 return Err(e).with_context(|| format!("schedule {}'s tick of {}", schedule.id, fmt(tick_at)))
@@ -130,13 +137,14 @@ async fn previous_open(store: &Arc<dyn Store>, schedule_id: &str) -> StoreResult
     })
 }
 
-/// Submits the schedule's target for the tick at `tick_at`: its kind and ID.
+/// Submits the schedule's target for its stored tick `expected`: its kind
+/// and ID.
 async fn submit(
     door: &Door,
     schedule: &Schedule,
-    tick_at: DateTime<Utc>,
+    expected: DateTime<Utc>,
 ) -> Result<(&'static str, String), SubmitError> {
-    let envelope = Envelope::tick(&schedule.id, &fmt(tick_at))
+    let envelope = Envelope::tick(&schedule.id, &fmt(expected))
         .owned_by(&schedule.owner)
         .with_priority(Some(i64::from(schedule.priority)))?
         .with_concurrency(schedule.concurrency.clone())?;

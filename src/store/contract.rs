@@ -171,9 +171,11 @@ pub trait Store: Send + Sync + 'static {
     /// When the soonest tick of a schedule not paused falls.
     async fn next_schedule_due(&self) -> StoreResult<Option<DateTime<Utc>>>;
     /// Records a tick (one that submitted replaces a record of it as
-    /// skipped) and, in the same transaction, moves the schedule on to
-    /// `following` if its next tick is still `expected` and it is not
-    /// paused; `true` when this call moved it.
+    /// skipped; a submission already recorded at or after `expected`, fired
+    /// from the same stored tick at another moment, is not recorded again)
+    /// and, in the same transaction, moves the schedule on to `following`
+    /// if its next tick is still `expected` and it is not paused; `true`
+    /// when this call moved it.
     async fn record_tick(
         &self,
         id: &str,

@@ -104,9 +104,9 @@ pub async fn next_due(pool: &PgPool) -> StoreResult<Option<DateTime<Utc>>> {
     Ok(due.map(at))
 }
 
-/// Writes the tick's record (upgrading a `skipped` one when this tick did
-/// submit) and, in the same transaction, advances the schedule from
-/// `expected` to `following`; answers whether the advance was this call's.
+/// Advances the schedule from `expected` to `following` and, in the same
+/// transaction, writes the tick's record (see [`schedule_rows::RECORD_TICK`]);
+/// answers whether the advance was this call's.
 pub async fn record_tick(
     pool: &PgPool,
     id: &str,
@@ -115,29 +115,22 @@ pub async fn record_tick(
     following: Option<DateTime<Utc>>,
 ) -> StoreResult<bool> {
     let mut tx = pool.begin().await?;
-    sqlx::query(
-        "INSERT INTO schedule_ticks (schedule_id, tick_at, kind, subject_id, skipped)
-         SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM schedules WHERE id = $1)
-         ON CONFLICT (schedule_id, tick_at) DO UPDATE SET kind = EXCLUDED.kind, subject_id = EXCLUDED.subject_id,
-                skipped = EXCLUDED.skipped
-         WHERE EXCLUDED.subject_id IS NOT NULL AND schedule_ticks.subject_id IS NULL",
-    )
-    .bind(id)
-    .bind(ms(tick.tick_at))
-    .bind(&tick.kind)
-    .bind(&tick.id)
-    .bind(&tick.skipped)
-    .execute(&mut *tx)
-    .await?;
-    let moved = sqlx::query(
-        "UPDATE schedules SET next_tick_at = $3, last_tick_at = $4 WHERE id = $1 AND next_tick_at = $2 AND paused = 0",
-    )
-    .bind(id)
-    .bind(ms(expected))
-    .bind(following.map(ms))
-    .bind(ms(tick.tick_at))
-    .execute(&mut *tx)
-    .await?;
+    let moved = sqlx::query(schedule_rows::ADVANCE)
+        .bind(following.map(ms))
+        .bind(ms(tick.tick_at))
+        .bind(id)
+        .bind(ms(expected))
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(schedule_rows::RECORD_TICK)
+        .bind(id)
+        .bind(ms(tick.tick_at))
+        .bind(&tick.kind)
+        .bind(&tick.id)
+        .bind(&tick.skipped)
+        .bind(ms(expected))
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     Ok(moved.rows_affected() == 1)
 }

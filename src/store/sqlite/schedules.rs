@@ -83,9 +83,9 @@ pub fn next_due(conn: &Connection) -> StoreResult<Option<DateTime<Utc>>> {
     Ok(due.map(at))
 }
 
-/// Records a tick (a submission replaces an earlier record of it as
-/// skipped) and moves the schedule on to `following`, if its next tick is
-/// still `expected` and it is not paused: `true` when this moved it.
+/// Moves the schedule on to `following`, if its next tick is still
+/// `expected` and it is not paused, and records the tick (see
+/// [`schedule_rows::RECORD_TICK`]): `true` when this moved it.
 pub fn record_tick(
     conn: &Connection,
     id: &str,
@@ -93,20 +93,20 @@ pub fn record_tick(
     tick: &Tick,
     following: Option<DateTime<Utc>>,
 ) -> StoreResult<bool> {
-    conn.prepare_cached(
-        "INSERT INTO schedule_ticks (schedule_id, tick_at, kind, subject_id, skipped)
-         SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM schedules WHERE id = ?1)
-         ON CONFLICT (schedule_id, tick_at) DO UPDATE SET kind = excluded.kind, subject_id = excluded.subject_id,
-                skipped = excluded.skipped
-         WHERE excluded.subject_id IS NOT NULL AND schedule_ticks.subject_id IS NULL",
-    )?
-    .execute(params![id, ms(tick.tick_at), tick.kind, tick.id, tick.skipped])?;
-    let moved = conn
-        .prepare_cached(
-            "UPDATE schedules SET next_tick_at = ?3, last_tick_at = ?4
-             WHERE id = ?1 AND next_tick_at = ?2 AND paused = 0",
-        )?
-        .execute(params![id, ms(expected), following.map(ms), ms(tick.tick_at)])?;
+    let moved = conn.prepare_cached(schedule_rows::ADVANCE)?.execute(params![
+        following.map(ms),
+        ms(tick.tick_at),
+        id,
+        ms(expected)
+    ])?;
+    conn.prepare_cached(schedule_rows::RECORD_TICK)?.execute(params![
+        id,
+        ms(tick.tick_at),
+        tick.kind,
+        tick.id,
+        tick.skipped,
+        ms(expected)
+    ])?;
     Ok(moved == 1)
 }
 
