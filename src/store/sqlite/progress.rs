@@ -3,7 +3,7 @@
 //! thread, with cached prepared statements.
 
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, params_from_iter, Connection, OptionalExtension, ToSql};
 
 use super::queue::get_run;
 use super::rows::{self, ms};
@@ -43,8 +43,9 @@ pub fn insert_events(
 
 /// Reserves `events` event numbers for a run if, and only if, the lease is
 /// still held, and records the resume facts the write changes. Returns the
-/// first reserved number. This is the first write of every fenced change, so
-/// a refusal leaves nothing behind.
+/// first reserved number. This (or [`fence_and_end`], for a commit that
+/// ends its run) is the first write of every fenced change, so a refusal
+/// leaves nothing behind.
 pub fn fence(conn: &Connection, lease: &Lease, effect: Effect, now: DateTime<Utc>) -> StoreResult<u64> {
     let (moves_step, open_step) = match effect.open_step {
         Some(step) => (true, step.map(i64::from)),
@@ -85,7 +86,16 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
     let inbox_newest = lifecycle::admit(&commit, &inbox)?;
     let stored = if commit.needs_stored() { Some(stored(conn, &lease.run_id)?) } else { None };
     let done = lifecycle::complete(&commit, stored);
-    let first = fence(conn, lease, done.effect, now)?;
+    // A commit that ends its run fences and ends it in one statement, so
+    // that the run's row is rewritten once, unless it also starts children
+    // (the end reads how many are open).
+    let (first, ended) = match done.ending.as_ref().filter(|_| commit.children.is_empty()) {
+        Some(ending) => {
+            let (first, row) = fence_and_end(conn, lease, done.effect, ending, now)?;
+            (first, Some((ending, row)))
+        }
+        None => (fence(conn, lease, done.effect, now)?, None),
+    };
     if done.writes_checkpoints() {
         insert_checkpoints(conn, &lease.run_id, &commit.checkpoints, now)?;
     }
@@ -98,8 +108,10 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
             .execute(params![lease.run_id, rows::shell_text(state)?])?;
     }
     children::start(conn, &lease.run_id, &commit.children, now)?;
-    if let Some(ending) = &done.ending {
-        end_run(conn, &lease.run_id, ending, now)?;
+    match (ended, &done.ending) {
+        (Some((ending, row)), _) => after_end(conn, ending, row, now)?,
+        (None, Some(ending)) => end_run(conn, &lease.run_id, ending, now)?,
+        (None, None) => {}
     }
     if commit.wait {
         children::park(conn, &lease.run_id, commit.awaits_children, now)?;
@@ -143,48 +155,133 @@ pub fn finish(conn: &Connection, run_id: &str, reason: &EndReason, now: DateTime
     end_run(conn, run_id, &ending, now)
 }
 
+/// The columns a run's end writes: `?1` is the run, `?2` to `?10` as
+/// [`EndValues`] gives them. A run whose messages spell its response and
+/// calls has its row say which of its session's history rows hold them
+/// (the rows [`append_history`] writes next), instead of a copy
+/// ([`answer_rows`]). `blocked` is left as it was: the rules read it from
+/// what [`ended_returning`] says.
+macro_rules! end_columns {
+    () => {
+        "status = ?2, usage = ?4, steps = ?5, error = ?7,
+         response = CASE WHEN ?9 AND session_id IS NOT NULL THEN NULL ELSE ?3 END,
+         tool_calls = CASE WHEN ?9 AND session_id IS NOT NULL
+             THEN (SELECT json_object('history', json_array(top + 1, top + ?10))
+                   FROM (SELECT COALESCE(MAX(idx), 0) AS top FROM session_messages
+                         WHERE session_id = runs.session_id))
+             ELSE ?6 END,
+         finished_at = ?8, updated_at = ?8, worker_id = NULL"
+    };
+}
+
+/// What an ended run's row answers ([`EndedColumns`]).
+macro_rules! ended_returning {
+    () => {
+        "id, session_id, blocked, fleet_run_id, task_index,
+         CASE WHEN fleet_run_id IS NOT NULL OR parent_run_id IS NOT NULL OR formation_run_id IS NOT NULL
+              THEN input END,
+         children_open, json_extract(input, '$.webhook')"
+    };
+}
+
+/// The values of [`end_columns`]' parameters `?1` to `?10`.
+struct EndValues<'a> {
+    run_id: &'a str,
+    status: &'a str,
+    response: Option<&'a str>,
+    usage: String,
+    steps: i64,
+    tool_calls: String,
+    error: Option<&'a str>,
+    now: i64,
+    spelled_by_history: bool,
+    history_len: i64,
+}
+
+impl<'a> EndValues<'a> {
+    fn of(run_id: &'a str, ending: &'a Ending, now: DateTime<Utc>) -> StoreResult<EndValues<'a>> {
+        Ok(EndValues {
+            run_id,
+            status: ending.status.as_str(),
+            response: ending.summary.response.as_deref(),
+            usage: serde_json::to_string(&ending.summary.usage)?,
+            steps: ending.summary.steps as i64,
+            tool_calls: answer_rows::listed(&ending.summary.tool_calls)?,
+            error: ending.error.as_deref(),
+            now: ms(now),
+            spelled_by_history: answer_rows::history_spells(&ending.summary),
+            history_len: ending.summary.history.len() as i64,
+        })
+    }
+
+    /// `?1` to `?10`.
+    fn params(&self) -> [&dyn ToSql; 10] {
+        [
+            &self.run_id,
+            &self.status,
+            &self.response,
+            &self.usage,
+            &self.steps,
+            &self.tool_calls,
+            &self.error,
+            &self.now,
+            &self.spelled_by_history,
+            &self.history_len,
+        ]
+    }
+}
+
+/// Fences a commit that ends its run ([`fence`]'s conditions and resume
+/// facts) and writes the end, in one statement: the first reserved event
+/// number, and what the ended row says.
+fn fence_and_end(
+    conn: &Connection,
+    lease: &Lease,
+    effect: Effect,
+    ending: &Ending,
+    now: DateTime<Utc>,
+) -> StoreResult<(u64, EndedRow)> {
+    let (moves_step, open_step) = match effect.open_step {
+        Some(step) => (true, step.map(i64::from)),
+        None => (false, None),
+    };
+    let values = EndValues::of(&lease.run_id, ending, now)?;
+    let epoch = lease.epoch as i64;
+    let events = effect.events as i64;
+    let fenced: [&dyn ToSql; 6] = [&events, &effect.progressed, &moves_step, &open_step, &epoch, &lease.worker_id];
+    let params = values.params().into_iter().chain(fenced);
+    let found = conn
+        .prepare_cached(concat!(
+            "UPDATE runs SET ",
+            end_columns!(),
+            ", event_seq = event_seq + ?11, progressed = progressed OR ?12,
+               open_step = CASE WHEN ?13 THEN ?14 ELSE open_step END
+             WHERE id = ?1 AND status = 'running' AND lease_epoch = ?15 AND worker_id = ?16
+               AND EXISTS (SELECT 1 FROM workers WHERE id = ?16 AND lease_expires_at > ?8)
+             RETURNING event_seq, ",
+            ended_returning!()
+        ))?
+        .query_row(params_from_iter(params), |r| Ok((r.get::<_, i64>(0)?, ended_columns(r, 1)?)))
+        .optional()?;
+    let (last, columns) = found.ok_or(StoreError::Fenced)?;
+    Ok((last as u64 - effect.events + 1, ended_row(columns)?))
+}
+
 /// The terminal state of a run, and where its end goes besides
-/// ([`lifecycle::after_end`]): its fleet task's end, its messages appended
-/// to the session's history, and the session's turn passed on. A run that
-/// succeeded loses its checkpoints ([`Ending::keeps_checkpoints`]). A run
-/// whose messages spell its response and calls has its row say which of
-/// its session's history rows hold them, the rows appended below, instead
-/// of a copy ([`answer_rows`]).
+/// ([`after_end`]).
 fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>) -> StoreResult<()> {
-    let in_history = answer_rows::history_spells(&ending.summary);
-    // `blocked` is left as it was: the rules read it from what RETURNING says.
-    let row = conn
-        .prepare_cached(
-            "UPDATE runs SET status = ?2, usage = ?4, steps = ?5, error = ?7,
-                    response = CASE WHEN ?9 AND session_id IS NOT NULL THEN NULL ELSE ?3 END,
-                    tool_calls = CASE WHEN ?9 AND session_id IS NOT NULL
-                        THEN (SELECT json_object('history', json_array(top + 1, top + ?10))
-                              FROM (SELECT COALESCE(MAX(idx), 0) AS top FROM session_messages
-                                    WHERE session_id = runs.session_id))
-                        ELSE ?6 END,
-                    finished_at = ?8, updated_at = ?8, worker_id = NULL
-             WHERE id = ?1
-             RETURNING id, session_id, blocked, fleet_run_id, task_index,
-                       CASE WHEN fleet_run_id IS NOT NULL OR parent_run_id IS NOT NULL OR formation_run_id IS NOT NULL
-                            THEN input END,
-                       children_open, json_extract(input, '$.webhook')",
-        )?
-        .query_row(
-            params![
-                run_id,
-                ending.status.as_str(),
-                ending.summary.response,
-                serde_json::to_string(&ending.summary.usage)?,
-                ending.summary.steps as i64,
-                answer_rows::listed(&ending.summary.tool_calls)?,
-                ending.error,
-                ms(now),
-                in_history,
-                ending.summary.history.len() as i64
-            ],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)),
-        )?;
-    let row = ended_row(row)?;
+    let columns = conn
+        .prepare_cached(concat!("UPDATE runs SET ", end_columns!(), " WHERE id = ?1 RETURNING ", ended_returning!()))?
+        .query_row(params_from_iter(EndValues::of(run_id, ending, now)?.params()), |r| ended_columns(r, 0))?;
+    after_end(conn, ending, ended_row(columns)?, now)
+}
+
+/// Where a run's end goes besides its row ([`lifecycle::after_end`]): its
+/// fleet task's end, its messages appended to the session's history, and
+/// the session's turn passed on. A run that succeeded loses its
+/// checkpoints ([`Ending::keeps_checkpoints`]).
+fn after_end(conn: &Connection, ending: &Ending, row: EndedRow, now: DateTime<Utc>) -> StoreResult<()> {
+    let run_id = row.run_id.as_str();
     if !ending.keeps_checkpoints() {
         conn.prepare_cached("DELETE FROM checkpoints WHERE run_id = ?1")?.execute([run_id])?;
     }
@@ -225,6 +322,21 @@ fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>)
 /// fleet_run_id, task_index`, a fleet task's or sub-agent's input, its
 /// children still open, and its webhook).
 type EndedColumns = (String, Option<String>, bool, Option<String>, Option<i64>, Option<String>, i64, Option<String>);
+
+/// Reads [`EndedColumns`] from `row`, starting at column `from`.
+fn ended_columns(row: &rusqlite::Row<'_>, from: usize) -> rusqlite::Result<EndedColumns> {
+    let at = |i: usize| from + i;
+    Ok((
+        row.get(at(0))?,
+        row.get(at(1))?,
+        row.get(at(2))?,
+        row.get(at(3))?,
+        row.get(at(4))?,
+        row.get(at(5))?,
+        row.get(at(6))?,
+        row.get(at(7))?,
+    ))
+}
 
 fn ended_row(columns: EndedColumns) -> StoreResult<EndedRow> {
     let (run_id, session_id, blocked, fleet_run_id, task_index, input, children_open, webhook) = columns;
