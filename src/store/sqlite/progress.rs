@@ -47,10 +47,7 @@ pub fn insert_events(
 /// ends its run) is the first write of every fenced change, so a refusal
 /// leaves nothing behind.
 pub fn fence(conn: &Connection, lease: &Lease, effect: Effect, now: DateTime<Utc>) -> StoreResult<u64> {
-    let (moves_step, open_step) = match effect.open_step {
-        Some(step) => (true, step.map(i64::from)),
-        None => (false, None),
-    };
+    let (moves_step, open_step) = step_change(&effect);
     let last: Option<i64> = conn
         .prepare_cached(
             "UPDATE runs SET event_seq = event_seq + ?1, updated_at = ?2, progressed = progressed OR ?6,
@@ -75,6 +72,15 @@ pub fn fence(conn: &Connection, lease: &Lease, effect: Effect, now: DateTime<Utc
         .optional()?;
     let last = last.ok_or(StoreError::Fenced)?;
     Ok(last as u64 - effect.events + 1)
+}
+
+/// The open step's change as the fence's parameters: whether it moves,
+/// and to what.
+fn step_change(effect: &Effect) -> (bool, Option<i64>) {
+    match effect.open_step {
+        Some(step) => (true, step.map(i64::from)),
+        None => (false, None),
+    }
 }
 
 /// Writes a worker's progress under its lease, or nothing at all if the
@@ -241,10 +247,7 @@ fn fence_and_end(
     ending: &Ending,
     now: DateTime<Utc>,
 ) -> StoreResult<(u64, EndedRow)> {
-    let (moves_step, open_step) = match effect.open_step {
-        Some(step) => (true, step.map(i64::from)),
-        None => (false, None),
-    };
+    let (moves_step, open_step) = step_change(&effect);
     let values = EndValues::of(&lease.run_id, ending, now)?;
     let epoch = lease.epoch as i64;
     let events = effect.events as i64;
