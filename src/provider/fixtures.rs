@@ -1,5 +1,5 @@
 //! Test helpers: the recorded provider exchanges in
-//! `../shared/fixtures/providers/` (see SOURCES.md there for which are
+//! `tests/fixtures/providers/` (see SOURCES.md there for which are
 //! verbatim), and a comparison of JSON that names the first field that differs.
 
 use serde_json::Value;
@@ -8,7 +8,7 @@ use tokio::sync::mpsc;
 use super::{Delta, Deltas};
 
 /// The directory of the captures, relative to the repository root.
-pub const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/providers/");
+pub const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/providers/");
 
 /// The bytes of a capture.
 pub fn bytes(name: &str) -> Vec<u8> {

@@ -94,28 +94,13 @@ mod tests {
 
     #[test]
     fn anthropic_headers_as_recorded_are_read_and_nothing_is_heard_without_them() {
-        let capture = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../shared/fixtures/providers/anthropic_error_429.headers.json"),
-        );
-        // The captures sit beside the repository; the pairs are repeated here when they do not.
-        let pairs: Vec<(String, String)> = match capture {
-            Ok(text) => {
-                let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-                v["headers"]
-                    .as_object()
-                    .unwrap()
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
-                    .collect()
-            }
-            Err(_) => vec![
-                ("anthropic-ratelimit-requests-limit".into(), "5".into()),
-                ("anthropic-ratelimit-requests-remaining".into(), "0".into()),
-                ("anthropic-ratelimit-requests-reset".into(), "2024-03-26T20:00:00Z".into()),
-                ("anthropic-ratelimit-tokens-limit".into(), "25000".into()),
-            ],
-        };
+        let capture = crate::provider::fixtures::json("anthropic_error_429.headers.json");
+        let pairs: Vec<(String, String)> = capture["headers"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+            .collect();
         let refs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let heard = heard(&headers(&refs)).unwrap();
         assert_eq!((heard.requests_per_minute, heard.tokens_per_minute), (Some(5.0), Some(25000.0)));
