@@ -2,7 +2,8 @@
 //! a formation run's entry node starts with it and the next one in the
 //! commit that ends the node before, each once; a cancel ends what runs and
 //! the run with it; a formation run's log is pruned like a fleet run's; a
-//! sub-agent's end is written into its waiting parent and queues it.
+//! sub-agent's end is written into its waiting parent and queues it; a
+//! commit that ends its run starts no sub-agent.
 
 mod store_support;
 
@@ -160,6 +161,33 @@ store_tests! {
         assert!(store.cancel_formation_run(&id).await.is_err(), "an ended formation run is not cancelled again");
         let events = store.read_events(&id, 0, 100).await.unwrap();
         assert_eq!(events.last().unwrap().kind, "done");
+    }
+
+    #[tokio::test]
+    async fn a_commit_that_ends_its_run_and_starts_a_sub_agent_is_refused_and_writes_nothing(store, dir) {
+        let parent_agent = agent(json!({}), 5);
+        let s = session(&store, dir.path()).await;
+        let parent = enqueue(&store, &s, &parent_agent, "delegate").await;
+        let lease = claim(&store, &parent).await;
+        let before = store.read_events(&parent, 0, 100).await.unwrap();
+        let call = ParentCall { run_id: parent.clone(), call_id: "c1".into(), step: 1, tool: "agent__a".into(), depth: 1, max_depth: 3 };
+        let child = NewChild {
+            run_id: new_id(),
+            session: new_session(dir.path(), Some(&parent_agent.id)),
+            agent: parent_agent.clone(),
+            input: RunInput { message: "the task".into(), parent: Some(call), ..RunInput::new("", Default::default()) },
+        };
+        let child_id = child.run_id.clone();
+        let mut ending = text_commit(1, "done already", true);
+        ending.children = vec![child];
+        let refused = store.commit(&lease, ending).await;
+        assert!(matches!(refused, Err(StoreError::Conflict(_))), "{refused:?}");
+        assert!(store.get_run(&child_id).await.unwrap().is_none(), "no sub-agent was started");
+        let run = store.get_run(&parent).await.unwrap().unwrap();
+        assert_eq!((run.status, run.children_open), (RunStatus::Running, 0), "the run did not end");
+        assert_eq!(store.read_events(&parent, 0, 100).await.unwrap().len(), before.len(), "no event was written");
+        store.commit(&lease, text_commit(1, "the answer", true)).await.expect("the lease still holds");
+        assert_eq!(store.get_run(&parent).await.unwrap().unwrap().status, RunStatus::Succeeded);
     }
 
     #[tokio::test]

@@ -75,9 +75,14 @@ pub fn inbox_newest(delivered: &[u64], inbox: &[u64]) -> Option<u64> {
 }
 
 /// Admits a commit whose run's inbox holds `inbox`, answering the newest
-/// item it leaves there; a commit that would end or park its run with an
-/// item it has not taken in is refused, and writes nothing.
+/// item it leaves there. Refused, writing nothing: a commit that would end
+/// or park its run with an item it has not taken in, and one that ends its
+/// run and starts sub-agents (whose ends would be written into a run that
+/// has ended; a run that starts children parks to wait for them).
 pub fn admit(commit: &Commit, inbox: &[u64]) -> Result<Option<u64>, Refusal> {
+    if commit.finish.is_some() && !commit.children.is_empty() {
+        return Err(Refusal::Conflict("a commit that ends its run cannot start sub-agents".into()));
+    }
     let newest = inbox_newest(&commit.delivered, inbox);
     if commit.stops() && newest.is_some() {
         return Err(Refusal::InboxWaiting);

@@ -93,9 +93,9 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
     let stored = if commit.needs_stored() { Some(stored(conn, &lease.run_id)?) } else { None };
     let done = lifecycle::complete(&commit, stored);
     // A commit that ends its run fences and ends it in one statement, so
-    // that the run's row is rewritten once, unless it also starts children
-    // (the end reads how many are open).
-    let (first, ended) = match done.ending.as_ref().filter(|_| commit.children.is_empty()) {
+    // that the run's row is rewritten once. (It starts no children, which
+    // the end would have to count: `admit` refuses that.)
+    let (first, ended) = match done.ending.as_ref() {
         Some(ending) => {
             let (first, row) = fence_and_end(conn, lease, done.effect, ending, now)?;
             (first, Some((ending, row)))
@@ -114,10 +114,8 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Ut
             .execute(params![lease.run_id, rows::shell_text(state)?])?;
     }
     children::start(conn, &lease.run_id, &commit.children, now)?;
-    match (ended, &done.ending) {
-        (Some((ending, row)), _) => after_end(conn, ending, row, now)?,
-        (None, Some(ending)) => end_run(conn, &lease.run_id, ending, now)?,
-        (None, None) => {}
+    if let Some((ending, row)) = ended {
+        after_end(conn, ending, row, now)?;
     }
     if commit.wait {
         children::park(conn, &lease.run_id, commit.awaits_children, now)?;
