@@ -57,6 +57,7 @@ mod run_rows;
 mod schedules;
 mod sealed;
 mod slots;
+mod wal_lock;
 mod watch;
 mod workers;
 mod writer;

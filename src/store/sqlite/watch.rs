@@ -16,6 +16,13 @@
 //! instead of looking every 150 µs through its fsync, which measured with
 //! one run at a time cost ~8 % of the process's CPU.
 //!
+//! A change no commit follows (a commit's last frames, written after the
+//! watch was armed again; a checkpoint) would keep the check looking for
+//! [`CHECK_FOR`]; it stops as soon as no other process holds the WAL's
+//! write lock ([`WriteLock`]), since a commit in progress holds it until it
+//! is visible; looking on for nothing cost the CPU of a process whose
+//! neighbour commits all the time (a server during a burn-down).
+//!
 //! The watch is one-shot (`IN_ONESHOT`) and re-armed after each wake-up,
 //! before the counter moves. A standing watch makes the kernel queue an
 //! event on every `write` to the WAL (two per page of every commit, in every
@@ -34,6 +41,8 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OpenFlags};
 use tokio::sync::watch;
+
+use super::wal_lock::WriteLock;
 
 /// How often the commit check looks at `data_version` after a hint.
 const CHECK_EVERY: Duration = Duration::from_micros(150);
@@ -114,7 +123,11 @@ fn start(db: &Path, wal: &Path, own: Arc<OwnWrites>) -> io::Result<watch::Receiv
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(db, flags).map_err(io::Error::other)?;
     let (tx, rx) = watch::channel(0u64);
-    std::thread::Builder::new().name("wingman-watch".into()).spawn(move || forward(fd, name, conn, tx, own))?;
+    let mut shm = db.as_os_str().to_owned();
+    shm.push("-shm");
+    let shm = std::path::PathBuf::from(shm);
+    let watching = Watching { fd, name, conn, shm };
+    std::thread::Builder::new().name("wingman-watch".into()).spawn(move || forward(watching, tx, own))?;
     Ok(rx)
 }
 
@@ -143,12 +156,26 @@ fn rearm(fd: i32, name: &CString, tx: &watch::Sender<u64>) -> io::Result<()> {
     }
 }
 
+/// What the watch thread watches: the inotify descriptor and the `-wal`
+/// file's name, and the database through a connection of its own and its
+/// `-shm` file.
+struct Watching {
+    fd: OwnedFd,
+    name: CString,
+    conn: Connection,
+    shm: std::path::PathBuf,
+}
+
 /// The watch thread: waits for inotify events, re-arms the watch, waits for
 /// the commit to become visible, then bumps the counter. Ends when every
 /// receiver is gone (noticed at the next event).
-fn forward(fd: OwnedFd, name: CString, conn: Connection, tx: watch::Sender<u64>, own: Arc<OwnWrites>) {
+fn forward(watching: Watching, tx: watch::Sender<u64>, own: Arc<OwnWrites>) {
+    let Watching { fd, name, conn, shm } = watching;
     let mut buf = [0u8; 4096];
     let mut seen = data_version(&conn).unwrap_or(0);
+    // Looked for again until found: where `/proc/locks` never names the
+    // file, the check looks as long as it always did.
+    let mut lock = None;
     loop {
         // SAFETY: reading into a buffer we own, at most its length.
         let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
@@ -170,21 +197,34 @@ fn forward(fd: OwnedFd, name: CString, conn: Connection, tx: watch::Sender<u64>,
         seen = if own.wait_while_held(OWN_COMMIT_FOR) {
             data_version(&conn).unwrap_or(seen)
         } else {
-            committed_after(&conn, seen)
+            if lock.is_none() {
+                lock = WriteLock::find(&shm);
+            }
+            committed_after(&conn, seen, lock.as_ref(), CHECK_FOR)
         };
         tx.send_modify(|n| *n = n.wrapping_add(1));
     }
 }
 
 /// Waits until another connection's commit is visible (`data_version` moved
-/// past `seen`), or [`CHECK_FOR`] passed; returns the version now seen.
-fn committed_after(conn: &Connection, seen: i64) -> i64 {
-    let deadline = Instant::now() + CHECK_FOR;
+/// past `seen`), until no other process is writing (`lock`, where it can be
+/// read), or for `limit`; returns the version now seen.
+fn committed_after(conn: &Connection, seen: i64, lock: Option<&WriteLock>, limit: Duration) -> i64 {
+    let deadline = Instant::now() + limit;
+    let mut first = true;
     loop {
         let now = data_version(conn).unwrap_or(seen);
         if now != seen || Instant::now() >= deadline {
             return now;
         }
+        // Nobody holds the write lock: a commit that made the change has
+        // become visible (it held the lock until then), so a second look
+        // sees it; or no commit made it. Not asked at the first look, which
+        // nearly always finds a commit still writing.
+        if !first && lock.is_some_and(|lock| !lock.held_elsewhere()) {
+            return data_version(conn).unwrap_or(seen);
+        }
+        first = false;
         std::thread::sleep(CHECK_EVERY);
     }
 }
@@ -261,10 +301,28 @@ mod tests {
         writer.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (x)").unwrap();
         let reader = rusqlite::Connection::open(&db).unwrap();
         let seen = super::data_version(&reader).unwrap();
-        assert_eq!(super::committed_after(&reader, seen), seen, "nothing committed: it gives up");
+        let check = |seen| super::committed_after(&reader, seen, None, super::CHECK_FOR);
+        assert_eq!(check(seen), seen, "nothing committed: it gives up");
         writer.execute("INSERT INTO t VALUES (1)", []).unwrap();
-        let after = super::committed_after(&reader, seen);
+        let after = check(seen);
         assert_ne!(after, seen, "another connection committed");
-        assert_eq!(super::committed_after(&reader, after), after);
+        assert_eq!(check(after), after);
+    }
+
+    #[test]
+    fn the_commit_check_stops_looking_once_no_other_process_is_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db");
+        let writer = rusqlite::Connection::open(&db).unwrap();
+        writer.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (x)").unwrap();
+        let reader = rusqlite::Connection::open(&db).unwrap();
+        let seen = super::data_version(&reader).unwrap();
+        let shm = dir.path().join("db-shm");
+        let lock = super::super::wal_lock::found(&shm);
+        // Far longer than the check can take when it knows nobody writes.
+        let limit = Duration::from_secs(60);
+        let started = std::time::Instant::now();
+        assert_eq!(super::committed_after(&reader, seen, Some(&lock), limit), seen);
+        assert!(started.elapsed() < limit / 2, "it stopped without waiting out its limit");
     }
 }
