@@ -21,6 +21,25 @@ use wingman::domain::model::{new_id, FleetRunStatus, RunInput, RunStatus};
 use wingman::domain::subagent::ParentCall;
 use wingman::store::{Commit, FormationRunFilter, Lease, NewChild, Order, Store, StoreError};
 
+/// The sub-agent's run that `parent`'s call `c1` starts, answered by `agent`
+/// in a session of its own.
+fn child_of(parent: &str, agent: &wingman::domain::model::Agent, dir: &std::path::Path) -> NewChild {
+    let call = ParentCall {
+        run_id: parent.into(),
+        call_id: "c1".into(),
+        step: 1,
+        tool: "agent__a".into(),
+        depth: 1,
+        max_depth: 3,
+    };
+    NewChild {
+        run_id: new_id(),
+        session: new_session(dir, Some(&agent.id)),
+        agent: agent.clone(),
+        input: RunInput { message: "the task".into(), parent: Some(call), ..RunInput::new("", Default::default()) },
+    }
+}
+
 /// A formation `first` → `second`, both answered by `agent`.
 fn two_steps(agent: &wingman::domain::model::Agent, dir: &std::path::Path) -> NewFormationRun {
     let now = Utc::now();
@@ -170,13 +189,7 @@ store_tests! {
         let parent = enqueue(&store, &s, &parent_agent, "delegate").await;
         let lease = claim(&store, &parent).await;
         let before = store.read_events(&parent, 0, 100).await.unwrap();
-        let call = ParentCall { run_id: parent.clone(), call_id: "c1".into(), step: 1, tool: "agent__a".into(), depth: 1, max_depth: 3 };
-        let child = NewChild {
-            run_id: new_id(),
-            session: new_session(dir.path(), Some(&parent_agent.id)),
-            agent: parent_agent.clone(),
-            input: RunInput { message: "the task".into(), parent: Some(call), ..RunInput::new("", Default::default()) },
-        };
+        let child = child_of(&parent, &parent_agent, dir.path());
         let child_id = child.run_id.clone();
         let mut ending = text_commit(1, "done already", true);
         ending.children = vec![child];
@@ -196,14 +209,7 @@ store_tests! {
         let s = session(&store, dir.path()).await;
         let parent = enqueue(&store, &s, &parent_agent, "delegate").await;
         let lease = claim(&store, &parent).await;
-        let child_session = new_session(dir.path(), Some(&parent_agent.id));
-        let call = ParentCall { run_id: parent.clone(), call_id: "c1".into(), step: 1, tool: "agent__a".into(), depth: 1, max_depth: 3 };
-        let child = NewChild {
-            run_id: new_id(),
-            session: child_session,
-            agent: parent_agent.clone(),
-            input: RunInput { message: "the task".into(), parent: Some(call), ..RunInput::new("", Default::default()) },
-        };
+        let child = child_of(&parent, &parent_agent, dir.path());
         let child_id = child.run_id.clone();
         let started = Checkpoint {
             step: 1,

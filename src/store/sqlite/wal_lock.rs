@@ -90,6 +90,15 @@ impl Held {
     }
 }
 
+/// A test's database at `db` in WAL mode with a table `t`, and a
+/// connection to it.
+#[cfg(test)]
+pub fn wal_database(db: &Path) -> rusqlite::Connection {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (x)").unwrap();
+    conn
+}
+
 /// The write lock of `shm` for a test, looked for a few times (as the watch
 /// looks again at each change), or a failure saying what `/proc/locks` held.
 #[cfg(test)]
@@ -146,10 +155,8 @@ mod tests {
     fn another_processs_write_transaction_is_seen_and_so_is_its_end() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("db");
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1)").unwrap();
-        let shm = dir.path().join("db-shm");
-        let lock = found(&shm);
+        let conn = wal_database(&db);
+        let lock = found(&dir.path().join("db-shm"));
         conn.execute_batch("BEGIN IMMEDIATE; INSERT INTO t VALUES (3)").unwrap();
         assert!(!lock.held_elsewhere(), "this process's own write is not another's");
         conn.execute_batch("COMMIT").unwrap();

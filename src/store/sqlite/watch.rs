@@ -297,8 +297,7 @@ mod tests {
     fn the_commit_check_sees_other_connections_commits_and_gives_up_without_one() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("db");
-        let writer = rusqlite::Connection::open(&db).unwrap();
-        writer.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (x)").unwrap();
+        let writer = super::super::wal_lock::wal_database(&db);
         let reader = rusqlite::Connection::open(&db).unwrap();
         let seen = super::data_version(&reader).unwrap();
         let check = |seen| super::committed_after(&reader, seen, None, super::CHECK_FOR);
@@ -313,12 +312,10 @@ mod tests {
     fn the_commit_check_stops_looking_once_no_other_process_is_writing() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("db");
-        let writer = rusqlite::Connection::open(&db).unwrap();
-        writer.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (x)").unwrap();
+        let _writer = super::super::wal_lock::wal_database(&db);
         let reader = rusqlite::Connection::open(&db).unwrap();
         let seen = super::data_version(&reader).unwrap();
-        let shm = dir.path().join("db-shm");
-        let lock = super::super::wal_lock::found(&shm);
+        let lock = super::super::wal_lock::found(&dir.path().join("db-shm"));
         // Far longer than the check can take when it knows nobody writes.
         let limit = Duration::from_secs(60);
         let started = std::time::Instant::now();
