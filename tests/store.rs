@@ -259,10 +259,7 @@ store_tests! {
             assert_eq!(store.claim_runs(&w, 1).await.unwrap().len(), 1);
             tokio::time::sleep(LEASE + Duration::from_millis(100)).await;
         }
-        // A lease long enough that a loaded machine cannot let it lapse
-        // between the registration and the claim.
-        let w = new_id();
-        store.register_worker(&w, "test", Duration::from_secs(30)).await.unwrap();
+        let w = patient_worker(&store).await;
         assert!(store.claim_runs(&w, 1).await.unwrap().is_empty());
         let failed = store.get_run(&run).await.unwrap().unwrap();
         assert_eq!(failed.status, RunStatus::Failed);
@@ -404,8 +401,7 @@ store_tests! {
 
 /// Claims the session's next run and executes it to the end with the loop.
 async fn execute_next(store: &Arc<dyn Store>, config: LoopConfig) -> (String, RunExit) {
-    let w = worker(store).await;
-    store.heartbeat(&w, Duration::from_secs(60)).await.unwrap();
+    let w = patient_worker(store).await;
     let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
     let run_id = claim.lease.run_id.clone();
     (run_id, engine::execute(store.clone(), config, claim, RunSignals::default()).await)

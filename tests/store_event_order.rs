@@ -15,7 +15,6 @@ use std::time::Duration;
 use serde_json::json;
 use store_support::*;
 use wingman::domain::event::RunEvent;
-use wingman::domain::model::new_id;
 use wingman::store::{Commit, EventCursor, Store};
 
 const RUNS: usize = 24;
@@ -29,8 +28,7 @@ store_tests! {
             let s = session(&store, dir.path()).await;
             enqueue(&store, &s, &a, &format!("{r}")).await;
         }
-        let w = new_id();
-        store.register_worker(&w, "test", Duration::from_secs(60)).await.unwrap();
+        let w = patient_worker(&store).await;
         let claims = store.claim_runs(&w, RUNS as u32).await.unwrap();
         assert_eq!(claims.len(), RUNS);
         let start = store.event_cursor().await.unwrap();
@@ -127,8 +125,7 @@ store_tests! {
         let a = agent(json!({}), 100);
         let s = session(&store, dir.path()).await;
         enqueue(&store, &s, &a, "one").await;
-        let w = new_id();
-        store.register_worker(&w, "test", Duration::from_secs(60)).await.unwrap();
+        let w = patient_worker(&store).await;
         let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
         let run = claim.lease.run_id.clone();
         let start = store.event_cursor().await.unwrap();
@@ -178,8 +175,7 @@ store_tests! {
             enqueue(&store, &s, &a, &format!("second {r}")).await;
             sessions.push(s);
         }
-        let w = new_id();
-        store.register_worker(&w, "test", Duration::from_secs(60)).await.unwrap();
+        let w = patient_worker(&store).await;
         let claims = store.claim_runs(&w, 100).await.unwrap();
         assert_eq!(claims.len(), RUNS, "one run per session");
         let cancelled: HashSet<String> = claims.iter().step_by(5).map(|c| c.lease.run_id.clone()).collect();

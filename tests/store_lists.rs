@@ -21,7 +21,7 @@ store_tests! {
         let busy = worker(&store).await;
         let claimed = store.claim_runs(&busy, 10).await.unwrap();
         assert_eq!(claimed.len(), 2);
-        let idle = worker(&store).await;
+        let idle = patient_worker(&store).await;
         let gone = worker(&store).await;
         store.deregister_worker(&gone).await.unwrap();
 
@@ -37,10 +37,9 @@ store_tests! {
 
         // The busy worker's lease lapses: it still holds its runs (until
         // another worker rescues them), and says so.
-        for _ in 0..4 {
-            tokio::time::sleep(LEASE / 3).await;
-            assert_ne!(store.heartbeat(&idle, LEASE).await.unwrap(), Heartbeat::Lost);
-        }
+        tokio::time::sleep(LEASE + LEASE / 3).await;
+        let renewed = store.heartbeat(&idle, PATIENT_LEASE).await.unwrap();
+        assert_eq!(renewed, Heartbeat::Renewed { held_runs: vec![] });
         let listed = store.list_workers().await.unwrap();
         assert_eq!(listed[0].id, idle, "the live worker first: {listed:?}");
         let lapsed = listed.iter().find(|w| w.id == busy).unwrap();

@@ -9,7 +9,6 @@
 mod store_support;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::json;
 use store_support::*;
@@ -38,13 +37,6 @@ const CASES: &[&[Earlier]] = &[
     &[Earlier::Ended(RunStatus::Succeeded), Earlier::Ended(RunStatus::Cancelled)],
     &[Earlier::Ended(RunStatus::Failed), Earlier::Waiting],
 ];
-
-/// A worker whose lease outlasts the test.
-async fn patient_worker(store: &Arc<dyn Store>) -> String {
-    let w = worker(store).await;
-    store.heartbeat(&w, Duration::from_secs(60)).await.unwrap();
-    w
-}
 
 /// Puts a new run of session `s` in the state `earlier` says.
 async fn earlier_run(store: &Arc<dyn Store>, s: &str, earlier: Earlier) {

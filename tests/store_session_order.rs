@@ -31,13 +31,6 @@ async fn queued_session(store: &Arc<dyn Store>, dir: &std::path::Path) -> (Strin
     (s, runs, a)
 }
 
-/// A worker with a lease long enough to outlast the test.
-async fn patient_worker(store: &Arc<dyn Store>) -> String {
-    let w = worker(store).await;
-    store.heartbeat(&w, Duration::from_secs(60)).await.unwrap();
-    w
-}
-
 /// Claims as much as a worker could take, and checks it is exactly `expected`.
 async fn claim_exactly(store: &Arc<dyn Store>, w: &str, expected: Option<&str>) -> Option<Claim> {
     let mut claims = store.claim_runs(w, 10).await.unwrap();

@@ -14,6 +14,8 @@ use wingman::domain::model::{new_id, Agent, Message, RunInput, RunKind, RunStatu
 use wingman::store::{self, Commit, Finish, NewRun, Store};
 
 pub const LEASE: Duration = Duration::from_millis(300);
+/// The lease of a [`patient_worker`].
+pub const PATIENT_LEASE: Duration = Duration::from_secs(600);
 
 #[path = "../pg_support/mod.rs"]
 pub mod pg_support;
@@ -207,6 +209,14 @@ async fn enqueue_carrying(
 pub async fn worker(store: &Arc<dyn Store>) -> String {
     let id = new_id();
     store.register_worker(&id, "test", LEASE).await.unwrap();
+    id
+}
+
+/// A worker whose lease no test outlives, for the tests that time only
+/// another worker's lapse: a loaded machine cannot let this one lapse too.
+pub async fn patient_worker(store: &Arc<dyn Store>) -> String {
+    let id = new_id();
+    store.register_worker(&id, "test", PATIENT_LEASE).await.unwrap();
     id
 }
 
