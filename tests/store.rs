@@ -468,6 +468,37 @@ store_tests! {
     }
 
     #[tokio::test]
+    async fn a_runs_missing_work_dir_is_made_before_its_tools_run(store, dir) {
+        let work = dir.path().join("not").join("yet");
+        let call = json!({"tool_calls": [{"name": "bash", "input": {"command": "pwd"}}]});
+        let a = agent(json!({"script": [call, {"text": "done"}]}), 5);
+        let s = session(&store, dir.path()).await;
+        // Made at the first run's step, and again at the second's once removed.
+        for round in 0..2 {
+            assert!(!work.exists());
+            let run = NewRun {
+                id: new_id(),
+                kind: RunKind::Message,
+                session_id: Some(s.clone()),
+                agent: a.clone(),
+                input: RunInput::new("where?", Default::default()),
+                work_dir: work.to_string_lossy().into_owned(),
+                max_attempts: 1,
+                strategy: Default::default(),
+                from_past: None,
+            };
+            store.enqueue_run(run, None).await.unwrap();
+            let (run, _) = execute_next(&store, LoopConfig::default()).await;
+            assert_eq!(store.get_run(&run).await.unwrap().unwrap().status, RunStatus::Succeeded, "round {round}");
+            let result = store.read_events(&run, 0, 100).await.unwrap().into_iter().find(|e| e.kind == "tool_result");
+            let result = result.expect("the call ran").data;
+            assert_eq!(result["is_error"], false, "{result:?}");
+            assert!(result["output"].as_str().unwrap().contains("not/yet"), "{result:?}");
+            std::fs::remove_dir_all(&work).unwrap();
+        }
+    }
+
+    #[tokio::test]
     async fn streamed_text_is_coalesced_but_never_lost(store, dir) {
         let words: Vec<String> = (0..40).map(|i| format!("w{i}")).collect();
         let text = words.join(" ");

@@ -19,8 +19,13 @@ impl Execution {
     /// are left to the loop, which takes it in first.
     pub(super) async fn run_tools(&mut self, step: u32, calls: Vec<Outcome>) -> Result<Option<RunExit>, StoreError> {
         let work_dir = std::path::PathBuf::from(&self.ctx.work_dir);
-        if let Err(e) = tokio::fs::create_dir_all(&work_dir).await {
-            tracing::warn!(error = %e, dir = %work_dir.display(), "could not create the work_dir");
+        // Looked at on this thread: the directory nearly always exists, and a
+        // hop to a blocking thread to learn so was a tenth of a durable step
+        // (docs/benchmarks.md, item 25).
+        if !work_dir.is_dir() {
+            if let Err(e) = tokio::fs::create_dir_all(&work_dir).await {
+                tracing::warn!(error = %e, dir = %work_dir.display(), "could not create the work_dir");
+            }
         }
         // A copy: results are written between batches, which borrows the execution.
         let agent = self.ctx.agent.clone();
