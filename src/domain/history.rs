@@ -96,6 +96,12 @@ impl History {
         self.len() == 0
     }
 
+    /// The characters a provider is sent ([`compaction::chars_of`]),
+    /// summary included.
+    pub fn chars(&self) -> usize {
+        self.chars
+    }
+
     /// The prompt's size estimated from its characters, in tokens.
     pub fn tokens(&self) -> u64 {
         compaction::tokens_of(self.chars)
@@ -478,16 +484,19 @@ mod tests {
     }
 
     #[test]
-    fn the_words_kept_are_those_of_the_messages_sent() {
+    fn the_words_and_characters_kept_are_those_of_the_messages_sent() {
         let counted = |h: &History| h.iter().map(compaction::words_of).sum::<u64>();
+        let chars = |h: &History| h.iter().map(compaction::chars_of).sum::<usize>();
         let history = History::default().extended(vec![HistoryRow {
             idx: 1,
             messages: vec![words(3, "a"), ask("1"), answer("1", 50), words(4, "b")],
         }]);
         assert_eq!((history.words(), counted(&history)), (3 + 1 + 1 + 4, 9));
+        assert_eq!(history.chars(), chars(&history));
         let marker = summarized("they talked a while");
         let history = history.followed_by([marker.message(), words(2, "c")]);
         assert_eq!(history.words(), counted(&history), "after a compaction, as before");
-        assert!(history.words() > 0);
+        assert_eq!(history.chars(), chars(&history), "after a compaction, as before");
+        assert!(history.words() > 0 && history.chars() > 0);
     }
 }

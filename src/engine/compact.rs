@@ -76,13 +76,20 @@ impl Execution {
             (None, Some(window)) if by_itself => (Reason::Context, Some(window)),
             (None, _) => return Ok(Compacted::Proceed),
         };
-        let view = self.view();
+        let conversation = checkpoint::conversation(&self.ctx.run.input, &self.ctx.checkpoints);
         let overhead = overhead_tokens(self.system().as_deref(), tools);
-        let estimate = self.prompt_estimate(&view) + overhead;
+        let estimate = self.prompt_estimate(&conversation) + overhead;
         // Without a figure, the prompt that was refused is taken as a little too long.
         let window = window.unwrap_or(estimate * 3 / 4);
         let budget = Budget::new(window, &self.ctx.agent.compaction);
         let forced = reason == Reason::Overflow;
+        // A prompt that fits is not planned for (`plan` would find nothing to
+        // do): the view copies a pointer per message of the session, which at
+        // every step of a long session was a tenth of the engine's time.
+        if !forced && estimate <= budget.threshold {
+            return Ok(Compacted::Proceed);
+        }
+        let view = self.ctx.history.clone().followed_by(conversation);
         match compaction::plan(view.messages(), view.first(), estimate, &budget, forced) {
             Some(plan) => self.compact(step, provider, view, plan, budget, reason, overhead).await,
             None if forced => {
@@ -278,27 +285,33 @@ impl Execution {
         Ok(self.retry_later(step, failures, &error, reason).await?.map_or(Compacted::Retry, Compacted::Exit))
     }
 
-    /// What the next inference would send after the instructions: the
-    /// session's history and the run's conversation, compactions applied.
-    pub(super) fn view(&self) -> History {
-        let conversation = checkpoint::conversation(&self.ctx.run.input, &self.ctx.checkpoints);
-        self.ctx.history.clone().followed_by(conversation)
-    }
-
     /// The prompt's size: the provider's count for the run's last answer
     /// plus an estimate of what came after it, where the provider reported
     /// one since the last compaction; else an estimate of it all. The larger
-    /// of the two, since an estimate from characters may fall short.
-    fn prompt_estimate(&self, view: &History) -> u64 {
-        let estimated = view.tokens();
+    /// of the two, since an estimate from characters may fall short. The
+    /// session's history is counted from what it keeps, not copied, unless
+    /// the run compacted it (`conversation` holds a marker).
+    fn prompt_estimate(&self, conversation: &[Message]) -> u64 {
+        let history = &self.ctx.history;
+        if conversation.iter().any(|m| compaction::marker_of(m).is_some()) {
+            let view = history.clone().followed_by(conversation.iter().cloned());
+            return self.estimate_after_answer(view.tokens(), view.messages().iter().map(AsRef::as_ref));
+        }
+        let chars = history.chars() + conversation.iter().map(compaction::chars_of).sum::<usize>();
+        let sent = history.messages().iter().map(AsRef::as_ref).chain(conversation);
+        self.estimate_after_answer(compaction::tokens_of(chars), sent)
+    }
+
+    /// [`Self::prompt_estimate`] from the estimate of it all and the
+    /// messages sent after the summary, oldest first.
+    fn estimate_after_answer<'a>(&self, estimated: u64, sent: impl DoubleEndedIterator<Item = &'a Message>) -> u64 {
         let Some((step, message, usage)) = checkpoint::last_answer(&self.ctx.checkpoints) else { return estimated };
         let (_, latest) = checkpoint::compactions_done(&self.ctx.checkpoints);
         if latest || checkpoint::compacted_after(&self.ctx.checkpoints, step) {
             return estimated;
         }
         let reported = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
-        let since: usize =
-            view.messages().iter().rev().take_while(|m| m.as_ref() != message).map(|m| compaction::chars_of(m)).sum();
+        let since: usize = sent.rev().take_while(|m| *m != message).map(compaction::chars_of).sum();
         estimated.max(reported + usage.output_tokens + compaction::tokens_of(since))
     }
 
