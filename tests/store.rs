@@ -93,7 +93,7 @@ store_tests! {
         // Below the key's runs in priority, so that fair queuing does not
         // put it before them: a claim reaches it only past all of them.
         let plain = enqueue_at(&store, &session(&store, dir.path()).await, &a, "plain", -1).await;
-        let w = worker(&store).await;
+        let w = patient_worker(&store).await;
         let first = store.claim_runs(&w, 1).await.unwrap();
         assert_eq!(first[0].lease.run_id, keyed[0]);
         // Eight rounds of one row each would hold only eight of the 11 left
@@ -103,7 +103,7 @@ store_tests! {
         assert!(!store.has_claimable().await.unwrap(), "the key's 11 wait held");
         let mut running = first[0].lease.clone();
         for next_of_key in &keyed[1..] {
-            store.heartbeat(&w, LEASE).await.unwrap();
+            store.heartbeat(&w, PATIENT_LEASE).await.unwrap();
             store.commit(&running, text_commit(1, "done", true)).await.unwrap();
             let next = store.claim_runs(&w, 10).await.unwrap();
             let ids: Vec<&str> = next.iter().map(|c| c.lease.run_id.as_str()).collect();
@@ -311,7 +311,7 @@ store_tests! {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &a, "x").await;
-        let w = worker(&store).await;
+        let w = patient_worker(&store).await;
         let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
         store.release_run(&claim.lease, HandBack::AtStepBoundary).await.unwrap();
         let queued = store.get_run(&run).await.unwrap().unwrap();
@@ -329,7 +329,7 @@ store_tests! {
         assert_eq!(cancelled.status, RunStatus::Cancelled);
         assert!(matches!(store.commit(&claim.lease, text_commit(1, "late", true)).await, Err(StoreError::Fenced)));
         assert!(matches!(store.cancel_run(&run, &admin()).await, Err(StoreError::Conflict(_))));
-        match store.heartbeat(&w, LEASE).await.unwrap() {
+        match store.heartbeat(&w, PATIENT_LEASE).await.unwrap() {
             Heartbeat::Renewed { held_runs } => assert!(held_runs.is_empty(), "the worker learns it lost the run"),
             Heartbeat::Lost => panic!("the lease is still valid"),
         }
@@ -340,7 +340,7 @@ store_tests! {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &a, "x").await;
-        let w = worker(&store).await;
+        let w = patient_worker(&store).await;
         for (before, clean) in
             [(HandBack::AtStepBoundary, true), (HandBack::Interrupted, false), (HandBack::DatabaseLost, false)]
         {
@@ -349,7 +349,7 @@ store_tests! {
             // The claim's answer is lost: the heartbeat names the run with the
             // lease that claim took, so the worker can hand back exactly it.
             let lost = store.claim_runs(&w, 1).await.unwrap().remove(0);
-            match store.heartbeat(&w, LEASE).await.unwrap() {
+            match store.heartbeat(&w, PATIENT_LEASE).await.unwrap() {
                 Heartbeat::Renewed { held_runs } => assert_eq!(held_runs, std::slice::from_ref(&lost.lease)),
                 Heartbeat::Lost => panic!("the lease is still valid"),
             }

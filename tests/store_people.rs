@@ -74,12 +74,12 @@ store_tests! {
         let s = session(&store, dir.path()).await;
         let run = enqueue(&store, &s, &agent(json!({}), 5), "x").await;
         let next = enqueue(&store, &s, &agent(json!({}), 5), "y").await;
-        let w = worker(&store).await;
+        let w = patient_worker(&store).await;
         let claim = store.claim_runs(&w, 1).await.unwrap().remove(0);
         let asked = RunEvent::ApprovalRequested { step: 1, calls: vec![] };
         store.commit(&claim.lease, Commit { events: vec![asked], wait: true, ..Default::default() }).await.unwrap();
         assert_eq!(status(&store, &run).await, RunStatus::Waiting);
-        match store.heartbeat(&w, LEASE).await.unwrap() {
+        match store.heartbeat(&w, PATIENT_LEASE).await.unwrap() {
             Heartbeat::Renewed { held_runs } => assert!(held_runs.is_empty(), "{held_runs:?}"),
             Heartbeat::Lost => panic!("lease lost"),
         }

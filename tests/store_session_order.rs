@@ -163,10 +163,10 @@ store_tests! {
     async fn a_run_submitted_as_the_running_one_ends_is_never_stranded(store, dir) {
         let a = agent(json!({}), 5);
         let s = session(&store, dir.path()).await;
-        let w = worker(&store).await;
+        let w = patient_worker(&store).await;
         enqueue(&store, &s, &a, "m0").await;
         for round in 1..=200 {
-            store.heartbeat(&w, LEASE).await.unwrap();
+            store.heartbeat(&w, PATIENT_LEASE).await.unwrap();
             let running = store.claim_runs(&w, 1).await.unwrap().remove(0);
             // The submission starts up to 1.5 ms after the end, so that across
             // the rounds it meets the end at each of its statements.
