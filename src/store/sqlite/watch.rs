@@ -293,13 +293,20 @@ mod tests {
         assert!(changed(&mut rx).await, "and the next change as before");
     }
 
-    #[test]
-    fn the_commit_check_sees_other_connections_commits_and_gives_up_without_one() {
+    /// A WAL database with a connection that writes it and one that reads
+    /// it, and the version the reader has seen.
+    fn written_and_read() -> (tempfile::TempDir, rusqlite::Connection, rusqlite::Connection, i64) {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("db");
         let writer = super::super::wal_lock::wal_database(&db);
         let reader = rusqlite::Connection::open(&db).unwrap();
         let seen = super::data_version(&reader).unwrap();
+        (dir, writer, reader, seen)
+    }
+
+    #[test]
+    fn the_commit_check_sees_other_connections_commits_and_gives_up_without_one() {
+        let (_dir, writer, reader, seen) = written_and_read();
         let check = |seen| super::committed_after(&reader, seen, None, super::CHECK_FOR);
         assert_eq!(check(seen), seen, "nothing committed: it gives up");
         writer.execute("INSERT INTO t VALUES (1)", []).unwrap();
@@ -310,11 +317,7 @@ mod tests {
 
     #[test]
     fn the_commit_check_stops_looking_once_no_other_process_is_writing() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("db");
-        let _writer = super::super::wal_lock::wal_database(&db);
-        let reader = rusqlite::Connection::open(&db).unwrap();
-        let seen = super::data_version(&reader).unwrap();
+        let (dir, _writer, reader, seen) = written_and_read();
         let lock = super::super::wal_lock::found(&dir.path().join("db-shm"));
         // Far longer than the check can take when it knows nobody writes.
         let limit = Duration::from_secs(60);
