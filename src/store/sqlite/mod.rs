@@ -60,6 +60,7 @@ mod slots;
 mod wal_lock;
 mod watch;
 mod workers;
+mod write_job;
 mod writer;
 
 pub use migrate::up_to as migrate_up_to;
@@ -213,7 +214,7 @@ impl Store for SqliteStore {
     }
 
     async fn enqueue_run(&self, run: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued> {
-        self.writer.write(move |c| queue::enqueue(c, run, key)).await
+        self.writer.write_repeatable(move |c| queue::enqueue(c, &run, key.as_ref())).await
     }
 
     async fn get_run(&self, id: &str) -> StoreResult<Option<Run>> {
@@ -422,17 +423,17 @@ impl Store for SqliteStore {
 
     async fn register_worker(&self, id: &str, name: &str, lease: Duration) -> StoreResult<()> {
         let (id, name) = (id.to_string(), name.to_string());
-        self.writer.write(move |c| workers::register(c, &id, &name, lease, Utc::now())).await
+        self.writer.write_repeatable(move |c| workers::register(c, &id, &name, lease, Utc::now())).await
     }
 
     async fn heartbeat(&self, id: &str, lease: Duration) -> StoreResult<Heartbeat> {
         let id = id.to_string();
-        self.writer.write(move |c| workers::heartbeat(c, &id, lease, Utc::now())).await
+        self.writer.write_repeatable(move |c| workers::heartbeat(c, &id, lease, Utc::now())).await
     }
 
     async fn deregister_worker(&self, id: &str) -> StoreResult<()> {
         let id = id.to_string();
-        self.writer.write(move |c| workers::deregister(c, &id)).await
+        self.writer.write_repeatable(move |c| workers::deregister(c, &id)).await
     }
 
     async fn list_workers(&self) -> StoreResult<Vec<WorkerInfo>> {
@@ -449,7 +450,7 @@ impl Store for SqliteStore {
 
     async fn claim_runs(&self, worker_id: &str, limit: u32) -> StoreResult<Vec<Claim>> {
         let worker_id = worker_id.to_string();
-        self.writer.write(move |c| queue::claim(c, &worker_id, limit, Utc::now())).await
+        self.writer.write_repeatable(move |c| queue::claim(c, &worker_id, limit, Utc::now())).await
     }
 
     async fn load_runs(&self, run_ids: Vec<String>, histories: Arc<HistoryCache>) -> StoreResult<Vec<RunContext>> {
@@ -458,7 +459,7 @@ impl Store for SqliteStore {
 
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<Committed> {
         let lease = lease.clone();
-        self.writer.write(move |c| progress::commit(c, &lease, commit, Utc::now())).await
+        self.writer.write_repeatable(move |c| progress::commit(c, &lease, &commit, Utc::now())).await
     }
 
     async fn read_inbox(&self, run_id: &str) -> StoreResult<Vec<InboxItem>> {
@@ -468,7 +469,7 @@ impl Store for SqliteStore {
 
     async fn release_run(&self, lease: &Lease, how: HandBack) -> StoreResult<()> {
         let lease = lease.clone();
-        self.writer.write(move |c| queue::release(c, &lease, how, Utc::now())).await
+        self.writer.write_repeatable(move |c| queue::release(c, &lease, how, Utc::now())).await
     }
 
     async fn put_credentials(&self, owner: &str, keys: Vec<(String, ApiKey)>) -> StoreResult<Vec<CredentialInfo>> {

@@ -87,11 +87,11 @@ fn step_change(effect: &Effect) -> (bool, Option<i64>) {
 /// lease is gone or the rules refuse the commit ([`lifecycle::admit`]):
 /// checkpoints, events, the shell state its session keeps, and, when the
 /// commit ends the run, its end.
-pub fn commit(conn: &Connection, lease: &Lease, commit: Commit, now: DateTime<Utc>) -> StoreResult<Committed> {
+pub fn commit(conn: &Connection, lease: &Lease, commit: &Commit, now: DateTime<Utc>) -> StoreResult<Committed> {
     let inbox: Vec<u64> = people::read_inbox(conn, &lease.run_id)?.iter().map(|item| item.seq).collect();
-    let inbox_newest = lifecycle::admit(&commit, &inbox)?;
+    let inbox_newest = lifecycle::admit(commit, &inbox)?;
     let stored = if commit.needs_stored() { Some(stored(conn, &lease.run_id)?) } else { None };
-    let done = lifecycle::complete(&commit, stored);
+    let done = lifecycle::complete(commit, stored);
     // A commit that ends its run fences and ends it in one statement, so
     // that the run's row is rewritten once. (It starts no children, which
     // the end would have to count: `admit` refuses that.)

@@ -17,8 +17,8 @@ const ACTIVE: &str = "('queued','running','waiting')";
 
 /// [`crate::store::Store::enqueue_run`]: the key looked up, the strategy
 /// carried out, then the run inserted, in the writer's transaction.
-pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> StoreResult<Enqueued> {
-    if let Some(key) = &key {
+pub fn enqueue(conn: &Connection, new: &NewRun, key: Option<&IdempotencyKey>) -> StoreResult<Enqueued> {
+    if let Some(key) = key {
         if let Some(run) = replayed(conn, key)? {
             return Ok(Enqueued { run, created: false });
         }
@@ -35,12 +35,12 @@ pub fn enqueue(conn: &Connection, new: NewRun, key: Option<IdempotencyKey>) -> S
         Some(session_id) => turn::starts_blocked(session_is_busy(conn, session_id)?),
         None => false,
     };
-    let vt = super::fair::first_start(conn, &new, 1)?;
-    insert_run(conn, &new, blocked, None, vt, &lifecycle::queued(&new, None), at)?;
+    let vt = super::fair::first_start(conn, new, 1)?;
+    insert_run(conn, new, blocked, None, vt, &lifecycle::queued(new, None), at)?;
     if let Some(reused) = &from_past.reused {
         super::branches::reuse(conn, &new.id, reused, at)?;
     }
-    if let Some(key) = &key {
+    if let Some(key) = key {
         remember_key(conn, key, &new.id, at)?;
     }
     let run = get_run(conn, &new.id)?.ok_or(StoreError::NotFound("run"))?;

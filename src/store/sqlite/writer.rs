@@ -11,11 +11,19 @@
 //! measured ~125 µs per statement here; in-thread, a statement costs a few
 //! microseconds (docs/benchmarks.md, item 8).
 //!
-//! **Contract for writes:** each write runs inside a savepoint of the batch's
-//! transaction. A write that fails (a refusal, an error, a panic) is rolled
-//! back to its savepoint alone, so it never takes the other writes of its
+//! **Contract for writes:** a write that fails (a refusal, an error, a
+//! panic) leaves nothing behind and never takes the other writes of its
 //! batch down with it. Only a failed COMMIT fails the whole batch, and then
 //! every caller in it gets [`StoreError::Unavailable`] (retrying may help).
+//!
+//! A write given to [`Writer::write`] runs inside a savepoint of the batch's
+//! transaction, so that it can be undone alone. A savepoint costs more than
+//! its three statements: SQLite copies every page an earlier write of the
+//! batch changed into the savepoint's journal before changing it again. A
+//! write given to [`Writer::write_repeatable`] promises that it may run twice
+//! (it changes nothing but the database); a batch made only of those runs
+//! without savepoints, and if one of them fails, the batch is rolled back
+//! whole and run again with a savepoint for each (docs/benchmarks.md, item 26).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -25,38 +33,11 @@ use rusqlite::{Connection, ErrorCode};
 use tokio::sync::{mpsc, oneshot};
 
 use super::watch::OwnWrites;
+use super::write_job::{once, run_cached, Failure, Job, Pending};
 use crate::store::{StoreError, StoreResult};
 
-/// Called once the batch's fate is known: `Ok` if it committed.
-type Finisher = Box<dyn FnOnce(Result<(), Failure>) + Send>;
-/// A write: runs against the connection (or, when the batch could not even
-/// begin, is told why), says whether it left the transaction clean
-/// (succeeded or refused before writing), and returns the finisher that
-/// delivers its answer after the commit.
-type Job = Box<dyn FnOnce(Result<&Connection, &Failure>) -> (bool, Finisher) + Send>;
-
-/// Why a batch wrote nothing, as every caller in it is told.
-#[derive(Debug, Clone)]
-struct Failure {
-    message: String,
-    disk_full: bool,
-}
-
-impl Failure {
-    fn of(e: &rusqlite::Error) -> Failure {
-        Failure { message: e.to_string(), disk_full: e.sqlite_error_code() == Some(ErrorCode::DiskFull) }
-    }
-
-    /// The error a caller gets: a full disk says so; anything else may pass.
-    fn error(&self) -> StoreError {
-        let message = format!("not committed: {}", self.message);
-        if self.disk_full {
-            StoreError::DiskFull(message.into())
-        } else {
-            StoreError::unavailable(message)
-        }
-    }
-}
+/// A write queued for the writer thread.
+type Queued = Box<dyn Job>;
 
 /// The most writes folded into one transaction.
 const MAX_BATCH: usize = 1024;
@@ -73,7 +54,7 @@ const SLOW_BATCH: Duration = Duration::from_secs(1);
 /// A handle to the writer thread.
 #[derive(Clone)]
 pub struct Writer {
-    jobs: mpsc::UnboundedSender<Job>,
+    jobs: mpsc::UnboundedSender<Queued>,
     own: Arc<OwnWrites>,
 }
 
@@ -113,58 +94,32 @@ impl Writer {
         T: Send + 'static,
         F: FnOnce(&Connection) -> StoreResult<T> + Send + 'static,
     {
-        let (tx, rx) = oneshot::channel::<StoreResult<T>>();
-        let job: Job = Box::new(move |conn| {
-            let (clean, result) = match conn {
-                Ok(conn) => in_savepoint(conn, write),
-                Err(failure) => (false, Err(failure.error())),
-            };
-            let finisher: Finisher = Box::new(move |commit| {
-                let answer = match (result, commit) {
-                    (Err(refused), _) => Err(refused),
-                    (Ok(value), Ok(())) => Ok(value),
-                    (Ok(_), Err(failure)) => Err(failure.error()),
-                };
-                let _ = tx.send(answer);
-            });
-            (clean, finisher)
-        });
+        let (tx, rx) = oneshot::channel();
+        self.queue(Box::new(once(write, tx)), rx).await
+    }
+
+    /// [`Writer::write`] for a write that may run twice: it changes nothing
+    /// but the database (no caches, no counters, no channels), so that a run
+    /// of it that was rolled back left no trace. A batch of such writes alone
+    /// runs without a savepoint for each.
+    pub async fn write_repeatable<T, F>(&self, write: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: Fn(&Connection) -> StoreResult<T> + Send + 'static,
+    {
+        let (tx, rx) = oneshot::channel();
+        self.queue(Box::new(Pending::repeatable(write, tx)), rx).await
+    }
+
+    async fn queue<T>(&self, job: Queued, answer: oneshot::Receiver<StoreResult<T>>) -> StoreResult<T> {
         self.jobs.send(job).map_err(|_| StoreError::unavailable("the writer has stopped"))?;
-        rx.await.map_err(|_| StoreError::unavailable("the writer dropped the write"))?
+        answer.await.map_err(|_| StoreError::unavailable("the writer dropped the write"))?
     }
-}
-
-/// Runs one write inside a savepoint, undoing it alone if it fails. Returns
-/// whether the transaction is still fit to commit, and the write's result.
-fn in_savepoint<T, F>(conn: &Connection, write: F) -> (bool, StoreResult<T>)
-where
-    F: FnOnce(&Connection) -> StoreResult<T>,
-{
-    if let Err(e) = run_cached(conn, "SAVEPOINT write") {
-        return (false, Err(e.into()));
-    }
-    // A panicking write must not take the writer thread (and with it every
-    // later write of the process) down: it fails and is undone like an error.
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write(conn)))
-        .unwrap_or_else(|_| Err(StoreError::internal("a write panicked")));
-    let undone = if result.is_err() { run_cached(conn, "ROLLBACK TO write") } else { Ok(()) };
-    match undone.and_then(|()| run_cached(conn, "RELEASE write")) {
-        Ok(()) => (true, result),
-        Err(e) => (false, result.and(Err(e.into()))),
-    }
-}
-
-/// Runs a statement that returns nothing, prepared once per connection: a
-/// savepoint's three statements run for every write and a transaction's two
-/// for every batch, and parsing them each time cost more than running them.
-fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
-    conn.prepare_cached(sql)?.execute([])?;
-    Ok(())
 }
 
 /// The writer thread: waits for a write, takes every other one waiting
 /// behind it, and runs them as one transaction. Ends when every handle is gone.
-fn writer_loop(conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>, own: &OwnWrites) {
+fn writer_loop(conn: Connection, mut rx: mpsc::UnboundedReceiver<Queued>, own: &OwnWrites) {
     while let Some(first) = rx.blocking_recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -177,40 +132,31 @@ fn writer_loop(conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>, own: &Own
     }
 }
 
-fn run_batch(conn: &Connection, batch: Vec<Job>, own: &OwnWrites) {
+fn run_batch(conn: &Connection, mut batch: Vec<Queued>, own: &OwnWrites) {
     let started = Instant::now();
     let size = batch.len();
-    if let Err(e) = begin_immediate(conn) {
-        // Nothing was written: each caller is told why.
-        tracing::error!(error = %e, writes = size, "could not start a write transaction");
-        let failure = Failure::of(&e);
-        if failure.disk_full {
-            crate::store::disk::noticed(false);
+    let (outcome, committing) = match run_writes(conn, &mut batch, own) {
+        Ok(true) => (run_cached(conn, "COMMIT").map_err(|e| Failure::of(&e)), true),
+        Ok(false) => {
+            let message = "a savepoint of the batch failed; the batch was rolled back".to_string();
+            (Err(Failure { message, disk_full: false }), false)
         }
-        for job in batch {
-            job(Err(&failure)).1(Err(failure.clone()));
+        Err(failure) => {
+            // Nothing was written: each caller is told why.
+            tracing::error!(error = %failure.message, writes = size, "could not start a write transaction");
+            if failure.disk_full {
+                crate::store::disk::noticed(false);
+            }
+            batch.iter_mut().for_each(|job| job.forget());
+            answer_all(batch, &Err(failure));
+            return;
         }
-        return;
-    }
-    own.took_lock();
-    let mut finishers = Vec::with_capacity(size);
-    let mut all_clean = true;
-    for job in batch {
-        let (clean, finish) = job(Ok(conn));
-        all_clean &= clean;
-        finishers.push(finish);
-    }
-    let outcome = if all_clean {
-        run_cached(conn, "COMMIT").map_err(|e| Failure::of(&e))
-    } else {
-        let message = "a savepoint of the batch failed; the batch was rolled back".to_string();
-        Err(Failure { message, disk_full: false })
     };
     if outcome.is_err() {
         let _ = conn.execute_batch("ROLLBACK");
     }
     own.released_lock();
-    if all_clean {
+    if committing {
         crate::store::disk::noticed(!matches!(&outcome, Err(failure) if failure.disk_full));
     }
     let took = started.elapsed();
@@ -218,8 +164,37 @@ fn run_batch(conn: &Connection, batch: Vec<Job>, own: &OwnWrites) {
         tracing::warn!(writes = size, millis = took.as_millis() as u64, "slow write batch");
     }
     tracing::debug!(writes = size, micros = took.as_micros() as u64, committed = outcome.is_ok(), "write batch");
-    for finish in finishers {
-        finish(outcome.clone());
+    answer_all(batch, &outcome);
+}
+
+/// Begins the batch's transaction and runs its writes; returns whether the
+/// transaction is fit to commit, or why none could begin (then the lock is
+/// not held). A batch of repeatable writes runs first without savepoints;
+/// if one of them fails, the batch is rolled back and run again, each write
+/// in a savepoint of its own.
+fn run_writes(conn: &Connection, batch: &mut [Queued], own: &OwnWrites) -> Result<bool, Failure> {
+    begin_immediate(conn).map_err(|e| Failure::of(&e))?;
+    own.took_lock();
+    if batch.iter().all(|job| job.repeatable()) {
+        if batch.iter_mut().all(|job| job.run(conn, false)) {
+            return Ok(true);
+        }
+        let _ = conn.execute_batch("ROLLBACK");
+        own.released_lock();
+        batch.iter_mut().for_each(|job| job.forget());
+        begin_immediate(conn).map_err(|e| Failure::of(&e))?;
+        own.took_lock();
+    }
+    let mut fit = true;
+    for job in batch.iter_mut() {
+        fit &= job.run(conn, true);
+    }
+    Ok(fit)
+}
+
+fn answer_all(batch: Vec<Queued>, outcome: &Result<(), Failure>) {
+    for job in batch {
+        job.answer(outcome.clone());
     }
 }
 
@@ -250,6 +225,10 @@ pub fn is_busy(e: &rusqlite::Error) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::task::{Context, Waker};
+
     use super::*;
 
     async fn writer() -> (Writer, tempfile::TempDir) {
@@ -304,14 +283,125 @@ mod tests {
         assert!(matches!(refused, Err(StoreError::Fenced)));
         let broken = broken.unwrap_err();
         assert!(matches!(broken, StoreError::Internal(_)) && !broken.is_retryable(), "{broken:?}");
-        let rows: Vec<i64> = w
-            .write(|c| {
-                let mut select = c.prepare("SELECT x FROM t ORDER BY x")?;
-                let rows = select.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
-                Ok(rows)
+        assert_eq!(rows(&w).await, [1, 5], "the failed writes left nothing, the others everything");
+    }
+
+    /// Holds the writer thread inside a write of its own until the returned
+    /// sender is dropped or sent to, so that writes queued meanwhile make
+    /// one batch.
+    async fn hold(w: &Writer) -> std::sync::mpsc::Sender<()> {
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let (inside, entered) = oneshot::channel();
+        let w = w.clone();
+        tokio::spawn(async move {
+            w.write(move |_| {
+                let _ = inside.send(());
+                let _ = held.recv();
+                Ok(())
             })
             .await
-            .unwrap();
-        assert_eq!(rows, vec![1, 5], "the failed writes left nothing, the others everything");
+        });
+        entered.await.unwrap();
+        release
+    }
+
+    /// Polls a write once, which queues it, and hands it back to be awaited.
+    fn queued<F: Future>(write: F) -> Pin<Box<F>> {
+        let mut write = Box::pin(write);
+        let polled = write.as_mut().poll(&mut Context::from_waker(Waker::noop()));
+        assert!(polled.is_pending(), "a held writer answers nothing");
+        write
+    }
+
+    /// Whether a write runs inside its own savepoint: rolling back to it
+    /// before the write has written anything changes nothing.
+    fn guarded(c: &Connection) -> bool {
+        c.execute_batch(super::super::write_job::UNDO_WRITE).is_ok()
+    }
+
+    /// A repeatable write of `x` that counts its runs and whether each was
+    /// guarded, then fails as `fail` says.
+    fn insert(
+        w: &Writer,
+        x: i64,
+        fail: Option<fn() -> StoreError>,
+    ) -> (impl Future<Output = StoreResult<usize>> + use<'_>, Arc<std::sync::Mutex<Vec<bool>>>) {
+        let runs = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = runs.clone();
+        let write = w.write_repeatable(move |c| {
+            seen.lock().unwrap().push(guarded(c));
+            let inserted = c.execute("INSERT INTO t VALUES (?1)", [x])?;
+            match fail {
+                Some(error) => Err(error()),
+                None => Ok(inserted),
+            }
+        });
+        (write, runs)
+    }
+
+    async fn rows(w: &Writer) -> Vec<i64> {
+        w.write(|c| {
+            let mut select = c.prepare("SELECT x FROM t ORDER BY x")?;
+            let rows = select.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            Ok(rows)
+        })
+        .await
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_batch_of_repeatable_writes_runs_each_once_without_savepoints() {
+        let (w, _dir) = writer().await;
+        let release = hold(&w).await;
+        let writes: Vec<_> = (1..=3).map(|x| insert(&w, x, None)).collect();
+        let writes: Vec<_> = writes.into_iter().map(|(write, runs)| (queued(write), runs)).collect();
+        drop(release);
+        for (write, runs) in writes {
+            assert_eq!(write.await.unwrap(), 1);
+            assert_eq!(*runs.lock().unwrap(), [false], "one run, unguarded");
+        }
+        assert_eq!(rows(&w).await, [1, 2, 3]);
+    }
+
+    #[tokio::test]
+    async fn a_failed_repeatable_write_sends_its_batch_round_again_in_savepoints() {
+        let (w, _dir) = writer().await;
+        let release = hold(&w).await;
+        let (ok, ok_runs) = insert(&w, 1, None);
+        let (refused, refused_runs) = insert(&w, 2, Some(|| StoreError::Fenced));
+        let (panics, panics_runs) = insert(&w, 3, Some(|| panic!("a bug in a repeatable write")));
+        let (kept, kept_runs) = insert(&w, 4, None);
+        let (ok, refused, panics, kept) = (queued(ok), queued(refused), queued(panics), queued(kept));
+        drop(release);
+        assert_eq!(ok.await.unwrap(), 1);
+        assert!(matches!(refused.await, Err(StoreError::Fenced)));
+        assert!(matches!(panics.await, Err(StoreError::Internal(_))));
+        assert_eq!(kept.await.unwrap(), 1);
+        // The first round stopped at the first failure; the second guarded each.
+        assert_eq!(*ok_runs.lock().unwrap(), [false, true]);
+        assert_eq!(*refused_runs.lock().unwrap(), [false, true]);
+        assert_eq!(*panics_runs.lock().unwrap(), [true]);
+        assert_eq!(*kept_runs.lock().unwrap(), [true]);
+        assert_eq!(rows(&w).await, [1, 4], "the failed writes were undone; the others committed");
+    }
+
+    #[tokio::test]
+    async fn a_write_that_may_not_run_twice_is_guarded_and_runs_once() {
+        let (w, _dir) = writer().await;
+        let release = hold(&w).await;
+        let once_runs = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = once_runs.clone();
+        let once = queued(w.write(move |c| {
+            seen.lock().unwrap().push(guarded(c));
+            Ok(c.execute("INSERT INTO t VALUES (1)", [])?)
+        }));
+        let (refused, refused_runs) = insert(&w, 2, Some(|| StoreError::Fenced));
+        let refused = queued(refused);
+        drop(release);
+        assert_eq!(once.await.unwrap(), 1);
+        assert!(matches!(refused.await, Err(StoreError::Fenced)));
+        assert_eq!(*once_runs.lock().unwrap(), [true]);
+        assert_eq!(*refused_runs.lock().unwrap(), [true], "a batch with such a write is guarded throughout");
+        assert_eq!(rows(&w).await, [1]);
     }
 }
