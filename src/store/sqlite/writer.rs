@@ -147,7 +147,6 @@ fn run_batch(conn: &Connection, mut batch: Vec<Queued>, own: &OwnWrites) {
             if failure.disk_full {
                 crate::store::disk::noticed(false);
             }
-            batch.iter_mut().for_each(|job| job.forget());
             answer_all(batch, &Err(failure));
             return;
         }
@@ -169,7 +168,7 @@ fn run_batch(conn: &Connection, mut batch: Vec<Queued>, own: &OwnWrites) {
 
 /// Begins the batch's transaction and runs its writes; returns whether the
 /// transaction is fit to commit, or why none could begin (then the lock is
-/// not held). A batch of repeatable writes runs first without savepoints;
+/// not held and no write holds a result). A batch of repeatable writes runs first without savepoints;
 /// if one of them fails, the batch is rolled back and run again, each write
 /// in a savepoint of its own.
 fn run_writes(conn: &Connection, batch: &mut [Queued], own: &OwnWrites) -> Result<bool, Failure> {
