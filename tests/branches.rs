@@ -81,6 +81,10 @@ on_both_backends! {
         assert_eq!((status, body["error"].as_str().unwrap()), (404, format!("run {d} of session {session} not found").as_str()));
         let (status, body) = api.post("/sessions/01JNOSESSION00000000000000/fork", json!({})).await;
         assert_eq!(status, 404, "{body}");
+        let (status, body) = api.post(&format!("/sessions/{session}/rewind"), json!({"to": d})).await;
+        assert_eq!((status, body["error"].as_str().unwrap()), (404, format!("run {d} of session {session} not found").as_str()));
+        let (status, body) = api.post("/sessions/01JNOSESSION00000000000000/rewind", json!({"to": d})).await;
+        assert_eq!((status, body["error"].as_str().unwrap()), (404, "session 01JNOSESSION00000000000000 not found"));
         let (status, body) = api.post(&format!("/sessions/{session}/fork"), json!({"at": b, "colour": 1})).await;
         assert_eq!(status, 422, "{body}");
         let (status, body) = api.get(&format!("/sessions/{session}?at={b}&branch=1")).await;
