@@ -35,6 +35,7 @@ mod branches;
 mod budgets;
 mod children;
 mod deliveries;
+mod encoded;
 mod fair;
 mod fleet;
 mod formations;
@@ -459,7 +460,8 @@ impl Store for SqliteStore {
 
     async fn commit(&self, lease: &Lease, commit: Commit) -> StoreResult<Committed> {
         let lease = lease.clone();
-        self.writer.write_repeatable(move |c| progress::commit(c, &lease, &commit, Utc::now())).await
+        let ahead = encoded::EncodedCommit::ahead(&commit)?;
+        self.writer.write_repeatable(move |c| progress::commit(c, &lease, &commit, ahead.as_ref(), Utc::now())).await
     }
 
     async fn read_inbox(&self, run_id: &str) -> StoreResult<Vec<InboxItem>> {

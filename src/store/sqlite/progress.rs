@@ -5,6 +5,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension, ToSql};
 
+use super::encoded::{EncodedCommit, EndOf, EndText};
 use super::queue::get_run;
 use super::rows::{self, ms};
 use super::{children, deliveries, fleet, formations, load, people, quotas};
@@ -12,9 +13,9 @@ use crate::domain::access::By;
 use crate::domain::checkpoint::Checkpoint;
 use crate::domain::event::RunEvent;
 use crate::domain::lifecycle::{self, Commit, Effect, EndReason, EndedRow, Ending, Lease, Stored};
-use crate::domain::model::{Message, Run};
+use crate::domain::model::Run;
 use crate::domain::quota;
-use crate::store::{answer_rows, event_rows, Committed, StoreError, StoreResult};
+use crate::store::{event_rows, Committed, StoreError, StoreResult};
 
 /// Writes events numbered from `first_seq`, as one row
 /// ([`crate::store::event_rows`]).
@@ -28,16 +29,23 @@ pub fn insert_events(
     if events.is_empty() {
         return Ok(());
     }
+    let last_seq = event_rows::last_seq(first_seq, events);
+    insert_event_row(conn, run_id, (first_seq, last_seq), &event_rows::encode(events), now)
+}
+
+/// Writes the row of events numbered `seqs` (first and last), encoded as
+/// `text` ([`event_rows::encode`]).
+fn insert_event_row(
+    conn: &Connection,
+    run_id: &str,
+    seqs: (u64, u64),
+    text: &str,
+    now: DateTime<Utc>,
+) -> StoreResult<()> {
     conn.prepare_cached(
         "INSERT INTO run_events (run_id, first_seq, last_seq, events, at) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute(params![
-        run_id,
-        first_seq as i64,
-        event_rows::last_seq(first_seq, events) as i64,
-        event_rows::encode(events),
-        ms(now)
-    ])?;
+    .execute(params![run_id, seqs.0 as i64, seqs.1 as i64, text, ms(now)])?;
     Ok(())
 }
 
@@ -86,19 +94,34 @@ fn step_change(effect: &Effect) -> (bool, Option<i64>) {
 /// Writes a worker's progress under its lease, or nothing at all if the
 /// lease is gone or the rules refuse the commit ([`lifecycle::admit`]):
 /// checkpoints, events, the shell state its session keeps, and, when the
-/// commit ends the run, its end.
-pub fn commit(conn: &Connection, lease: &Lease, commit: &Commit, now: DateTime<Utc>) -> StoreResult<Committed> {
+/// commit ends the run, its end. `ahead` is the commit as
+/// [`EncodedCommit::ahead`] encoded it, if it could.
+pub fn commit(
+    conn: &Connection,
+    lease: &Lease,
+    commit: &Commit,
+    ahead: Option<&EncodedCommit>,
+    now: DateTime<Utc>,
+) -> StoreResult<Committed> {
     let inbox: Vec<u64> = people::read_inbox(conn, &lease.run_id)?.iter().map(|item| item.seq).collect();
     let inbox_newest = lifecycle::admit(commit, &inbox)?;
-    let stored = if commit.needs_stored() { Some(stored(conn, &lease.run_id)?) } else { None };
-    let done = lifecycle::complete(commit, stored);
+    let encoded_here;
+    let encoded = match ahead {
+        Some(encoded) => encoded,
+        None => {
+            let stored = if commit.needs_stored() { Some(stored(conn, &lease.run_id)?) } else { None };
+            encoded_here = EncodedCommit::of(commit, stored)?;
+            &encoded_here
+        }
+    };
+    let done = &encoded.done;
     // A commit that ends its run fences and ends it in one statement, so
     // that the run's row is rewritten once. (It starts no children, which
     // the end would have to count: `admit` refuses that.)
-    let (first, ended) = match done.ending.as_ref() {
-        Some(ending) => {
-            let (first, row) = fence_and_end(conn, lease, done.effect, ending, now)?;
-            (first, Some((ending, row)))
+    let (first, ended) = match encoded.ending() {
+        Some(end) => {
+            let (first, row) = fence_and_end(conn, lease, done.effect, end, now)?;
+            (first, Some((end, row)))
         }
         None => (fence(conn, lease, done.effect, now)?, None),
     };
@@ -108,14 +131,17 @@ pub fn commit(conn: &Connection, lease: &Lease, commit: &Commit, now: DateTime<U
     if let Some(charged) = quota::charged(&commit.checkpoints, done.ending.is_some()) {
         quotas::charge(conn, &lease.run_id, &charged, now)?;
     }
-    insert_events(conn, &lease.run_id, first, &done.events, now)?;
+    if !done.events.is_empty() {
+        let seqs = (first, event_rows::last_seq(first, &done.events));
+        insert_event_row(conn, &lease.run_id, seqs, &encoded.events, now)?;
+    }
     if let Some(state) = &commit.shell {
         conn.prepare_cached("UPDATE sessions SET shell = ?2 WHERE id = (SELECT session_id FROM runs WHERE id = ?1)")?
             .execute(params![lease.run_id, rows::shell_text(state)?])?;
     }
     children::start(conn, &lease.run_id, &commit.children, now)?;
-    if let Some((ending, row)) = ended {
-        after_end(conn, ending, row, now)?;
+    if let Some((end, row)) = ended {
+        after_end(conn, end, row, now)?;
     }
     if commit.wait {
         children::park(conn, &lease.run_id, commit.awaits_children, now)?;
@@ -163,8 +189,8 @@ pub fn finish(conn: &Connection, run_id: &str, reason: &EndReason, now: DateTime
 /// [`EndValues`] gives them. A run whose messages spell its response and
 /// calls has its row say which of its session's history rows hold them
 /// (the rows [`append_history`] writes next), instead of a copy
-/// ([`answer_rows`]). `blocked` is left as it was: the rules read it from
-/// what [`ended_returning`] says.
+/// ([`crate::store::answer_rows`]). `blocked` is left as it was: the rules
+/// read it from what [`ended_returning`] says.
 macro_rules! end_columns {
     () => {
         "status = ?2, usage = ?4, steps = ?5, error = ?7,
@@ -193,9 +219,9 @@ struct EndValues<'a> {
     run_id: &'a str,
     status: &'a str,
     response: Option<&'a str>,
-    usage: String,
+    usage: &'a str,
     steps: i64,
-    tool_calls: String,
+    tool_calls: &'a str,
     error: Option<&'a str>,
     now: i64,
     spelled_by_history: bool,
@@ -203,19 +229,19 @@ struct EndValues<'a> {
 }
 
 impl<'a> EndValues<'a> {
-    fn of(run_id: &'a str, ending: &'a Ending, now: DateTime<Utc>) -> StoreResult<EndValues<'a>> {
-        Ok(EndValues {
+    fn of(run_id: &'a str, (ending, text): EndOf<'a>, now: DateTime<Utc>) -> EndValues<'a> {
+        EndValues {
             run_id,
             status: ending.status.as_str(),
             response: ending.summary.response.as_deref(),
-            usage: serde_json::to_string(&ending.summary.usage)?,
+            usage: &text.usage,
             steps: ending.summary.steps as i64,
-            tool_calls: answer_rows::listed(&ending.summary.tool_calls)?,
+            tool_calls: &text.tool_calls,
             error: ending.error.as_deref(),
             now: ms(now),
-            spelled_by_history: answer_rows::history_spells(&ending.summary),
+            spelled_by_history: text.spelled_by_history,
             history_len: ending.summary.history.len() as i64,
-        })
+        }
     }
 
     /// `?1` to `?10`.
@@ -242,11 +268,11 @@ fn fence_and_end(
     conn: &Connection,
     lease: &Lease,
     effect: Effect,
-    ending: &Ending,
+    end: EndOf<'_>,
     now: DateTime<Utc>,
 ) -> StoreResult<(u64, EndedRow)> {
     let (moves_step, open_step) = step_change(&effect);
-    let values = EndValues::of(&lease.run_id, ending, now)?;
+    let values = EndValues::of(&lease.run_id, end, now);
     let epoch = lease.epoch as i64;
     let events = effect.events as i64;
     let fenced: [&dyn ToSql; 6] = [&events, &effect.progressed, &moves_step, &open_step, &epoch, &lease.worker_id];
@@ -271,17 +297,19 @@ fn fence_and_end(
 /// The terminal state of a run, and where its end goes besides
 /// ([`after_end`]).
 fn end_run(conn: &Connection, run_id: &str, ending: &Ending, now: DateTime<Utc>) -> StoreResult<()> {
+    let text = EndText::of(ending)?;
+    let values = EndValues::of(run_id, (ending, &text), now);
     let columns = conn
         .prepare_cached(concat!("UPDATE runs SET ", end_columns!(), " WHERE id = ?1 RETURNING ", ended_returning!()))?
-        .query_row(params_from_iter(EndValues::of(run_id, ending, now)?.params()), |r| ended_columns(r, 0))?;
-    after_end(conn, ending, ended_row(columns)?, now)
+        .query_row(params_from_iter(values.params()), |r| ended_columns(r, 0))?;
+    after_end(conn, (ending, &text), ended_row(columns)?, now)
 }
 
 /// Where a run's end goes besides its row ([`lifecycle::after_end`]): its
 /// fleet task's end, its messages appended to the session's history, and
 /// the session's turn passed on. A run that succeeded loses its
 /// checkpoints ([`Ending::keeps_checkpoints`]).
-fn after_end(conn: &Connection, ending: &Ending, row: EndedRow, now: DateTime<Utc>) -> StoreResult<()> {
+fn after_end(conn: &Connection, (ending, text): EndOf<'_>, row: EndedRow, now: DateTime<Utc>) -> StoreResult<()> {
     let run_id = row.run_id.as_str();
     if !ending.keeps_checkpoints() {
         conn.prepare_cached("DELETE FROM checkpoints WHERE run_id = ?1")?.execute([run_id])?;
@@ -289,8 +317,8 @@ fn after_end(conn: &Connection, ending: &Ending, row: EndedRow, now: DateTime<Ut
     let after = lifecycle::after_end(&row, ending);
     // First, so that the ends below that read this run's row (a fleet's
     // last task, a sub-agent's parent) find the history rows it names.
-    if let Some((session_id, messages)) = after.history {
-        append_history(conn, session_id, run_id, messages, now)?;
+    if let Some((session_id, _)) = after.history {
+        append_history(conn, session_id, run_id, &text.history, now)?;
     }
     if let Some(task) = after.task {
         fleet::task_ended(conn, task, now)?;
@@ -356,12 +384,13 @@ fn ended_row(columns: EndedColumns) -> StoreResult<EndedRow> {
     })
 }
 
-/// Appends messages to a session's history, numbered after its last one.
+/// Appends messages (`messages`, each as JSON) to a session's history,
+/// numbered after its last one.
 fn append_history(
     conn: &Connection,
     session_id: &str,
     run_id: &str,
-    messages: &[Message],
+    messages: &[String],
     now: DateTime<Utc>,
 ) -> StoreResult<()> {
     if messages.is_empty() {
@@ -374,8 +403,7 @@ fn append_history(
         "INSERT INTO session_messages (session_id, idx, run_id, message, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
     for (i, message) in messages.iter().enumerate() {
-        let text = serde_json::to_string(message)?;
-        insert.execute(params![session_id, last + 1 + i as i64, run_id, text, ms(now)])?;
+        insert.execute(params![session_id, last + 1 + i as i64, run_id, message, ms(now)])?;
     }
     Ok(())
 }
