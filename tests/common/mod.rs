@@ -227,9 +227,15 @@ impl TestEnv {
         let stdout = child.stdout.take().expect("stdout");
         let mut line = String::new();
         BufReader::new(stdout).read_line(&mut line).expect("read the listening line");
+        let process = Process { child, log: self.dir.path().join(log) };
         let url = line.trim().rsplit(' ').next().expect("url").to_string();
-        assert!(url.starts_with("http://"), "unexpected first line: {line:?}");
-        Server { process: Process { child, log: self.dir.path().join(log) }, url }
+        // A server that stopped before listening says why in its log.
+        assert!(
+            url.starts_with("http://"),
+            "unexpected first line: {line:?}; the server's log:\n{}",
+            process.log_text()
+        );
+        Server { process, url }
     }
 
     /// Starts a separate `wingman worker` process.
