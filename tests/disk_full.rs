@@ -63,6 +63,17 @@ impl Drop for SmallDisk {
     }
 }
 
+/// Mounts a small disk, or says why the test is skipped.
+fn small_disk() -> Option<SmallDisk> {
+    match SmallDisk::mount(16) {
+        Ok(disk) => Some(disk),
+        Err(why) => {
+            eprintln!("skipped: a full disk needs a tmpfs of its own, which this user cannot mount ({why})");
+            None
+        }
+    }
+}
+
 /// Polls `GET /health` until `done` holds of it.
 async fn wait_health(api: &Api, what: &str, done: impl Fn(&Value) -> bool) -> Value {
     let began = Instant::now();
@@ -78,13 +89,7 @@ async fn wait_health(api: &Api, what: &str, done: impl Fn(&Value) -> bool) -> Va
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_on_a_full_disk_says_so_and_serves_runs_once_space_returns() {
-    let disk = match SmallDisk::mount(16) {
-        Ok(disk) => disk,
-        Err(why) => {
-            eprintln!("skipped: a full disk needs a tmpfs of its own, which this user cannot mount ({why})");
-            return;
-        }
-    };
+    let Some(disk) = small_disk() else { return };
     let mut env = TestEnv::new();
     let db = disk.path().join("wingman.db");
     env.set("WINGMAN_DATABASE_URL", &db.to_string_lossy());
@@ -101,6 +106,12 @@ async fn a_server_on_a_full_disk_says_so_and_serves_runs_once_space_returns() {
     let id = schedule["id"].as_str().unwrap().to_string();
     let mut first = first;
     first.process.terminate();
+    // The `-wal` and `-shm` files outlive a clean stop with their pages
+    // allocated: without them no server could read the database while the
+    // disk is full (the next test).
+    for file in ["wingman.db-wal", "wingman.db-shm"] {
+        assert!(disk.path().join(file).exists(), "{file} did not outlive the server");
+    }
     disk.fill();
 
     let server = env.server(1);
@@ -145,4 +156,33 @@ async fn a_server_on_a_full_disk_says_so_and_serves_runs_once_space_returns() {
         .map(|r| r["id"].as_str().unwrap())
         .collect();
     assert_eq!(runs, submitted, "each tick ran once");
+}
+
+/// A database whose `-shm` file is gone (another program's connection was
+/// the last to close it, and removed both WAL files) cannot be read while
+/// the disk is full: SQLite must make the `-shm` first. The server stops at
+/// once and says why in words an operator acts on, not SQLite's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_cannot_open_its_database_on_a_full_disk_says_the_disk_is_full() {
+    let Some(disk) = small_disk() else { return };
+    let mut env = TestEnv::new();
+    let db = disk.path().join("wingman.db");
+    env.set("WINGMAN_DATABASE_URL", &db.to_string_lossy());
+    let data = env.path().display().to_string();
+    env.set("WINGMAN_DATA_DIR", &data);
+    env.server(0).process.terminate();
+    for file in ["wingman.db-wal", "wingman.db-shm"] {
+        std::fs::remove_file(disk.path().join(file)).unwrap();
+    }
+    disk.fill();
+
+    let mut server = env.spawn_client(&["serve", "--addr", "127.0.0.1:0", "--workers", "1"]);
+    let began = Instant::now();
+    while !server.has_exited() {
+        assert!(began.elapsed() < LIMIT, "the server neither started nor stopped: {}", server.log_text());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let log = server.log_text();
+    assert!(log.contains("the database's disk is full"), "{log}");
+    assert!(log.contains("free some space"), "{log}");
 }

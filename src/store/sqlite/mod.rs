@@ -99,7 +99,8 @@ impl SqliteStore {
         wal.push("-wal");
         let changes = watch::spawn(&path, Path::new(&wal), writer.own_writes());
         // Held open until here, the migration's connection kept the `-wal`
-        // file for the watch; the writer's keeps it from now on.
+        // file for the watch even if a connection of another program (which
+        // does not keep the WAL files, as ours do) closed meanwhile.
         drop(migrated);
         Ok(SqliteStore { readers: Readers::new(&path), writer, changes })
     }

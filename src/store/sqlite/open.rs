@@ -2,12 +2,13 @@
 //! created and switched to WAL, and the schema migrated, before the writer,
 //! the readers and the change watch open their own connections.
 
+use std::ffi::c_int;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use percent_encoding::percent_decode_str;
-use rusqlite::Connection;
+use rusqlite::{ffi, Connection};
 
 use super::migrate;
 use super::writer::is_busy;
@@ -45,9 +46,9 @@ fn named_file(path: &str, url: &str) -> anyhow::Result<PathBuf> {
 }
 
 /// Creates the file (and its directory) if missing, switches it to WAL and
-/// brings its schema up to date. The connection is returned open: while it
-/// is, the `-wal` file stays (SQLite removes it when the last connection
-/// closes), so the change watch can be set on it.
+/// brings its schema up to date. The `-wal` and `-shm` files are kept from
+/// then on (see [`keep_wal_files`]), so the change watch can be set on the
+/// `-wal`.
 pub fn create_and_migrate(path: &Path, synchronous_full: bool) -> anyhow::Result<Connection> {
     if let Some(dir) = path.parent() {
         if !dir.as_os_str().is_empty() {
@@ -55,14 +56,57 @@ pub fn create_and_migrate(path: &Path, synchronous_full: bool) -> anyhow::Result
         }
     }
     let conn = Connection::open(path).with_context(|| format!("opening {}", path.display()))?;
+    prepare(&conn, synchronous_full).map_err(|e| explained(e, path))?;
+    Ok(conn)
+}
+
+fn prepare(conn: &Connection, synchronous_full: bool) -> anyhow::Result<()> {
+    keep_wal_files(conn)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
-    switch_to_wal(&conn)?;
+    switch_to_wal(conn)?;
     let synchronous = if synchronous_full { "FULL" } else { "NORMAL" };
     conn.execute_batch(&format!(
         "PRAGMA synchronous = {synchronous}; PRAGMA cache_size = -32000; PRAGMA temp_store = memory;"
     ))?;
-    migrate::run(&conn)?;
-    Ok(conn)
+    migrate::run(conn)
+}
+
+/// Says "the disk is full" of the errors a full disk gives while the file is
+/// opened: SQLite cannot even read a WAL database without room for its
+/// `-shm` file, and its own words for that name a method, not the cause.
+fn explained(e: anyhow::Error, path: &Path) -> anyhow::Error {
+    let code = match e.downcast_ref::<rusqlite::Error>() {
+        Some(rusqlite::Error::SqliteFailure(failure, _)) => failure.extended_code,
+        _ => 0,
+    };
+    let full = matches!(code, ffi::SQLITE_FULL | ffi::SQLITE_IOERR_SHMSIZE | ffi::SQLITE_IOERR_SHMMAP);
+    let place = path.display();
+    if full {
+        e.context(format!(
+            "the database's disk is full: {place} could not be opened (SQLite needs room for its -wal and -shm files); free some space and start again"
+        ))
+    } else {
+        e.context(format!("preparing {place}"))
+    }
+}
+
+/// Keeps the `-wal` and `-shm` files when this connection is the last to
+/// close (SQLite's `SQLITE_FCNTL_PERSIST_WAL`; each connection decides for
+/// its own close). Without it a clean stop removes both, and the next start
+/// must make the `-shm` again: on a full disk that fails, and a server could
+/// not start to say the disk is full. Kept, their pages stay allocated.
+pub fn keep_wal_files(conn: &Connection) -> rusqlite::Result<()> {
+    let mut on: c_int = 1;
+    // SAFETY: the handle is this open connection's and lives through the call;
+    // "main" is NUL-terminated; this file control reads and writes one `int`
+    // through the pointer, which points at `on`.
+    let rc = unsafe {
+        ffi::sqlite3_file_control(conn.handle(), c"main".as_ptr(), ffi::SQLITE_FCNTL_PERSIST_WAL, (&raw mut on).cast())
+    };
+    match rc {
+        ffi::SQLITE_OK => Ok(()),
+        rc => Err(rusqlite::Error::SqliteFailure(ffi::Error::new(rc), None)),
+    }
 }
 
 /// Switches the file to WAL (a no-op once it is). On a new file the switch
@@ -129,5 +173,19 @@ mod tests {
         assert_eq!(mode, "wal");
         let migrated: i64 = conn.query_row("SELECT COUNT(*) FROM wingman_migrations", [], |r| r.get(0)).unwrap();
         assert!(migrated >= 5);
+    }
+
+    #[test]
+    fn the_wal_files_outlive_the_last_connection() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("w.db");
+        drop(create_and_migrate(&path, true).unwrap());
+        for file in ["w.db-wal", "w.db-shm"] {
+            assert!(dir.path().join(file).exists(), "{file} was removed at the last close");
+        }
+        let plain = Connection::open(&path).unwrap();
+        plain.query_row("SELECT COUNT(*) FROM wingman_migrations", [], |r| r.get::<_, i64>(0)).unwrap();
+        drop(plain);
+        assert!(!dir.path().join("w.db-shm").exists(), "a connection that does not keep them removes them");
     }
 }

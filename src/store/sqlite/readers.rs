@@ -60,6 +60,7 @@ impl Readers {
 fn open(path: &Path) -> StoreResult<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags)?;
+    super::open::keep_wal_files(&conn)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     // Room for every statement of every read (about two dozen), so none is
     // prepared again after another pushed it out.

@@ -122,6 +122,7 @@ fn start(db: &Path, wal: &Path, own: Arc<OwnWrites>) -> io::Result<watch::Receiv
     arm(fd.as_raw_fd(), &name)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(db, flags).map_err(io::Error::other)?;
+    super::open::keep_wal_files(&conn).map_err(io::Error::other)?;
     let (tx, rx) = watch::channel(0u64);
     let mut shm = db.as_os_str().to_owned();
     shm.push("-shm");

@@ -63,6 +63,7 @@ impl Writer {
     /// starts the writer thread on it.
     pub fn spawn(path: &Path, synchronous_full: bool) -> anyhow::Result<Writer> {
         let conn = Connection::open(path)?;
+        super::open::keep_wal_files(&conn)?;
         conn.busy_timeout(WRITE_BUSY_TIMEOUT)?;
         conn.set_prepared_statement_cache_capacity(64);
         let synchronous = if synchronous_full { "FULL" } else { "NORMAL" };
