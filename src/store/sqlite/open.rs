@@ -16,6 +16,10 @@ use super::writer::is_busy;
 /// How long a connection waits for another process's lock before it fails.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The most a `-wal` file keeps after a checkpoint has moved its pages into
+/// the database (see [`keep_wal_files`]).
+const WAL_SIZE_LIMIT: u64 = 64 << 20;
+
 /// The database file a URL names: a `sqlite:` or `sqlite://` URL (its path
 /// percent-decoded, so it may hold a `?` or a `#`), or a plain file path.
 /// The only query parameter understood is `mode=rw` or `mode=rwc`, which
@@ -95,7 +99,13 @@ fn explained(e: anyhow::Error, path: &Path) -> anyhow::Error {
 /// its own close). Without it a clean stop removes both, and the next start
 /// must make the `-shm` again: on a full disk that fails, and a server could
 /// not start to say the disk is full. Kept, their pages stay allocated.
+///
+/// The kept `-wal` is emptied at that close (its pages are in the database
+/// by then), as SQLite does when a journal size limit is set; the limit, 64
+/// MB, also bounds what a WAL that grew behind a long read keeps after its
+/// next checkpoint.
 pub fn keep_wal_files(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(&format!("PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}"))?;
     let mut on: c_int = 1;
     // SAFETY: the handle is this open connection's and lives through the call;
     // "main" is NUL-terminated; this file control reads and writes one `int`
@@ -183,6 +193,8 @@ mod tests {
         for file in ["w.db-wal", "w.db-shm"] {
             assert!(dir.path().join(file).exists(), "{file} was removed at the last close");
         }
+        let wal = std::fs::metadata(dir.path().join("w.db-wal")).unwrap().len();
+        assert_eq!(wal, 0, "the kept -wal is emptied once its pages are in the database");
         let plain = Connection::open(&path).unwrap();
         plain.query_row("SELECT COUNT(*) FROM wingman_migrations", [], |r| r.get::<_, i64>(0)).unwrap();
         drop(plain);
