@@ -74,6 +74,16 @@ fn small_disk() -> Option<SmallDisk> {
     }
 }
 
+/// A test environment whose database is on `disk` (its data directory is not).
+fn env_on(disk: &SmallDisk) -> TestEnv {
+    let mut env = TestEnv::new();
+    let db = disk.path().join("wingman.db");
+    env.set("WINGMAN_DATABASE_URL", &db.to_string_lossy());
+    let data = env.path().display().to_string();
+    env.set("WINGMAN_DATA_DIR", &data);
+    env
+}
+
 /// Polls `GET /health` until `done` holds of it.
 async fn wait_health(api: &Api, what: &str, done: impl Fn(&Value) -> bool) -> Value {
     let began = Instant::now();
@@ -90,11 +100,7 @@ async fn wait_health(api: &Api, what: &str, done: impl Fn(&Value) -> bool) -> Va
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_on_a_full_disk_says_so_and_serves_runs_once_space_returns() {
     let Some(disk) = small_disk() else { return };
-    let mut env = TestEnv::new();
-    let db = disk.path().join("wingman.db");
-    env.set("WINGMAN_DATABASE_URL", &db.to_string_lossy());
-    let data = env.path().display().to_string();
-    env.set("WINGMAN_DATA_DIR", &data);
+    let env = env_on(&disk);
     let first = env.server(0);
     let api = first.api();
     let agent = api.create_agent(json!({"name": "echo", "provider": "scripted", "model": "echo"})).await;
@@ -165,11 +171,7 @@ async fn a_server_on_a_full_disk_says_so_and_serves_runs_once_space_returns() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_cannot_open_its_database_on_a_full_disk_says_the_disk_is_full() {
     let Some(disk) = small_disk() else { return };
-    let mut env = TestEnv::new();
-    let db = disk.path().join("wingman.db");
-    env.set("WINGMAN_DATABASE_URL", &db.to_string_lossy());
-    let data = env.path().display().to_string();
-    env.set("WINGMAN_DATA_DIR", &data);
+    let env = env_on(&disk);
     env.server(0).process.terminate();
     for file in ["wingman.db-wal", "wingman.db-shm"] {
         std::fs::remove_file(disk.path().join(file)).unwrap();
